@@ -1,0 +1,1 @@
+//! aesflow array (work in progress).

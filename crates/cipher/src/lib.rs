@@ -1,0 +1,1 @@
+//! aesflow cipher (work in progress).

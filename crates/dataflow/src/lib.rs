@@ -1,0 +1,1 @@
+//! aesflow dataflow (work in progress).

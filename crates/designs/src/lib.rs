@@ -1,0 +1,1 @@
+//! aesflow designs (work in progress).

@@ -1,0 +1,1 @@
+//! aesflow engine (work in progress).

@@ -1,0 +1,1 @@
+//! aesflow modes (work in progress).
