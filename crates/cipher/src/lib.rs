@@ -1,1 +1,173 @@
-//! aesflow cipher (work in progress).
+//! # aesflow-cipher: the AES core
+//!
+//! One FIPS-197 implementation that everything in aesflow is built from: the
+//! many-core engines of Liu & Baas (*Parallel AES Encryption Engines for
+//! Many-Core Processor Arrays*, seed 000) distribute its [`steps`] over
+//! simulated cores, and the host engine runs its [`kernels`] on real CPUs.
+//!
+//! * [`sbox`] — the S-box derived from its definition (GF(2^8) inverse +
+//!   affine map) in `const fn`s.
+//! * [`steps`] — SubBytes, ShiftRows, MixColumns, AddRoundKey and their
+//!   inverses, on a whole state or on the part one actor owns (SubBytes-4,
+//!   MixColumns-4), and the key-expansion steps KeyRotWord, KeySubWord,
+//!   KeyXOR (paper §4.1, Table 1).
+//! * [`key_schedule`] — offline ([`RoundKeys`]) and online
+//!   ([`OnlineKeyExpansion`]) key expansion (paper §4: every engine exists in
+//!   both styles). Secrets are zeroized on drop.
+//! * [`kernel`] — the [`Kernel`] trait, the registry ([`kernels`],
+//!   [`kernel_by_name`]) and runtime selection ([`default_kernel`],
+//!   `AESFLOW_KERNEL`).
+//! * [`kernels`](mod@kernels) — the implementations: `reference`, `ttable`
+//!   (not constant-time), `ctime`, and the hardware kernels where compiled.
+//!
+//! ```
+//! use aesflow_cipher::Aes;
+//! let aes = Aes::new(&[0u8; 16]).unwrap();
+//! let mut block = [0u8; 16];
+//! aes.encrypt_block(&mut block);
+//! aes.decrypt_block(&mut block);
+//! assert_eq!(block, [0u8; 16]);
+//! ```
+
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod kernel;
+pub mod kernels;
+pub mod key_schedule;
+pub mod sbox;
+pub mod steps;
+
+pub use kernel::{
+    Block, Kernel, KernelError, available_kernels, default_kernel, detect_best, kernel_by_name,
+    kernels,
+};
+pub use key_schedule::{
+    CipherKey, KeyError, KeyExpansion, KeySchedule, KeySize, OnlineKeyExpansion, RoundKeys,
+};
+
+use core::fmt;
+
+/// Any error from this crate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A bad key.
+    Key(KeyError),
+    /// A bad kernel choice.
+    Kernel(KernelError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Key(e) => e.fmt(f),
+            Error::Kernel(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<KeyError> for Error {
+    fn from(e: KeyError) -> Self {
+        Error::Key(e)
+    }
+}
+
+impl From<KernelError> for Error {
+    fn from(e: KernelError) -> Self {
+        Error::Kernel(e)
+    }
+}
+
+/// An AES instance: a key schedule bound to a kernel.
+///
+/// The main entry point for users: [`Aes::new`] picks the default kernel
+/// (fastest constant-time one on this CPU, or `AESFLOW_KERNEL`) and offline
+/// key expansion.
+#[derive(Clone)]
+pub struct Aes {
+    kernel: &'static dyn Kernel,
+    keys: KeySchedule,
+}
+
+impl Aes {
+    /// AES with the default kernel and offline key expansion.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_kernel(key, default_kernel()?, KeyExpansion::Offline)
+    }
+
+    /// AES with a chosen kernel and key-expansion style.
+    pub fn with_kernel(
+        key: &[u8],
+        kernel: &'static dyn Kernel,
+        style: KeyExpansion,
+    ) -> Result<Self, Error> {
+        if !kernel.is_available() {
+            return Err(Error::Kernel(KernelError::Unavailable {
+                name: kernel.name(),
+                available: available_kernels().iter().map(|k| k.name()).collect(),
+            }));
+        }
+        Ok(Aes {
+            kernel,
+            keys: KeySchedule::new(key, style)?,
+        })
+    }
+
+    /// AES with a kernel chosen by name (see [`kernels`]).
+    pub fn with_kernel_name(key: &[u8], name: &str, style: KeyExpansion) -> Result<Self, Error> {
+        Self::with_kernel(key, kernel_by_name(name)?, style)
+    }
+
+    /// The kernel in use.
+    pub fn kernel(&self) -> &'static dyn Kernel {
+        self.kernel
+    }
+
+    /// The key schedule.
+    pub fn key_schedule(&self) -> &KeySchedule {
+        &self.keys
+    }
+
+    /// The key size.
+    pub fn key_size(&self) -> KeySize {
+        self.keys.size()
+    }
+
+    /// Encrypt one block in place.
+    pub fn encrypt_block(&self, block: &mut Block) {
+        self.kernel
+            .encrypt_blocks(&self.keys, core::slice::from_mut(block));
+    }
+
+    /// Decrypt one block in place.
+    pub fn decrypt_block(&self, block: &mut Block) {
+        self.kernel
+            .decrypt_blocks(&self.keys, core::slice::from_mut(block));
+    }
+
+    /// Encrypt blocks in place (ECB).
+    pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        self.kernel.encrypt_blocks(&self.keys, blocks);
+    }
+
+    /// Decrypt blocks in place (ECB).
+    pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
+        self.kernel.decrypt_blocks(&self.keys, blocks);
+    }
+
+    /// Counter-mode keystream XOR over `data` (see [`Kernel::ctr_xor`]).
+    pub fn ctr_xor(&self, counter: &mut Block, data: &mut [u8]) {
+        self.kernel.ctr_xor(&self.keys, counter, data);
+    }
+}
+
+impl fmt::Debug for Aes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Aes")
+            .field("kernel", &self.kernel.name())
+            .field("keys", &self.keys)
+            .finish()
+    }
+}

@@ -1,0 +1,187 @@
+//! The kernel abstraction and registry.
+//!
+//! A *kernel* is one implementation of the AES rounds: the spec's steps
+//! literally (`reference`), lookup tables (`ttable`), constant-time bitsliced
+//! arithmetic (`ctime`), or the CPU's AES instructions (`aesni`, `vaes`). All
+//! take their round keys from a [`KeySchedule`], so every kernel runs with both
+//! of the paper's key-expansion styles.
+//!
+//! Callers enumerate kernels with [`kernels`], pick one by name with
+//! [`kernel_by_name`], or take [`default_kernel`]: the fastest one this CPU
+//! supports, unless the `AESFLOW_KERNEL` environment variable names another.
+
+use crate::key_schedule::KeySchedule;
+use core::fmt;
+
+/// One 16-byte AES block.
+pub type Block = [u8; 16];
+
+/// An implementation of the AES block transformation.
+///
+/// Every method works on any number of blocks; kernels that process several
+/// blocks at once (bitsliced, SIMD) handle the tail themselves.
+///
+/// Implementations whose instructions the CPU may lack check
+/// [`Kernel::is_available`] before running them and panic (never execute an
+/// illegal instruction) if called anyway; the registry functions refuse to
+/// hand out such a kernel, so safe callers never see that panic.
+pub trait Kernel: Send + Sync + 'static {
+    /// Short name used on the command line and in `AESFLOW_KERNEL`.
+    fn name(&self) -> &'static str;
+
+    /// One-line description.
+    fn description(&self) -> &'static str;
+
+    /// Whether this CPU can run the kernel.
+    fn is_available(&self) -> bool;
+
+    /// Whether the kernel's timing and memory accesses are independent of
+    /// secret data (key and plaintext).
+    fn is_constant_time(&self) -> bool;
+
+    /// Rank for automatic selection: the available kernel with the highest
+    /// rank among constant-time kernels is the default.
+    fn rank(&self) -> u32;
+
+    /// Encrypt blocks in place (ECB, the forward cipher).
+    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]);
+
+    /// Decrypt blocks in place (ECB, the inverse cipher).
+    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]);
+
+    /// Counter mode (SP 800-38A): XOR `data` with the keystream
+    /// `E(ctr), E(ctr+1), …`, where the counter is the whole block as a
+    /// 128-bit big-endian integer (wrapping). On return `counter` holds the
+    /// next unused counter value. A final partial block uses the first bytes
+    /// of its keystream block, whose counter is consumed.
+    fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
+        ctr_xor_with_blocks(self, keys, counter, data);
+    }
+}
+
+/// Generic counter mode built on [`Kernel::encrypt_blocks`], in batches.
+pub fn ctr_xor_with_blocks<K: Kernel + ?Sized>(
+    kernel: &K,
+    keys: &KeySchedule,
+    counter: &mut Block,
+    data: &mut [u8],
+) {
+    const BATCH: usize = 64;
+    let mut ks = [[0u8; 16]; BATCH];
+    let mut ctr = u128::from_be_bytes(*counter);
+    for chunk in data.chunks_mut(BATCH * 16) {
+        let n = chunk.len().div_ceil(16);
+        for k in ks.iter_mut().take(n) {
+            *k = ctr.to_be_bytes();
+            ctr = ctr.wrapping_add(1);
+        }
+        kernel.encrypt_blocks(keys, &mut ks[..n]);
+        for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
+            *d ^= k;
+        }
+    }
+    ks.fill([0; 16]);
+    *counter = ctr.to_be_bytes();
+}
+
+/// An error choosing a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// No kernel has this name.
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The names that exist.
+        known: Vec<&'static str>,
+    },
+    /// The kernel exists but this CPU cannot run it.
+    Unavailable {
+        /// The kernel's name.
+        name: &'static str,
+        /// The kernels this CPU can run.
+        available: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::Unknown { name, known } => write!(
+                f,
+                "unknown AES kernel '{name}' (known kernels: {})",
+                known.join(", ")
+            ),
+            KernelError::Unavailable { name, available } => write!(
+                f,
+                "AES kernel '{name}' needs CPU features this machine lacks \
+                 (kernels available here: {})",
+                available.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+impl fmt::Debug for dyn Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Kernel({})", self.name())
+    }
+}
+
+/// The environment variable that forces a kernel by name.
+pub const KERNEL_ENV: &str = "AESFLOW_KERNEL";
+
+/// Every kernel compiled in, whether or not this CPU can run it.
+pub fn kernels() -> &'static [&'static dyn Kernel] {
+    crate::kernels::ALL
+}
+
+/// The kernels this CPU can run.
+pub fn available_kernels() -> Vec<&'static dyn Kernel> {
+    kernels()
+        .iter()
+        .copied()
+        .filter(|k| k.is_available())
+        .collect()
+}
+
+/// A kernel by name; an error if unknown or unsupported by this CPU.
+pub fn kernel_by_name(name: &str) -> Result<&'static dyn Kernel, KernelError> {
+    let k = kernels()
+        .iter()
+        .copied()
+        .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| KernelError::Unknown {
+            name: name.to_string(),
+            known: kernels().iter().map(|k| k.name()).collect(),
+        })?;
+    if k.is_available() {
+        Ok(k)
+    } else {
+        Err(KernelError::Unavailable {
+            name: k.name(),
+            available: available_kernels().iter().map(|k| k.name()).collect(),
+        })
+    }
+}
+
+/// The fastest constant-time kernel this CPU runs (ignores `AESFLOW_KERNEL`).
+/// `ctime` when no hardware kernel is available; never `ttable`.
+pub fn detect_best() -> &'static dyn Kernel {
+    kernels()
+        .iter()
+        .copied()
+        .filter(|k| k.is_available() && k.is_constant_time())
+        .max_by_key(|k| k.rank())
+        .expect("the portable constant-time kernel is always available")
+}
+
+/// The kernel to use by default: the one named by `AESFLOW_KERNEL` if set
+/// (an error if that name is unknown or unsupported), else [`detect_best`].
+pub fn default_kernel() -> Result<&'static dyn Kernel, KernelError> {
+    match std::env::var(KERNEL_ENV) {
+        Ok(name) if !name.trim().is_empty() => kernel_by_name(&name),
+        _ => Ok(detect_best()),
+    }
+}

@@ -1,0 +1,137 @@
+//! A small exact non-negative rational number type used for periods and
+//! cycle ratios.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Greatest common divisor (binary-free Euclid) on `u128`.
+pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// A non-negative rational number `numer / denom`, always kept in lowest
+/// terms with `denom > 0`.
+///
+/// Used for exact periods (cycles per iteration): a period is the ratio of
+/// a sum of execution times to a sum of tokens on a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rational {
+    numer: u128,
+    denom: u128,
+}
+
+impl Rational {
+    /// Zero.
+    pub const ZERO: Rational = Rational { numer: 0, denom: 1 };
+
+    /// Creates `numer / denom` in lowest terms.
+    ///
+    /// # Panics
+    /// Panics if `denom == 0`.
+    pub fn new(numer: u128, denom: u128) -> Self {
+        assert!(denom != 0, "Rational with zero denominator");
+        let g = gcd(numer, denom);
+        Rational {
+            numer: numer / g,
+            denom: denom / g,
+        }
+    }
+
+    /// An integer as a rational.
+    pub fn from_integer(n: u128) -> Self {
+        Rational { numer: n, denom: 1 }
+    }
+
+    /// Numerator (lowest terms).
+    pub fn numer(&self) -> u128 {
+        self.numer
+    }
+
+    /// Denominator (lowest terms, > 0).
+    pub fn denom(&self) -> u128 {
+        self.denom
+    }
+
+    /// Whether the value is zero.
+    pub fn is_zero(&self) -> bool {
+        self.numer == 0
+    }
+
+    /// Whether the value is an integer.
+    pub fn is_integer(&self) -> bool {
+        self.denom == 1
+    }
+
+    /// Approximate value as `f64`.
+    pub fn to_f64(&self) -> f64 {
+        self.numer as f64 / self.denom as f64
+    }
+
+    /// The reciprocal, or `None` for zero.
+    pub fn recip(&self) -> Option<Rational> {
+        if self.numer == 0 {
+            None
+        } else {
+            Some(Rational {
+                numer: self.denom,
+                denom: self.numer,
+            })
+        }
+    }
+}
+
+impl Ord for Rational {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (
+            self.numer.checked_mul(other.denom),
+            other.numer.checked_mul(self.denom),
+        ) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            // Astronomically large values: fall back to a floating compare,
+            // then to the exact representation for a total order.
+            _ => self
+                .to_f64()
+                .partial_cmp(&other.to_f64())
+                .unwrap_or(Ordering::Equal)
+                .then_with(|| (self.numer, self.denom).cmp(&(other.numer, other.denom))),
+        }
+    }
+}
+
+impl PartialOrd for Rational {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Rational {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.denom == 1 {
+            write!(f, "{}", self.numer)
+        } else {
+            write!(f, "{}/{}", self.numer, self.denom)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduces_and_orders() {
+        let a = Rational::new(6, 4);
+        assert_eq!((a.numer(), a.denom()), (3, 2));
+        assert!(Rational::new(1, 3) < Rational::new(1, 2));
+        assert_eq!(Rational::new(2, 2), Rational::from_integer(1));
+        assert_eq!(a.to_string(), "3/2");
+        assert_eq!(Rational::new(8, 4).to_string(), "2");
+        assert_eq!(Rational::ZERO.recip(), None);
+        assert_eq!(a.recip(), Some(Rational::new(2, 3)));
+    }
+}
