@@ -415,6 +415,8 @@ impl fmt::Display for KeyExpansion {
 
 /// The key material a kernel runs with: stored round keys, or a key to
 /// expand online.
+// Kept inline (no allocation): the offline variant is the common one.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum KeySchedule {
     /// Offline: precomputed round keys.
