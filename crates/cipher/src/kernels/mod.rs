@@ -5,13 +5,29 @@
 //! | [`reference`] | FIPS-197's steps, literally | no (S-box table) |
 //! | [`ttable`] | T-tables: SubBytes+ShiftRows+MixColumns as four lookups per column | **no** |
 //! | [`ctime`] | S-box computed arithmetically, no table lookups | yes |
+//! | `aesni` (x86-64) | AES-NI on 128-bit registers, 8 blocks interleaved, fused CTR | yes |
+//! | `vaes` (x86-64) | AVX-512 + VAES, 4 blocks per 512-bit register, 32 blocks in flight, fused CTR | yes |
+//!
+//! The hardware kernels are compiled on x86-64 only and check the CPU's
+//! features at run time ([`Kernel::is_available`]).
 
+#[cfg(target_arch = "x86_64")]
+pub mod aesni;
 pub mod ctime;
 pub mod reference;
 pub mod ttable;
+#[cfg(target_arch = "x86_64")]
+pub mod vaes;
 
 use crate::kernel::Kernel;
 
 /// Every kernel compiled into this build, in registry order.
-pub(crate) static ALL: &[&dyn Kernel] =
-    &[&reference::Reference, &ttable::TTable, &ctime::ConstantTime];
+pub(crate) static ALL: &[&dyn Kernel] = &[
+    &reference::Reference,
+    &ttable::TTable,
+    &ctime::ConstantTime,
+    #[cfg(target_arch = "x86_64")]
+    &aesni::AesNi,
+    #[cfg(target_arch = "x86_64")]
+    &vaes::Vaes,
+];
