@@ -39,7 +39,10 @@ impl RepetitionVector {
 
     /// `(actor, count)` pairs.
     pub fn iter(&self) -> impl Iterator<Item = (ActorId, u64)> + '_ {
-        self.counts.iter().enumerate().map(|(i, &c)| (ActorId(i), c))
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (ActorId(i), c))
     }
 }
 
@@ -52,7 +55,7 @@ impl Index<ActorId> for RepetitionVector {
 
 /// Weakly connected components over the graph's channels: a component index
 /// per actor and the number of components.
-pub(crate) fn components(g: &SdfGraph) -> (Vec<usize>, usize) {
+fn components(g: &SdfGraph) -> (Vec<usize>, usize) {
     let n = g.num_actors();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], mut x: usize) -> usize {
@@ -72,18 +75,30 @@ pub(crate) fn components(g: &SdfGraph) -> (Vec<usize>, usize) {
     let mut comp = vec![usize::MAX; n];
     let mut root_comp = vec![usize::MAX; n];
     let mut k = 0;
-    for i in 0..n {
+    for (i, ci) in comp.iter_mut().enumerate() {
         let r = find(&mut parent, i);
         if root_comp[r] == usize::MAX {
             root_comp[r] = k;
             k += 1;
         }
-        comp[i] = root_comp[r];
+        *ci = root_comp[r];
     }
     (comp, k)
 }
 
 impl SdfGraph {
+    /// The weakly connected components (actors linked by channels in either
+    /// direction), each listing its actors in id order; components are
+    /// ordered by their smallest actor id.
+    pub fn weakly_connected_components(&self) -> Vec<Vec<ActorId>> {
+        let (comp, k) = components(self);
+        let mut v = vec![Vec::new(); k];
+        for (i, &c) in comp.iter().enumerate() {
+            v[c].push(ActorId(i));
+        }
+        v
+    }
+
     /// Solves the balance equations. Returns the smallest positive integer
     /// repetition vector (per weakly connected component), or
     /// [`SdfError::Inconsistent`] naming a channel that violates them,
@@ -171,9 +186,7 @@ impl SdfGraph {
             let mut gg: u128 = 0;
             for &m in &members {
                 let (nu, d) = frac[m].expect("visited");
-                let v = nu
-                    .checked_mul(l / d)
-                    .ok_or(SdfError::RepetitionOverflow)?;
+                let v = nu.checked_mul(l / d).ok_or(SdfError::RepetitionOverflow)?;
                 gg = gcd(gg, v);
                 ints.push(v);
             }

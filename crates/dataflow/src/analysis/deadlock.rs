@@ -93,10 +93,7 @@ impl SdfGraph {
             remaining[a] -= k as u64;
             schedule.push((ActorId(a), k as u64));
         }
-        let stuck: Vec<ActorId> = (0..n)
-            .filter(|&a| remaining[a] > 0)
-            .map(ActorId)
-            .collect();
+        let stuck: Vec<ActorId> = (0..n).filter(|&a| remaining[a] > 0).map(ActorId).collect();
         if stuck.is_empty() {
             Ok(schedule)
         } else {

@@ -1,0 +1,407 @@
+//! Maximum cycle ratio by Howard's policy iteration, in exact integer
+//! arithmetic.
+//!
+//! Input: a directed graph whose edges carry a `weight` (e.g. the execution
+//! time of the edge's source node) and a number of `tokens`. The ratio of a
+//! cycle is `sum(weight) / sum(tokens)`; the maximum cycle ratio (MCR) is
+//! the maximum over all cycles. For an HSDF graph it is the period of
+//! self-timed execution.
+//!
+//! The graph is split into strongly connected components; Howard's
+//! algorithm (Cochet-Terrasson, Cohen, Gaubert, Mc Gettrick, Quadrat,
+//! "Numerical computation of spectral elements in max-plus algebra", 1998;
+//! see also Dasdan, "Experimental analysis of the fastest optimum cycle ratio
+//! and mean algorithms", 2004) runs on every non-trivial component. Cycle
+//! ratios are exact reduced fractions `a/b`; node values are kept scaled by
+//! `b` as `i128`, so every comparison is exact and the algorithm cannot
+//! cycle because of rounding.
+
+use crate::rational::{Rational, gcd};
+
+/// An edge for [`max_cycle_ratio`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatioEdge {
+    /// Source node.
+    pub src: usize,
+    /// Destination node.
+    pub dst: usize,
+    /// Weight (time).
+    pub weight: u64,
+    /// Tokens (transit).
+    pub tokens: u64,
+}
+
+/// A cycle achieving the maximum ratio.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CriticalCycle {
+    /// The maximum cycle ratio.
+    pub ratio: Rational,
+    /// Sum of weights on the cycle.
+    pub weight: u128,
+    /// Sum of tokens on the cycle.
+    pub tokens: u128,
+    /// Indices (into the input edge slice) of the cycle's edges, in order.
+    pub edges: Vec<usize>,
+}
+
+/// Outcome of [`max_cycle_ratio`] when a cycle without tokens exists (the
+/// ratio would be infinite; for dataflow graphs this means deadlock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZeroTokenCycle {
+    /// Indices of the cycle's edges, in order.
+    pub edges: Vec<usize>,
+}
+
+/// Strongly connected components (iterative Tarjan). Returns a component
+/// index per node and the number of components.
+pub fn strongly_connected_components(
+    num_nodes: usize,
+    succ: &[Vec<(usize, usize)>],
+) -> (Vec<usize>, usize) {
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; num_nodes];
+    let mut low = vec![0usize; num_nodes];
+    let mut on_stack = vec![false; num_nodes];
+    let mut comp = vec![UNSEEN; num_nodes];
+    let mut stack = Vec::new();
+    let mut next = 0usize;
+    let mut ncomp = 0usize;
+    let mut call: Vec<(usize, usize)> = Vec::new();
+    for root in 0..num_nodes {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        call.push((root, 0));
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut pos)) = call.last_mut() {
+            if let Some(&(w, _)) = succ[v].get(*pos) {
+                *pos += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(parent, _)) = call.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = ncomp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+    }
+    (comp, ncomp)
+}
+
+/// Finds a cycle consisting only of edges with zero tokens, if any.
+pub fn find_zero_token_cycle(num_nodes: usize, edges: &[RatioEdge]) -> Option<ZeroTokenCycle> {
+    let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); num_nodes];
+    for (i, e) in edges.iter().enumerate() {
+        if e.tokens == 0 {
+            succ[e.src].push((e.dst, i));
+        }
+    }
+    let (comp, ncomp) = strongly_connected_components(num_nodes, &succ);
+    let mut size = vec![0usize; ncomp];
+    for &c in &comp {
+        size[c] += 1;
+    }
+    for v in 0..num_nodes {
+        let c = comp[v];
+        let nontrivial = size[c] > 1 || succ[v].iter().any(|&(w, _)| w == v);
+        if !nontrivial {
+            continue;
+        }
+        // walk inside the component until a node repeats
+        let mut pos: Vec<usize> = Vec::new();
+        let mut seen: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        let mut u = v;
+        loop {
+            if let Some(&k) = seen.get(&u) {
+                return Some(ZeroTokenCycle {
+                    edges: pos.split_off(k),
+                });
+            }
+            seen.insert(u, pos.len());
+            let &(w, ei) = succ[u]
+                .iter()
+                .find(|&&(w, _)| comp[w] == c)
+                .expect("node of a non-trivial SCC has a successor inside it");
+            pos.push(ei);
+            u = w;
+        }
+    }
+    None
+}
+
+/// Computes the maximum cycle ratio of the graph.
+///
+/// Returns `Ok(None)` if the graph is acyclic, `Err` with a witness if some
+/// cycle carries no tokens, and otherwise a critical cycle.
+///
+/// # Panics
+/// Panics if an edge refers to a node `>= num_nodes`.
+pub fn max_cycle_ratio(
+    num_nodes: usize,
+    edges: &[RatioEdge],
+) -> Result<Option<CriticalCycle>, ZeroTokenCycle> {
+    if let Some(z) = find_zero_token_cycle(num_nodes, edges) {
+        return Err(z);
+    }
+    let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); num_nodes];
+    for (i, e) in edges.iter().enumerate() {
+        succ[e.src].push((e.dst, i));
+    }
+    let (comp, ncomp) = strongly_connected_components(num_nodes, &succ);
+    // group nodes by component
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+    for v in 0..num_nodes {
+        members[comp[v]].push(v);
+    }
+    let mut best: Option<CriticalCycle> = None;
+    let mut local = vec![usize::MAX; num_nodes];
+    for nodes in &members {
+        for (i, &v) in nodes.iter().enumerate() {
+            local[v] = i;
+        }
+        let c = comp[nodes[0]];
+        // internal out-edges per local node
+        let out: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|&v| {
+                succ[v]
+                    .iter()
+                    .filter(|&&(w, _)| comp[w] == c)
+                    .map(|&(_, ei)| ei)
+                    .collect()
+            })
+            .collect();
+        if out.iter().all(|o| o.is_empty()) {
+            continue;
+        }
+        let cyc = howard(edges, &local, &out);
+        if best.as_ref().is_none_or(|b| cyc.ratio > b.ratio) {
+            best = Some(cyc);
+        }
+    }
+    Ok(best)
+}
+
+/// Howard's policy iteration on one strongly connected component given by
+/// its local out-edge lists (every node has at least one).
+fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalCycle {
+    let n = out.len();
+    // initial policy: heaviest out-edge
+    let mut policy: Vec<usize> = out
+        .iter()
+        .map(|o| {
+            *o.iter()
+                .max_by_key(|&&ei| edges[ei].weight)
+                .expect("non-empty")
+        })
+        .collect();
+    let mut lam: Vec<(u128, u128)> = vec![(0, 1); n];
+    let mut val: Vec<i128> = vec![0; n];
+    let mut stamp: Vec<usize> = vec![usize::MAX; n];
+    let mut done: Vec<bool> = vec![false; n];
+    let mut cycles: Vec<(usize, (u128, u128))> = Vec::new();
+    let mut path: Vec<usize> = Vec::new();
+    loop {
+        // ---- value determination ----
+        done.iter_mut().for_each(|d| *d = false);
+        stamp.iter_mut().for_each(|s| *s = usize::MAX);
+        cycles.clear();
+        for start in 0..n {
+            if done[start] {
+                continue;
+            }
+            path.clear();
+            let mut u = start;
+            while !done[u] && stamp[u] != start {
+                stamp[u] = start;
+                path.push(u);
+                u = local[edges[policy[u]].dst];
+            }
+            let mut rest: &[usize] = &path;
+            if !done[u] {
+                // new cycle starting at u
+                let k = path.iter().position(|&x| x == u).expect("on path");
+                let cyc = &path[k..];
+                let (mut w, mut t) = (0u128, 0u128);
+                for &x in cyc {
+                    let e = &edges[policy[x]];
+                    w += e.weight as u128;
+                    t += e.tokens as u128;
+                }
+                debug_assert!(t > 0, "zero-token cycles are excluded beforehand");
+                let g = gcd(w, t);
+                let l = (w / g, t / g);
+                cycles.push((u, l));
+                lam[u] = l;
+                val[u] = 0;
+                done[u] = true;
+                // the rest of the cycle, backwards from u's predecessor
+                for &x in cyc[1..].iter().rev() {
+                    set_value(edges, local, &policy, &mut lam, &mut val, x);
+                    done[x] = true;
+                }
+                rest = &path[..k];
+            }
+            for &x in rest.iter().rev() {
+                set_value(edges, local, &policy, &mut lam, &mut val, x);
+                done[x] = true;
+            }
+        }
+        // ---- policy improvement, first on cycle ratios ----
+        let mut changed = false;
+        for u in 0..n {
+            let mut best = lam[u];
+            let mut best_e = None;
+            for &ei in &out[u] {
+                let l = lam[local[edges[ei].dst]];
+                if ratio_gt(l, best) {
+                    best = l;
+                    best_e = Some(ei);
+                }
+            }
+            if let Some(ei) = best_e {
+                policy[u] = ei;
+                changed = true;
+            }
+        }
+        if !changed {
+            // ---- then on values, among edges with equal ratio ----
+            for u in 0..n {
+                let (a, b) = lam[u];
+                let mut best = val[u];
+                let mut best_e = None;
+                for &ei in &out[u] {
+                    let e = &edges[ei];
+                    let v = local[e.dst];
+                    if lam[v] != lam[u] {
+                        continue;
+                    }
+                    let cand = b as i128 * e.weight as i128 - a as i128 * e.tokens as i128 + val[v];
+                    if cand > best {
+                        best = cand;
+                        best_e = Some(ei);
+                    }
+                }
+                if let Some(ei) = best_e {
+                    policy[u] = ei;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // the critical cycle: a policy cycle with the maximum ratio
+    let &(anchor, (a, b)) = cycles
+        .iter()
+        .max_by(|x, y| cmp_ratio(x.1, y.1))
+        .expect("a strongly connected component with edges has a cycle");
+    let mut cyc_edges = Vec::new();
+    let (mut w, mut t) = (0u128, 0u128);
+    let mut u = anchor;
+    loop {
+        let ei = policy[u];
+        cyc_edges.push(ei);
+        w += edges[ei].weight as u128;
+        t += edges[ei].tokens as u128;
+        u = local[edges[ei].dst];
+        if u == anchor {
+            break;
+        }
+    }
+    debug_assert_eq!(Rational::new(w, t), Rational::new(a, b));
+    CriticalCycle {
+        ratio: Rational::new(a, b),
+        weight: w,
+        tokens: t,
+        edges: cyc_edges,
+    }
+}
+
+fn set_value(
+    edges: &[RatioEdge],
+    local: &[usize],
+    policy: &[usize],
+    lam: &mut [(u128, u128)],
+    val: &mut [i128],
+    x: usize,
+) {
+    let e = &edges[policy[x]];
+    let s = local[e.dst];
+    let (a, b) = lam[s];
+    lam[x] = (a, b);
+    val[x] = b as i128 * e.weight as i128 - a as i128 * e.tokens as i128 + val[s];
+}
+
+fn cmp_ratio(x: (u128, u128), y: (u128, u128)) -> std::cmp::Ordering {
+    Rational::new(x.0, x.1).cmp(&Rational::new(y.0, y.1))
+}
+
+fn ratio_gt(x: (u128, u128), y: (u128, u128)) -> bool {
+    cmp_ratio(x, y) == std::cmp::Ordering::Greater
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(src: usize, dst: usize, weight: u64, tokens: u64) -> RatioEdge {
+        RatioEdge {
+            src,
+            dst,
+            weight,
+            tokens,
+        }
+    }
+
+    #[test]
+    fn two_cycles() {
+        // cycle 0-1: (3+5)/2 = 4 ; cycle 1-2: (5+7)/1 = 12
+        let edges = [e(0, 1, 3, 1), e(1, 0, 5, 1), e(1, 2, 5, 0), e(2, 1, 7, 1)];
+        let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
+        assert_eq!(c.ratio, Rational::from_integer(12));
+        let mut es = c.edges.clone();
+        es.sort();
+        assert_eq!(es, vec![2, 3]);
+    }
+
+    #[test]
+    fn acyclic_and_zero_token() {
+        assert_eq!(max_cycle_ratio(2, &[e(0, 1, 1, 0)]).unwrap(), None);
+        let z = max_cycle_ratio(2, &[e(0, 1, 1, 0), e(1, 0, 1, 0)]).unwrap_err();
+        assert_eq!(z.edges.len(), 2);
+    }
+
+    #[test]
+    fn fractional_ratio() {
+        // self-loop 7/3 and cycle (2+2)/2 = 2
+        let edges = [e(0, 0, 7, 3), e(0, 1, 2, 1), e(1, 0, 2, 1)];
+        let c = max_cycle_ratio(2, &edges).unwrap().unwrap();
+        assert_eq!(c.ratio, Rational::new(7, 3));
+        assert_eq!(c.edges, vec![0]);
+    }
+}
