@@ -39,8 +39,8 @@ pub mod sbox;
 pub mod steps;
 
 pub use kernel::{
-    Block, Kernel, KernelError, available_kernels, default_kernel, detect_best, kernel_by_name,
-    kernels,
+    Block, KERNEL_ENV, Kernel, KernelError, available_kernels, default_kernel, detect_best,
+    kernel_by_name, kernels,
 };
 pub use key_schedule::{
     CipherKey, KeyError, KeyExpansion, KeySchedule, KeySize, OnlineKeyExpansion, RoundKeys,
