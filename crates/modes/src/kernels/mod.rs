@@ -1,0 +1,149 @@
+//! Hardware kernels: the only place in this crate with `unsafe` code.
+//!
+//! * GHASH with PCLMULQDQ (128-bit, 8 blocks per reduction) and VPCLMULQDQ
+//!   (512-bit, 4 blocks per register, 16 per reduction).
+//! * Fused AES-GCM: one pass over the data in which the AES-CTR rounds of a
+//!   group of blocks run interleaved with the GHASH of ciphertext blocks —
+//!   AES-NI + PCLMULQDQ (8 blocks per group) and VAES + VPCLMULQDQ on AVX-512
+//!   (16 blocks per group).
+//!
+//! Both widths are generated from one body (`x86/body.rs`) over a small set of
+//! per-width primitives, so the 128-bit instantiation, which runs on every
+//! x86-64 with AES-NI, also tests the logic of the 512-bit one.
+//!
+//! Every `#[target_feature]` function is reached only through the safe
+//! wrappers below, which check `is_x86_feature_detected!` first (the std
+//! detection caches its result).
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+/// Whether the PCLMULQDQ GHASH and the AES-NI fused GCM kernel can run.
+pub(crate) fn has_pclmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("pclmulqdq")
+            && std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("avx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the VPCLMULQDQ GHASH and the VAES fused GCM kernel can run.
+pub(crate) fn has_vpclmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("vpclmulqdq")
+            && std::arch::is_x86_feature_detected!("vaes")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// GHASH whole blocks with PCLMULQDQ. Panics if unavailable (callers check).
+pub(crate) fn ghash_pclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+    assert!(has_pclmul(), "pclmul GHASH called on a CPU without it");
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU features of `w128` were just checked.
+    unsafe {
+        x86::w128::ghash_blocks(powers, x, data)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (powers, x, data);
+}
+
+/// GHASH whole blocks with VPCLMULQDQ. Panics if unavailable (callers check).
+pub(crate) fn ghash_vpclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+    assert!(has_vpclmul(), "vpclmul GHASH called on a CPU without it");
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU features of `w512` were just checked.
+    unsafe {
+        x86::w512::ghash_blocks(powers, x, data)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (powers, x, data);
+}
+
+/// Which fused kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fused {
+    /// AES-NI + PCLMULQDQ, 128-bit.
+    Aesni,
+    /// VAES + VPCLMULQDQ, 512-bit.
+    Vaes,
+}
+
+impl Fused {
+    pub(crate) fn is_available(self) -> bool {
+        match self {
+            Fused::Aesni => has_pclmul(),
+            Fused::Vaes => has_vpclmul(),
+        }
+    }
+
+    /// Blocks per group: the kernel processes whole groups only.
+    pub(crate) fn group_blocks(self) -> usize {
+        match self {
+            Fused::Aesni => 8,
+            Fused::Vaes => 16,
+        }
+    }
+}
+
+/// Fused GCM over the longest prefix of `data` that is whole groups of
+/// blocks: CTR with 32-bit increments from `ctr` (updated) and GHASH of the
+/// ciphertext into `x`. `rk`: the Nr + 1 encryption round keys (Nr 10, 12,
+/// 14). Returns the number of bytes processed. Panics if the kernel is
+/// unavailable or `rk` has a wrong length (callers check).
+pub(crate) fn gcm_fused(
+    kind: Fused,
+    rk: &[[u8; 16]],
+    powers: &[u128; 16],
+    ctr: &mut [u8; 16],
+    x: &mut u128,
+    data: &mut [u8],
+    encrypt: bool,
+) -> usize {
+    assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
+    let group = 16 * kind.group_blocks();
+    let len = data.len() / group * group;
+    if len == 0 {
+        return 0;
+    }
+    let data = &mut data[..len];
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! dispatch {
+            ($w:ident) => {
+                // SAFETY: the CPU features of this width were checked above
+                // (`kind.is_available()`), `rk` has Nr + 1 keys for the Nr
+                // chosen, and `data` is whole groups.
+                unsafe {
+                    match rk.len() {
+                        11 => x86::$w::gcm_crypt::<10>(rk, powers, *ctr, x, data, encrypt),
+                        13 => x86::$w::gcm_crypt::<12>(rk, powers, *ctr, x, data, encrypt),
+                        15 => x86::$w::gcm_crypt::<14>(rk, powers, *ctr, x, data, encrypt),
+                        n => panic!("{n} round keys"),
+                    }
+                }
+            };
+        }
+        match kind {
+            Fused::Aesni => dispatch!(w128),
+            Fused::Vaes => dispatch!(w512),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rk, powers, x, encrypt);
+    let blocks = (len / 16) as u32;
+    let c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]).wrapping_add(blocks);
+    ctr[12..].copy_from_slice(&c.to_be_bytes());
+    len
+}

@@ -1,0 +1,233 @@
+//! x86-64 kernels: the shared body instantiated for 128-bit (AES-NI,
+//! PCLMULQDQ, AVX) and 512-bit (AVX-512F/BW, VAES, VPCLMULQDQ) registers.
+
+/// The reduction constant (see `gcm::ghash`).
+const GFPOLY: u128 = crate::gcm::ghash::GFPOLY;
+
+/// `pshufb` mask reversing the 16 bytes of each lane.
+const BSWAP: u128 = u128::from_le_bytes([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+
+#[macro_use]
+mod body;
+
+/// 128-bit registers: one block each, 8 registers per group.
+pub(super) mod w128 {
+    use core::arch::x86_64::*;
+
+    type V = __m128i;
+    const LANES: usize = 1;
+    const REGS: usize = 8;
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn splat(x: u128) -> V {
+        _mm_set_epi64x((x >> 64) as i64, x as i64)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn lanes(x: [u128; LANES]) -> V {
+        splat(x[0])
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn to_u128(v: __m128i) -> u128 {
+        let lo = _mm_cvtsi128_si64(v) as u64 as u128;
+        let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
+        (hi << 64) | lo
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn hxor(v: V) -> u128 {
+        to_u128(v)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn xor_lane0(v: V, x: u128) -> V {
+        _mm_xor_si128(v, splat(x))
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn xor(a: V, b: V) -> V {
+        _mm_xor_si128(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn add32(a: V, b: V) -> V {
+        _mm_add_epi32(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn clmul<const IMM: i32>(a: V, b: V) -> V {
+        _mm_clmulepi64_si128::<IMM>(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn swap(a: V) -> V {
+        _mm_shuffle_epi32::<0x4e>(a)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn shuffle(a: V, m: V) -> V {
+        _mm_shuffle_epi8(a, m)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn aesenc(a: V, k: V) -> V {
+        _mm_aesenc_si128(a, k)
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn aesenclast(a: V, k: V) -> V {
+        _mm_aesenclast_si128(a, k)
+    }
+
+    /// # Safety
+    /// `p` must be valid for reading 16 bytes.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: guaranteed by the caller; unaligned load.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+
+    /// # Safety
+    /// `p` must be valid for writing 16 bytes.
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    unsafe fn store(p: *mut u8, v: V) {
+        // SAFETY: guaranteed by the caller; unaligned store.
+        unsafe { _mm_storeu_si128(p.cast(), v) }
+    }
+
+    gcm_body!("aes,pclmulqdq,avx");
+}
+
+/// 512-bit registers: four blocks each, 4 registers per group.
+pub(super) mod w512 {
+    use core::arch::x86_64::*;
+
+    type V = __m512i;
+    const LANES: usize = 4;
+    const REGS: usize = 4;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn x128(x: u128) -> __m128i {
+        _mm_set_epi64x((x >> 64) as i64, x as i64)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn splat(x: u128) -> V {
+        _mm512_broadcast_i32x4(x128(x))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn lanes(x: [u128; LANES]) -> V {
+        let h = |i: usize| (x[i] >> 64) as i64;
+        let l = |i: usize| x[i] as i64;
+        _mm512_set_epi64(h(3), l(3), h(2), l(2), h(1), l(1), h(0), l(0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn to_u128(v: __m128i) -> u128 {
+        let lo = _mm_cvtsi128_si64(v) as u64 as u128;
+        let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
+        (hi << 64) | lo
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn hxor(v: V) -> u128 {
+        let a = _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<0>(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+        );
+        let b = _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        );
+        to_u128(_mm_xor_si128(a, b))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn xor_lane0(v: V, x: u128) -> V {
+        _mm512_xor_si512(v, lanes([x, 0, 0, 0]))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn xor(a: V, b: V) -> V {
+        _mm512_xor_si512(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn add32(a: V, b: V) -> V {
+        _mm512_add_epi32(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn clmul<const IMM: i32>(a: V, b: V) -> V {
+        _mm512_clmulepi64_epi128::<IMM>(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn swap(a: V) -> V {
+        _mm512_shuffle_epi32::<0x4e>(a)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn shuffle(a: V, m: V) -> V {
+        _mm512_shuffle_epi8(a, m)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn aesenc(a: V, k: V) -> V {
+        _mm512_aesenc_epi128(a, k)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn aesenclast(a: V, k: V) -> V {
+        _mm512_aesenclast_epi128(a, k)
+    }
+
+    /// # Safety
+    /// `p` must be valid for reading 64 bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: guaranteed by the caller; unaligned load.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+
+    /// # Safety
+    /// `p` must be valid for writing 64 bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    unsafe fn store(p: *mut u8, v: V) {
+        // SAFETY: guaranteed by the caller; unaligned store.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+
+    gcm_body!("avx512f,avx512bw,vaes,vpclmulqdq");
+}

@@ -1,0 +1,249 @@
+//! Streaming (update/finalize) encryptors and decryptors for the block modes
+//! ECB and CBC, with optional PKCS#7 padding.
+//!
+//! Made by [`crate::ecb::encryptor`], [`crate::cbc::encryptor`] and their
+//! `decryptor` twins. `update` may be called with any split of the input and
+//! appends whole blocks of output to a `Vec`; `finalize` pads (encryption) or
+//! checks and strips the padding (decryption). A decryptor with padding holds
+//! back the last block until `finalize`, since only then is it known to be the
+//! padded one.
+
+use crate::error::{Error, Result};
+use crate::padding::{Padding, pkcs7_pad_block, pkcs7_unpad_block};
+use aesflow_cipher::{Aes, Block};
+use core::borrow::Borrow;
+use zeroize::Zeroize;
+
+/// Blocks per batch for parallel work (decryption), on the stack.
+pub(crate) const BATCH: usize = 64;
+
+/// The chaining state of a block mode.
+#[derive(Clone, Debug)]
+pub(crate) enum Chain {
+    /// No chaining.
+    Ecb,
+    /// CBC with the previous ciphertext block (the IV at first).
+    Cbc(Block),
+}
+
+impl Chain {
+    pub(crate) fn encrypt(&mut self, aes: &Aes, blocks: &mut [Block]) {
+        match self {
+            Chain::Ecb => aes.encrypt_blocks(blocks),
+            Chain::Cbc(iv) => crate::cbc::encrypt_chain(aes, iv, blocks),
+        }
+    }
+
+    pub(crate) fn decrypt(&mut self, aes: &Aes, blocks: &mut [Block]) {
+        match self {
+            Chain::Ecb => aes.decrypt_blocks(blocks),
+            Chain::Cbc(iv) => crate::cbc::decrypt_chain(aes, iv, blocks),
+        }
+    }
+}
+
+impl Drop for Chain {
+    fn drop(&mut self) {
+        if let Chain::Cbc(iv) = self {
+            iv.zeroize();
+        }
+    }
+}
+
+/// Streaming ECB/CBC encryption.
+pub struct BlockEncryptor<A: Borrow<Aes> = Aes> {
+    aes: A,
+    chain: Chain,
+    padding: Padding,
+    buf: Block,
+    n: usize,
+}
+
+impl<A: Borrow<Aes>> BlockEncryptor<A> {
+    pub(crate) fn new(aes: A, chain: Chain, padding: Padding) -> Self {
+        BlockEncryptor {
+            aes,
+            chain,
+            padding,
+            buf: [0; 16],
+            n: 0,
+        }
+    }
+
+    /// Encrypt more input; appends every completed block to `out`.
+    pub fn update(&mut self, mut input: &[u8], out: &mut Vec<u8>) {
+        let aes = self.aes.borrow();
+        if self.n > 0 {
+            let take = (16 - self.n).min(input.len());
+            self.buf[self.n..self.n + take].copy_from_slice(&input[..take]);
+            self.n += take;
+            input = &input[take..];
+            if self.n < 16 {
+                return;
+            }
+            self.chain
+                .encrypt(aes, core::slice::from_mut(&mut self.buf));
+            out.extend_from_slice(&self.buf);
+            self.n = 0;
+        }
+        let whole = input.len() / 16 * 16;
+        let start = out.len();
+        out.extend_from_slice(&input[..whole]);
+        let (blocks, _) = out[start..].as_chunks_mut::<16>();
+        self.chain.encrypt(aes, blocks);
+        let rest = &input[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.n = rest.len();
+    }
+
+    /// Finish: pad (PKCS#7) and encrypt the last block, or fail with
+    /// [`Error::NotBlockAligned`] when unpadded input was not whole blocks.
+    pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
+        match self.padding {
+            Padding::None if self.n != 0 => Err(Error::NotBlockAligned { len: self.n }),
+            Padding::None => Ok(()),
+            Padding::Pkcs7 => {
+                let mut last = pkcs7_pad_block(&self.buf[..self.n]);
+                self.chain
+                    .encrypt(self.aes.borrow(), core::slice::from_mut(&mut last));
+                out.extend_from_slice(&last);
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<A: Borrow<Aes>> Drop for BlockEncryptor<A> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+/// Streaming ECB/CBC decryption.
+pub struct BlockDecryptor<A: Borrow<Aes> = Aes> {
+    aes: A,
+    chain: Chain,
+    padding: Padding,
+    /// Pending ciphertext (up to one block; with padding a full block is held
+    /// back until more input or `finalize`).
+    buf: Block,
+    n: usize,
+}
+
+impl<A: Borrow<Aes>> BlockDecryptor<A> {
+    pub(crate) fn new(aes: A, chain: Chain, padding: Padding) -> Self {
+        BlockDecryptor {
+            aes,
+            chain,
+            padding,
+            buf: [0; 16],
+            n: 0,
+        }
+    }
+
+    /// Decrypt more input; appends released plaintext blocks to `out`.
+    pub fn update(&mut self, mut input: &[u8], out: &mut Vec<u8>) {
+        if input.is_empty() {
+            return;
+        }
+        let aes = self.aes.borrow();
+        // Complete the pending block only if more input follows it (with
+        // padding) — or always (without).
+        if self.n > 0 {
+            let take = (16 - self.n).min(input.len());
+            self.buf[self.n..self.n + take].copy_from_slice(&input[..take]);
+            self.n += take;
+            input = &input[take..];
+            if self.n < 16 || (self.padding == Padding::Pkcs7 && input.is_empty()) {
+                return;
+            }
+            self.chain
+                .decrypt(aes, core::slice::from_mut(&mut self.buf));
+            out.extend_from_slice(&self.buf);
+            self.n = 0;
+        }
+        // Hold back the tail: a partial block, or with padding the last full one.
+        let mut keep = input.len() % 16;
+        if keep == 0 && self.padding == Padding::Pkcs7 && !input.is_empty() {
+            keep = 16;
+        }
+        let whole = input.len() - keep;
+        let start = out.len();
+        out.extend_from_slice(&input[..whole]);
+        let (blocks, _) = out[start..].as_chunks_mut::<16>();
+        self.chain.decrypt(aes, blocks);
+        self.buf[..keep].copy_from_slice(&input[whole..]);
+        self.n = keep;
+    }
+
+    /// Finish: decrypt the held-back block and strip the padding.
+    /// Errors: [`Error::NotBlockAligned`] for a partial final block,
+    /// [`Error::BadPadding`] for malformed padding.
+    pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
+        match self.padding {
+            Padding::None if self.n != 0 => Err(Error::NotBlockAligned { len: self.n }),
+            Padding::None => Ok(()),
+            Padding::Pkcs7 if self.n != 16 => Err(Error::BadPadding),
+            Padding::Pkcs7 => {
+                let mut last = self.buf;
+                self.chain
+                    .decrypt(self.aes.borrow(), core::slice::from_mut(&mut last));
+                let keep = pkcs7_unpad_block(&last);
+                if let Ok(k) = keep {
+                    out.extend_from_slice(&last[..k]);
+                }
+                last.zeroize();
+                keep.map(|_| ())
+            }
+        }
+    }
+}
+
+impl<A: Borrow<Aes>> Drop for BlockDecryptor<A> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+/// One-shot encryption with padding, shared by ECB and CBC.
+pub(crate) fn encrypt_vec(
+    aes: &Aes,
+    chain: &mut Chain,
+    padding: Padding,
+    input: &[u8],
+) -> Result<Vec<u8>> {
+    let mut out = input.to_vec();
+    match padding {
+        Padding::None => crate::error::aligned(input.len())?,
+        Padding::Pkcs7 => crate::padding::pkcs7_pad(&mut out),
+    }
+    let (blocks, _) = out.as_chunks_mut::<16>();
+    chain.encrypt(aes, blocks);
+    Ok(out)
+}
+
+/// One-shot decryption with padding, shared by ECB and CBC.
+pub(crate) fn decrypt_vec(
+    aes: &Aes,
+    chain: &mut Chain,
+    padding: Padding,
+    input: &[u8],
+) -> Result<Vec<u8>> {
+    match padding {
+        Padding::None => crate::error::aligned(input.len())?,
+        Padding::Pkcs7 if input.is_empty() || input.len() % 16 != 0 => {
+            return Err(Error::BadPadding);
+        }
+        Padding::Pkcs7 => {}
+    }
+    let mut out = input.to_vec();
+    let (blocks, _) = out.as_chunks_mut::<16>();
+    chain.decrypt(aes, blocks);
+    if padding == Padding::Pkcs7
+        && let Err(e) = crate::padding::pkcs7_unpad(&mut out)
+    {
+        out.zeroize();
+        return Err(e);
+    }
+    Ok(out)
+}
