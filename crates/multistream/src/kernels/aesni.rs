@@ -1,0 +1,161 @@
+//! AES-NI kernel: up to 8 streams, one per xmm register, each with its own
+//! round keys (read from the lane context as memory operands).
+//!
+//! Per block step every lane does: load its input block, form the cipher
+//! input (CBC: `P ^ C_prev`; CFB/OFB: the chaining value), run the rounds,
+//! form the output, store it. The rounds of the lanes are interleaved so
+//! that 8 independent `AESENC`s cover the instruction's latency.
+
+use super::{CBC_ENC, CFB_DEC, CFB_ENC, LaneCtx, OFB};
+use aesflow_cipher::RoundKeys;
+use core::arch::x86_64::*;
+
+/// Byte offset of lane `l`'s round key `r` from the start of `ctx.keys`.
+#[inline(always)]
+const fn key_offset(l: usize, r: usize) -> usize {
+    (l / 4) * (super::MAX_RK * 64) + r * 64 + (l % 4) * 16
+}
+
+/// Run `n` blocks on lanes `0..active` (1..=8).
+///
+/// # Safety
+/// The CPU must support AES-NI and SSE2. For every lane in `0..active`,
+/// `ctx.src[l]` must be valid for reads and `ctx.dst[l]` valid for writes of
+/// `n * ctx.step[l]` bytes (16-byte blocks, or the same scratch block when
+/// the step is 0), the round keys of the lane must be set for `nr` rounds,
+/// and `nr` must be 10, 12 or 14.
+pub(super) unsafe fn step(mode: u8, nr: usize, active: usize, ctx: &mut LaneCtx, n: usize) {
+    type K = unsafe fn(usize, &mut LaneCtx, usize);
+    macro_rules! table {
+        ($m:expr) => {
+            [
+                lanes::<1, $m> as K,
+                lanes::<2, $m>,
+                lanes::<3, $m>,
+                lanes::<4, $m>,
+                lanes::<5, $m>,
+                lanes::<6, $m>,
+                lanes::<7, $m>,
+                lanes::<8, $m>,
+            ]
+        };
+    }
+    let table: [K; 8] = match mode {
+        CBC_ENC => table!(CBC_ENC),
+        CFB_ENC => table!(CFB_ENC),
+        CFB_DEC => table!(CFB_DEC),
+        OFB => table!(OFB),
+        _ => unreachable!("unknown mode code"),
+    };
+    assert!((1..=8).contains(&active), "AES-NI kernel runs 1..=8 lanes");
+    // SAFETY: the caller's contract is exactly the contract of `lanes` with
+    // N = active.
+    unsafe { table[active - 1](nr, ctx, n) }
+}
+
+/// The kernel proper, for `N` lanes and one mode.
+///
+/// # Safety
+/// As [`step`] with `active = N`.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn lanes<const N: usize, const MODE: u8>(nr: usize, ctx: &mut LaneCtx, n: usize) {
+    debug_assert!(matches!(nr, 10 | 12 | 14));
+    let keys = ctx.keys.as_ptr() as *const u8;
+    let mut src = [core::ptr::null::<u8>(); N];
+    let mut dst = [core::ptr::null_mut::<u8>(); N];
+    let mut stp = [0usize; N];
+    let mut st = [_mm_setzero_si128(); N];
+    for l in 0..N {
+        src[l] = ctx.src[l];
+        dst[l] = ctx.dst[l];
+        stp[l] = ctx.step[l];
+        // SAFETY: lane l's chaining value is 16 bytes inside `ctx.state`
+        // (l < 8 so group l/4 < MAX_GROUPS); unaligned load.
+        st[l] = unsafe {
+            _mm_loadu_si128(
+                (ctx.state.as_ptr() as *const u8).add(64 * (l / 4) + 16 * (l % 4))
+                    as *const __m128i,
+            )
+        };
+    }
+    // SAFETY: (every call) key_offset(l, r) with l < 8, r <= nr < 15
+    // stays inside `ctx.keys` (MAX_GROUPS * MAX_RK rows of 64 bytes), and
+    // each row is 64-byte aligned so the 16-byte slot is 16-byte aligned.
+    let rk = |l: usize, r: usize| unsafe {
+        _mm_load_si128(keys.add(key_offset(l, r)) as *const __m128i)
+    };
+    for _ in 0..n {
+        let mut inp = [_mm_setzero_si128(); N];
+        let mut x = [_mm_setzero_si128(); N];
+        for l in 0..N {
+            // SAFETY: the caller guarantees `n` blocks (or the stride-0
+            // scratch block) are readable at `src[l]`; this is one of them.
+            inp[l] = unsafe { _mm_loadu_si128(src[l] as *const __m128i) };
+            let pre = if MODE == CBC_ENC {
+                _mm_xor_si128(inp[l], st[l])
+            } else {
+                st[l]
+            };
+            x[l] = _mm_xor_si128(pre, rk(l, 0));
+        }
+        for r in 1..nr {
+            for l in 0..N {
+                x[l] = _mm_aesenc_si128(x[l], rk(l, r));
+            }
+        }
+        for l in 0..N {
+            x[l] = _mm_aesenclast_si128(x[l], rk(l, nr));
+            let out = if MODE == CBC_ENC {
+                x[l]
+            } else {
+                _mm_xor_si128(x[l], inp[l])
+            };
+            // SAFETY: the caller guarantees `n` blocks (or the stride-0
+            // scratch block) are writable at `dst[l]`; the input block of
+            // this lane was loaded above, so in-place data is fine.
+            unsafe { _mm_storeu_si128(dst[l] as *mut __m128i, out) };
+            st[l] = match MODE {
+                CFB_ENC => out,
+                CFB_DEC => inp[l],
+                _ => x[l],
+            };
+            // `wrapping_add`: after the last block the pointer may be one
+            // past the end, which is never dereferenced.
+            src[l] = src[l].wrapping_add(stp[l]);
+            dst[l] = dst[l].wrapping_add(stp[l]);
+        }
+    }
+    for l in 0..N {
+        ctx.src[l] = src[l];
+        ctx.dst[l] = dst[l];
+        // SAFETY: as for the load of the chaining value above.
+        unsafe {
+            _mm_storeu_si128(
+                (ctx.state.as_mut_ptr() as *mut u8).add(64 * (l / 4) + 16 * (l % 4))
+                    as *mut __m128i,
+                st[l],
+            )
+        };
+    }
+}
+
+/// Encrypt one block.
+///
+/// # Safety
+/// The CPU must support AES-NI and SSE2.
+#[target_feature(enable = "aes,sse2")]
+pub(super) unsafe fn encrypt_block(keys: &RoundKeys, block: &mut [u8; 16]) {
+    let rk = keys.enc();
+    let nr = keys.nr();
+    // SAFETY: `block` is 16 readable bytes.
+    let mut x = unsafe { _mm_loadu_si128(block.as_ptr() as *const __m128i) };
+    // SAFETY: every `rk[r]` (r <= nr) is 16 readable bytes.
+    let k = |r: usize| unsafe { _mm_loadu_si128(rk[r].as_ptr() as *const __m128i) };
+    x = _mm_xor_si128(x, k(0));
+    for r in 1..nr {
+        x = _mm_aesenc_si128(x, k(r));
+    }
+    x = _mm_aesenclast_si128(x, k(nr));
+    // SAFETY: `block` is 16 writable bytes.
+    unsafe { _mm_storeu_si128(block.as_mut_ptr() as *mut __m128i, x) };
+}

@@ -1,0 +1,225 @@
+//! A submit/flush job queue for a gateway that receives packets from many
+//! tunnels over time (the paper's VPN scenario).
+//!
+//! Tunnels are registered once with their key (expanded once, shared by all
+//! their packets) and mode. Packets are [`submit`](MultiStreamQueue::submit)ted
+//! with their IV and an owned buffer, which is encrypted in place; each gets
+//! a [`Ticket`]. When `capacity` packets are pending, the queue runs them as
+//! one multi-stream batch automatically; [`flush`](MultiStreamQueue::flush)
+//! runs whatever is pending and hands back every completed packet.
+//!
+//! Packets of one tunnel with their own IVs (IPsec-style explicit IVs) are
+//! independent streams and share the lanes like packets of different
+//! tunnels.
+
+use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A tunnel's id.
+pub type TunnelId = u64;
+
+/// A submitted packet's ticket (increasing from 0 in submission order).
+pub type Ticket = u64;
+
+/// A processed packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completed {
+    /// The ticket [`MultiStreamQueue::submit`] returned.
+    pub ticket: Ticket,
+    /// The tunnel.
+    pub tunnel: TunnelId,
+    /// The result (the submitted buffer, transformed in place).
+    pub data: Vec<u8>,
+    /// The continuation value (see [`crate::Job::iv`]).
+    pub iv: [u8; 16],
+}
+
+struct Tunnel {
+    keys: Arc<RoundKeys>,
+    mode: Mode,
+}
+
+struct Pending {
+    ticket: Ticket,
+    tunnel: TunnelId,
+    keys: Arc<RoundKeys>,
+    mode: Mode,
+    iv: [u8; 16],
+    data: Vec<u8>,
+}
+
+/// The queue (see the [module docs](self)).
+pub struct MultiStreamQueue {
+    engine: MultiStream,
+    capacity: usize,
+    tunnels: HashMap<TunnelId, Tunnel>,
+    pending: Vec<Pending>,
+    done: Vec<Completed>,
+    next: Ticket,
+}
+
+impl std::fmt::Debug for MultiStreamQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MultiStreamQueue")
+            .field("engine", &self.engine)
+            .field("capacity", &self.capacity)
+            .field("tunnels", &self.tunnels.len())
+            .field("pending", &self.pending.len())
+            .field("completed", &self.done.len())
+            .finish()
+    }
+}
+
+impl MultiStreamQueue {
+    /// A queue on the best backend of this CPU that processes automatically
+    /// once `capacity` packets are pending (at least 1). A few times
+    /// [`MultiStream::lanes`] keeps the lanes full through refills.
+    pub fn new(capacity: usize) -> Self {
+        Self::with_engine(capacity, MultiStream::auto())
+    }
+
+    /// A queue on a chosen engine.
+    pub fn with_engine(capacity: usize, engine: MultiStream) -> Self {
+        MultiStreamQueue {
+            engine,
+            capacity: capacity.max(1),
+            tunnels: HashMap::new(),
+            pending: Vec::new(),
+            done: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &MultiStream {
+        &self.engine
+    }
+
+    /// Pending packets that trigger processing.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Register (or re-key) a tunnel; its key is expanded once here.
+    /// Packets already submitted keep the key they were submitted with.
+    pub fn add_tunnel(&mut self, id: TunnelId, key: &[u8], mode: Mode) -> Result<(), Error> {
+        let keys = RoundKeys::from_bytes(key).map_err(|error| Error::Key { job: 0, error })?;
+        self.add_tunnel_keys(id, keys, mode);
+        Ok(())
+    }
+
+    /// Register (or re-key) a tunnel with expanded keys.
+    pub fn add_tunnel_keys(&mut self, id: TunnelId, keys: RoundKeys, mode: Mode) {
+        self.tunnels.insert(
+            id,
+            Tunnel {
+                keys: Arc::new(keys),
+                mode,
+            },
+        );
+    }
+
+    /// Forget a tunnel (its pending packets are still processed). Whether it
+    /// existed.
+    pub fn remove_tunnel(&mut self, id: TunnelId) -> bool {
+        self.tunnels.remove(&id).is_some()
+    }
+
+    /// Queue a packet of `tunnel` with its IV; the buffer is transformed in
+    /// place. Runs the pending batch if this fills the queue to `capacity`.
+    /// Errors: unknown tunnel; a CBC packet that is not whole blocks
+    /// ([`Error::NotBlockAligned`] with `job` = the ticket it would have had).
+    pub fn submit(
+        &mut self,
+        tunnel: TunnelId,
+        iv: [u8; 16],
+        data: Vec<u8>,
+    ) -> Result<Ticket, Error> {
+        let t = self
+            .tunnels
+            .get(&tunnel)
+            .ok_or(Error::UnknownTunnel(tunnel))?;
+        if t.mode.needs_whole_blocks() && !data.len().is_multiple_of(16) {
+            return Err(Error::NotBlockAligned {
+                job: self.next as usize,
+                len: data.len(),
+            });
+        }
+        let ticket = self.next;
+        self.next += 1;
+        self.pending.push(Pending {
+            ticket,
+            tunnel,
+            keys: Arc::clone(&t.keys),
+            mode: t.mode,
+            iv,
+            data,
+        });
+        if self.pending.len() >= self.capacity {
+            self.run_pending()?;
+        }
+        Ok(ticket)
+    }
+
+    /// Packets waiting to be processed.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Processed packets not yet handed back.
+    pub fn completed(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Process everything pending and hand back every completed packet, in
+    /// ticket order.
+    pub fn flush(&mut self) -> Result<Vec<Completed>, Error> {
+        self.run_pending()?;
+        Ok(self.take_completed())
+    }
+
+    /// Hand back the packets completed so far (no processing), in ticket
+    /// order.
+    pub fn take_completed(&mut self) -> Vec<Completed> {
+        std::mem::take(&mut self.done)
+    }
+
+    fn run_pending(&mut self) -> Result<(), Error> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut batch = std::mem::take(&mut self.pending);
+        let result = {
+            let mut jobs: Vec<InPlaceJob<'_>> = batch
+                .iter_mut()
+                .map(|p| InPlaceJob {
+                    key: Key::Expanded(&p.keys),
+                    iv: p.iv,
+                    data: &mut p.data,
+                    mode: p.mode,
+                })
+                .collect();
+            let r = self.engine.process_in_place(&mut jobs);
+            let ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
+            r.map(|()| ivs)
+        };
+        match result {
+            Ok(ivs) => {
+                self.done
+                    .extend(batch.into_iter().zip(ivs).map(|(p, iv)| Completed {
+                        ticket: p.ticket,
+                        tunnel: p.tunnel,
+                        data: p.data,
+                        iv,
+                    }));
+                Ok(())
+            }
+            Err(e) => {
+                // Validation failed before anything was written: keep them.
+                self.pending = batch;
+                Err(e)
+            }
+        }
+    }
+}
