@@ -1,0 +1,762 @@
+//! # aesflow-bench: kernel throughput, with peers measured in the same run
+//!
+//! The harness behind both `cargo bench -p aesflow-bench` and the
+//! `aesflow bench` command. For every kernel × key size × operation × buffer
+//! size it measures aesflow's throughput, and, for the same key size,
+//! operation and size, two peers:
+//!
+//! * **RustCrypto** (`aes` 0.8, runtime-detected AES-NI): ECB through
+//!   `BlockEncrypt::encrypt_blocks` / `BlockDecrypt::decrypt_blocks`, CTR
+//!   through `ctr::Ctr128BE`;
+//! * **OpenSSL** through `openssl speed -evp aes-N-{ecb,ctr} [-decrypt]
+//!   -bytes SIZE -seconds S -elapsed -mr` (wall-clock, machine-readable
+//!   output). If `openssl` is not on `PATH` the peer is skipped with a note
+//!   and its ratio left blank.
+//!
+//! Each measurement is the best of several repetitions (the machine may be
+//! shared); throughput is in GB/s (10^9 bytes per second) and in cycles per
+//! byte, where a "cycle" is a tick of the time-stamp counter, whose rate is
+//! measured once per run against the wall clock (`rdtsc` vs `Instant` over
+//! about 50 ms). With turbo the core clock can run faster than the TSC, so
+//! these are reference cycles.
+//!
+//! ```no_run
+//! use aesflow_bench::{BenchOptions, render_table, run};
+//! let report = run(&BenchOptions::quick()).unwrap();
+//! print!("{}", render_table(&report));
+//! ```
+
+#![warn(missing_docs)]
+
+use aesflow_cipher::{Kernel, KeyExpansion, KeySchedule, KeySize, available_kernels, kernels};
+use serde::Serialize;
+use std::fmt::{self, Write as _};
+use std::hint::black_box;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The operation measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    /// ECB encryption (`encrypt_blocks`).
+    EcbEnc,
+    /// ECB decryption (`decrypt_blocks`).
+    EcbDec,
+    /// Counter mode (`ctr_xor`).
+    Ctr,
+}
+
+impl Op {
+    /// All operations.
+    pub const ALL: [Op; 3] = [Op::EcbEnc, Op::EcbDec, Op::Ctr];
+
+    /// `"ecb-enc"`, `"ecb-dec"` or `"ctr"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::EcbEnc => "ecb-enc",
+            Op::EcbDec => "ecb-dec",
+            Op::Ctr => "ctr",
+        }
+    }
+
+    /// Parse `ecb-enc`/`ecb`/`enc`, `ecb-dec`/`dec`, `ctr`.
+    pub fn parse(s: &str) -> Option<Op> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ecb-enc" | "ecb" | "enc" | "encrypt" => Some(Op::EcbEnc),
+            "ecb-dec" | "dec" | "decrypt" => Some(Op::EcbDec),
+            "ctr" => Some(Op::Ctr),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which peers to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Peers {
+    /// RustCrypto `aes` + `ctr`.
+    pub rustcrypto: bool,
+    /// `openssl speed` (skipped with a note if `openssl` is not found).
+    pub openssl: bool,
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Kernel names; empty means every kernel this CPU runs. Naming a kernel
+    /// this CPU cannot run adds a note and skips it; an unknown name is an
+    /// error.
+    pub kernels: Vec<String>,
+    /// Key sizes.
+    pub key_sizes: Vec<KeySize>,
+    /// Key-expansion styles (offline is the usual one).
+    pub styles: Vec<KeyExpansion>,
+    /// Buffer sizes in bytes (multiples of 16 for ECB; others are rounded
+    /// down to whole blocks for ECB, at least one block).
+    pub sizes: Vec<usize>,
+    /// Operations.
+    pub ops: Vec<Op>,
+    /// Measuring time per configuration, split over `repetitions`.
+    pub min_time: Duration,
+    /// Repetitions per configuration; the best is reported.
+    pub repetitions: usize,
+    /// Peers to measure alongside.
+    pub peers: Peers,
+    /// `-seconds` for each `openssl speed` run.
+    pub openssl_seconds: u32,
+    /// Whether the caller wants JSON ([`render_json`]) rather than the table
+    /// ([`render_table`]); the harness itself does not look at it.
+    pub json: bool,
+}
+
+impl Default for BenchOptions {
+    /// The full matrix: every available kernel, all key sizes, offline keys,
+    /// 64 B / 1 KiB / 16 KiB / 1 MiB, all operations, both peers, 0.3 s per
+    /// configuration as the best of 5.
+    fn default() -> Self {
+        BenchOptions {
+            kernels: Vec::new(),
+            key_sizes: KeySize::ALL.to_vec(),
+            styles: vec![KeyExpansion::Offline],
+            sizes: vec![64, 1024, 16384, 1 << 20],
+            ops: Op::ALL.to_vec(),
+            min_time: Duration::from_millis(300),
+            repetitions: 5,
+            peers: Peers {
+                rustcrypto: true,
+                openssl: true,
+            },
+            openssl_seconds: 1,
+            json: false,
+        }
+    }
+}
+
+/// The environment variable that makes [`BenchOptions::from_env`] run the
+/// full matrix (`AESFLOW_BENCH_FULL=1`).
+pub const FULL_ENV: &str = "AESFLOW_BENCH_FULL";
+
+impl BenchOptions {
+    /// A quick run (a few seconds plus OpenSSL): the hardware kernels (or
+    /// every available kernel if there are none), AES-128 and AES-256,
+    /// 1 KiB and 16 KiB, all operations, 0.1 s per configuration.
+    pub fn quick() -> Self {
+        let hw: Vec<String> = available_kernels()
+            .iter()
+            .filter(|k| k.rank() >= 20)
+            .map(|k| k.name().to_string())
+            .collect();
+        BenchOptions {
+            kernels: hw,
+            key_sizes: vec![KeySize::Aes128, KeySize::Aes256],
+            sizes: vec![1024, 16384],
+            min_time: Duration::from_millis(100),
+            repetitions: 5,
+            ..Self::default()
+        }
+    }
+
+    /// [`BenchOptions::quick`], or the full matrix ([`Default`]) if
+    /// `AESFLOW_BENCH_FULL` is set to anything but `0` or empty.
+    pub fn from_env() -> Self {
+        match std::env::var(FULL_ENV) {
+            Ok(v) if !v.is_empty() && v != "0" => Self::default(),
+            _ => Self::quick(),
+        }
+    }
+}
+
+/// One measured configuration.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchRow {
+    /// Kernel name.
+    pub kernel: String,
+    /// 128, 192 or 256.
+    pub key_bits: usize,
+    /// `"offline"` or `"online"`.
+    pub style: String,
+    /// Operation.
+    pub op: Op,
+    /// Bytes per call.
+    pub size: usize,
+    /// aesflow throughput, 10^9 bytes/s (best of the repetitions).
+    pub gbps: f64,
+    /// TSC cycles per byte.
+    pub cycles_per_byte: f64,
+    /// RustCrypto throughput for the same key size, op and size.
+    pub rustcrypto_gbps: Option<f64>,
+    /// OpenSSL throughput for the same key size, op and size.
+    pub openssl_gbps: Option<f64>,
+    /// `gbps / rustcrypto_gbps`.
+    pub vs_rustcrypto: Option<f64>,
+    /// `gbps / openssl_gbps`.
+    pub vs_openssl: Option<f64>,
+}
+
+/// A whole run: rows plus what was measured about the machine.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+    /// The rows, in kernel, key size, style, op, size order.
+    pub rows: Vec<BenchRow>,
+    /// CPU model from `/proc/cpuinfo`, if readable.
+    pub cpu: Option<String>,
+    /// Measured TSC rate in GHz (the unit of `cycles_per_byte`).
+    pub tsc_ghz: f64,
+    /// How `tsc_ghz` was obtained.
+    pub tsc_method: String,
+    /// `openssl version`, if OpenSSL was used.
+    pub openssl_version: Option<String>,
+    /// Skipped kernels and peers, and other remarks.
+    pub notes: Vec<String>,
+}
+
+/// A bad option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// No kernel has this name.
+    UnknownKernel {
+        /// The name given.
+        name: String,
+        /// The kernels that exist.
+        known: Vec<&'static str>,
+    },
+    /// Nothing to measure (an empty list of sizes, ops or key sizes).
+    Empty(&'static str),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::UnknownKernel { name, known } => write!(
+                f,
+                "unknown AES kernel '{name}' (known kernels: {})",
+                known.join(", ")
+            ),
+            BenchError::Empty(what) => write!(f, "nothing to benchmark: no {what} given"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+/// Measure the TSC rate against the wall clock over about 50 ms.
+pub fn tsc_ghz() -> (f64, String) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `rdtsc` is unprivileged and present on every x86-64 CPU.
+        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
+        let i0 = Instant::now();
+        while i0.elapsed() < Duration::from_millis(50) {
+            std::hint::spin_loop();
+        }
+        // SAFETY: as above.
+        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
+        let dt = i0.elapsed().as_secs_f64();
+        let ghz = (t1 - t0) as f64 / dt / 1e9;
+        (
+            ghz,
+            "TSC ticks (rdtsc) per wall-clock second, measured over 50 ms; \
+             reference cycles, not turbo core cycles"
+                .into(),
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mhz = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("cpu MHz"))
+                    .and_then(|l| l.split(':').nth(1))
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+            })
+            .unwrap_or(1000.0);
+        (mhz / 1000.0, "/proc/cpuinfo 'cpu MHz'".into())
+    }
+}
+
+fn cpu_model() -> Option<String> {
+    let s = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map(|v| v.trim().to_string())
+}
+
+/// A thing to time: processes `bytes` bytes per call.
+type Contender<'a> = Box<dyn FnMut() + 'a>;
+
+/// Best-of-`reps` throughputs in bytes/s of several contenders that each
+/// process `bytes` bytes per call, spending about `total` on each. The
+/// repetitions are run round-robin, so that every contender sees the same
+/// background load (the machine may be shared) and the ratios stay fair.
+pub fn measure_group(
+    bytes: usize,
+    total: Duration,
+    reps: usize,
+    contenders: &mut [Box<dyn FnMut() + '_>],
+) -> Vec<f64> {
+    let reps = reps.max(1);
+    let per_rep = total / reps as u32;
+    let iters: Vec<usize> = contenders
+        .iter_mut()
+        .map(|f| {
+            f(); // warm up
+            let t = Instant::now();
+            f();
+            let once = t.elapsed().max(Duration::from_nanos(20));
+            ((per_rep.as_secs_f64() / once.as_secs_f64()) as usize).max(1)
+        })
+        .collect();
+    let mut best = vec![f64::INFINITY; contenders.len()];
+    for _ in 0..reps {
+        for ((f, &n), b) in contenders.iter_mut().zip(&iters).zip(best.iter_mut()) {
+            let t = Instant::now();
+            for _ in 0..n {
+                f();
+            }
+            *b = b.min(t.elapsed().as_secs_f64() / n as f64);
+        }
+    }
+    best.iter().map(|t| bytes as f64 / t).collect()
+}
+
+/// Best-of-`reps` throughput in bytes/s of one function (see
+/// [`measure_group`]).
+pub fn measure(bytes: usize, total: Duration, reps: usize, f: impl FnMut()) -> f64 {
+    measure_group(bytes, total, reps, &mut [Box::new(f)])[0]
+}
+
+fn fill(buf: &mut [u8]) {
+    let mut x: u32 = 0x1234_5678;
+    for b in buf {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+}
+
+fn test_key(size: KeySize) -> Vec<u8> {
+    (0..size.bytes() as u8)
+        .map(|i| i.wrapping_mul(29).wrapping_add(7))
+        .collect()
+}
+
+/// Bytes actually processed for `op` on a requested `size`.
+fn effective_size(op: Op, size: usize) -> usize {
+    match op {
+        Op::Ctr => size,
+        _ => (size / 16).max(1) * 16,
+    }
+}
+
+/// An aesflow kernel on `n` bytes.
+fn kernel_contender<'a>(
+    k: &'static dyn Kernel,
+    ks: &'a KeySchedule,
+    op: Op,
+    n: usize,
+) -> Contender<'a> {
+    match op {
+        Op::EcbEnc | Op::EcbDec => {
+            let mut blocks = vec![[0u8; 16]; n / 16];
+            fill(blocks.as_flattened_mut());
+            Box::new(move || {
+                let b = black_box(&mut blocks[..]);
+                if op == Op::EcbEnc {
+                    k.encrypt_blocks(ks, b);
+                } else {
+                    k.decrypt_blocks(ks, b);
+                }
+            })
+        }
+        Op::Ctr => {
+            let mut data = vec![0u8; n];
+            fill(&mut data);
+            let mut ctr = [0u8; 16];
+            Box::new(move || k.ctr_xor(ks, &mut ctr, black_box(&mut data[..])))
+        }
+    }
+}
+
+/// RustCrypto (`aes` + `ctr`) on `n` bytes.
+fn rustcrypto_contender(size: KeySize, op: Op, n: usize) -> Contender<'static> {
+    use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit, KeyIvInit, StreamCipher};
+    macro_rules! with_cipher {
+        ($c:ty) => {{
+            let key = test_key(size);
+            if op == Op::Ctr {
+                let mut data = vec![0u8; n];
+                fill(&mut data);
+                let mut c = ctr::Ctr128BE::<$c>::new_from_slices(&key, &[0u8; 16])
+                    .expect("key and IV lengths match");
+                Box::new(move || c.apply_keystream(black_box(&mut data[..])))
+            } else {
+                let c = <$c>::new_from_slice(&key).expect("key length matches");
+                let mut blocks = vec![aes::Block::default(); n / 16];
+                for (i, b) in blocks.iter_mut().enumerate() {
+                    b[0] = i as u8;
+                }
+                Box::new(move || {
+                    let b = black_box(&mut blocks[..]);
+                    if op == Op::EcbDec {
+                        c.decrypt_blocks(b);
+                    } else {
+                        c.encrypt_blocks(b);
+                    }
+                })
+            }
+        }};
+    }
+    match size {
+        KeySize::Aes128 => with_cipher!(aes::Aes128),
+        KeySize::Aes192 => with_cipher!(aes::Aes192),
+        KeySize::Aes256 => with_cipher!(aes::Aes256),
+    }
+}
+
+/// `openssl version`, or `None` if OpenSSL cannot be run.
+pub fn openssl_version() -> Option<String> {
+    let out = Command::new("openssl").arg("version").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// OpenSSL throughput (bytes/s) from `openssl speed`, or an explanation.
+pub fn measure_openssl(size: KeySize, op: Op, n: usize, seconds: u32) -> Result<f64, String> {
+    let mode = if op == Op::Ctr { "ctr" } else { "ecb" };
+    let cipher = format!("aes-{}-{mode}", size.bits());
+    let mut cmd = Command::new("openssl");
+    cmd.args(["speed", "-mr", "-elapsed", "-evp", &cipher]);
+    if op == Op::EcbDec {
+        cmd.arg("-decrypt");
+    }
+    cmd.args([
+        "-bytes",
+        &n.to_string(),
+        "-seconds",
+        &seconds.max(1).to_string(),
+    ]);
+    let out = cmd
+        .output()
+        .map_err(|e| format!("peer skipped: openssl not found ({e})"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_openssl_speed(&text).ok_or_else(|| {
+        format!(
+            "peer skipped: could not parse `openssl speed` output for {cipher} (exit {})",
+            out.status
+        )
+    })
+}
+
+/// The bytes/s figure of `openssl speed -mr` output (its `+F:` line).
+pub fn parse_openssl_speed(text: &str) -> Option<f64> {
+    text.lines()
+        .filter(|l| l.starts_with("+F:"))
+        .filter_map(|l| l.rsplit(':').next()?.trim().parse::<f64>().ok())
+        .next_back()
+}
+
+/// Run the benchmarks.
+pub fn run(opts: &BenchOptions) -> Result<BenchReport, BenchError> {
+    if opts.sizes.is_empty() {
+        return Err(BenchError::Empty("sizes"));
+    }
+    if opts.ops.is_empty() {
+        return Err(BenchError::Empty("operations"));
+    }
+    if opts.key_sizes.is_empty() {
+        return Err(BenchError::Empty("key sizes"));
+    }
+    if opts.styles.is_empty() {
+        return Err(BenchError::Empty("key-expansion styles"));
+    }
+    let mut notes = Vec::new();
+    let chosen: Vec<&'static dyn Kernel> = if opts.kernels.is_empty() {
+        for k in kernels() {
+            if !k.is_available() {
+                notes.push(format!("skipped: {} not available on this CPU", k.name()));
+            }
+        }
+        available_kernels()
+    } else {
+        let mut v: Vec<&'static dyn Kernel> = Vec::new();
+        for name in &opts.kernels {
+            let k = kernels()
+                .iter()
+                .copied()
+                .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
+                .ok_or_else(|| BenchError::UnknownKernel {
+                    name: name.clone(),
+                    known: kernels().iter().map(|k| k.name()).collect(),
+                })?;
+            if !k.is_available() {
+                notes.push(format!("skipped: {} not available on this CPU", k.name()));
+            } else if !v.iter().any(|x| x.name() == k.name()) {
+                v.push(k);
+            }
+        }
+        v
+    };
+    let (tsc, tsc_method) = tsc_ghz();
+
+    let openssl_version = if opts.peers.openssl {
+        let v = openssl_version();
+        if v.is_none() {
+            notes.push("peer skipped: openssl not found".into());
+        }
+        v
+    } else {
+        None
+    };
+
+    let schedules: Vec<(KeySize, KeyExpansion, KeySchedule)> = opts
+        .key_sizes
+        .iter()
+        .flat_map(|&size| {
+            opts.styles.iter().map(move |&style| {
+                let ks = KeySchedule::new(&test_key(size), style).expect("valid key length");
+                (size, style, ks)
+            })
+        })
+        .collect();
+
+    // (kernel index, schedule index, op index, size index) -> row.
+    let mut rows: Vec<((usize, usize, usize, usize), BenchRow)> = Vec::new();
+    for &size in &opts.key_sizes {
+        for (oi, &op) in opts.ops.iter().enumerate() {
+            for (li, &len) in opts.sizes.iter().enumerate() {
+                let n = effective_size(op, len);
+                // Every kernel × style of this key size, and RustCrypto, timed
+                // round-robin.
+                let mut who: Vec<(usize, usize)> = Vec::new();
+                let mut contenders: Vec<Contender<'_>> = Vec::new();
+                for (ki, k) in chosen.iter().enumerate() {
+                    for (si, (_, _, ks)) in schedules
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (s, _, _))| *s == size)
+                    {
+                        who.push((ki, si));
+                        contenders.push(kernel_contender(*k, ks, op, n));
+                    }
+                }
+                if opts.peers.rustcrypto {
+                    contenders.push(rustcrypto_contender(size, op, n));
+                }
+                let bps = measure_group(n, opts.min_time, opts.repetitions, &mut contenders);
+                drop(contenders);
+                let rc = opts.peers.rustcrypto.then(|| bps[who.len()] / 1e9);
+                let os = if openssl_version.is_some() {
+                    match measure_openssl(size, op, n, opts.openssl_seconds) {
+                        Ok(v) => Some(v / 1e9),
+                        Err(e) => {
+                            if !notes.contains(&e) {
+                                notes.push(e);
+                            }
+                            None
+                        }
+                    }
+                } else {
+                    None
+                };
+                for (&(ki, si), &b) in who.iter().zip(&bps) {
+                    let gbps = b / 1e9;
+                    rows.push((
+                        (ki, si, oi, li),
+                        BenchRow {
+                            kernel: chosen[ki].name().to_string(),
+                            key_bits: size.bits(),
+                            style: schedules[si].1.name().to_string(),
+                            op,
+                            size: n,
+                            gbps,
+                            cycles_per_byte: tsc * 1e9 / b,
+                            rustcrypto_gbps: rc,
+                            openssl_gbps: os,
+                            vs_rustcrypto: rc.map(|p| gbps / p),
+                            vs_openssl: os.map(|p| gbps / p),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    rows.sort_by_key(|(k, _)| *k);
+    Ok(BenchReport {
+        rows: rows.into_iter().map(|(_, r)| r).collect(),
+        cpu: cpu_model(),
+        tsc_ghz: tsc,
+        tsc_method,
+        openssl_version,
+        notes,
+    })
+}
+
+fn human_size(n: usize) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1024 && n % 1024 == 0 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} B")
+    }
+}
+
+fn opt(v: Option<f64>, prec: usize) -> String {
+    v.map(|v| format!("{v:.prec$}"))
+        .unwrap_or_else(|| "-".into())
+}
+
+/// The report as an aligned text table with a header describing the
+/// machine and units, and the notes underneath.
+pub fn render_table(report: &BenchReport) -> String {
+    let mut s = String::new();
+    if let Some(cpu) = &report.cpu {
+        let _ = writeln!(s, "cpu: {cpu}");
+    }
+    let _ = writeln!(
+        s,
+        "cycles: TSC at {:.3} GHz ({})",
+        report.tsc_ghz, report.tsc_method
+    );
+    if let Some(v) = &report.openssl_version {
+        let _ = writeln!(s, "openssl: {v}");
+    }
+    let _ = writeln!(
+        s,
+        "GB/s = 10^9 bytes/s, best of repetitions; ratios are aesflow / peer"
+    );
+    let header = [
+        "kernel",
+        "key",
+        "keys",
+        "op",
+        "size",
+        "GB/s",
+        "cyc/B",
+        "RustCrypto",
+        "x RC",
+        "OpenSSL",
+        "x OSSL",
+    ];
+    let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for r in &report.rows {
+        table.push(vec![
+            r.kernel.clone(),
+            format!("AES-{}", r.key_bits),
+            r.style.clone(),
+            r.op.name().to_string(),
+            human_size(r.size),
+            format!("{:.3}", r.gbps),
+            format!("{:.3}", r.cycles_per_byte),
+            opt(r.rustcrypto_gbps, 3),
+            opt(r.vs_rustcrypto, 2),
+            opt(r.openssl_gbps, 3),
+            opt(r.vs_openssl, 2),
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| table.iter().map(|row| row[c].len()).max().unwrap_or(0))
+        .collect();
+    for (i, row) in table.iter().enumerate() {
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c < 5 {
+                    format!("{cell:<w$}", w = widths[c])
+                } else {
+                    format!("{cell:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "{}", line.join("  ").trim_end());
+        if i == 0 {
+            let total = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+            let _ = writeln!(s, "{}", "-".repeat(total));
+        }
+    }
+    for n in &report.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}
+
+/// The report as pretty-printed JSON.
+pub fn render_json(report: &BenchReport) -> String {
+    serde_json::to_string_pretty(report).expect("the report serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_openssl_mr_output() {
+        let out = "+DT:AES-128-CTR:1:16384\n+R:183617:AES-128-CTR:0.620000\n\
+                   +H:16384\n+F:25:AES-128-CTR:4852227303.23\n";
+        assert_eq!(parse_openssl_speed(out), Some(4852227303.23));
+        assert_eq!(parse_openssl_speed("garbage"), None);
+    }
+
+    #[test]
+    fn op_names_round_trip() {
+        for op in Op::ALL {
+            assert_eq!(Op::parse(op.name()), Some(op));
+        }
+        assert_eq!(Op::parse("nope"), None);
+    }
+
+    #[test]
+    fn unknown_kernel_is_an_error() {
+        let opts = BenchOptions {
+            kernels: vec!["nope".into()],
+            ..BenchOptions::quick()
+        };
+        assert!(matches!(run(&opts), Err(BenchError::UnknownKernel { .. })));
+    }
+
+    #[test]
+    fn tiny_run_renders() {
+        let opts = BenchOptions {
+            kernels: vec!["ctime".into()],
+            key_sizes: vec![KeySize::Aes128],
+            sizes: vec![64, 100],
+            min_time: Duration::from_millis(2),
+            repetitions: 2,
+            peers: Peers {
+                rustcrypto: true,
+                openssl: false,
+            },
+            ..BenchOptions::default()
+        };
+        let r = run(&opts).unwrap();
+        assert_eq!(r.rows.len(), 6);
+        assert!(r.rows.iter().all(|row| row.gbps > 0.0));
+        // ECB rounds 100 bytes down to whole blocks; CTR takes any length.
+        assert!(
+            r.rows
+                .iter()
+                .any(|row| row.op == Op::EcbEnc && row.size == 96)
+        );
+        assert!(
+            r.rows
+                .iter()
+                .any(|row| row.op == Op::Ctr && row.size == 100)
+        );
+        let t = render_table(&r);
+        assert!(t.contains("ctime") && t.contains("x RC"));
+        let j: serde_json::Value = serde_json::from_str(&render_json(&r)).unwrap();
+        assert_eq!(j["rows"].as_array().unwrap().len(), 6);
+        assert_eq!(j["rows"][0]["op"], "ecb-enc");
+    }
+}
