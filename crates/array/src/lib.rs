@@ -1,1 +1,42 @@
-//! aesflow array (work in progress).
+//! # aesflow-array: the many-core platform model
+//!
+//! The platform of Liu & Baas (*Parallel AES Encryption Engines for Many-Core
+//! Processor Arrays*, IEEE TC 2013, seed 000) is AsAP2 (§3): 164 simple cores
+//! on a 2D mesh, each with a 128 × 32-bit instruction memory, a 128 × 16-bit
+//! data memory and **two statically configured input ports**; cores talk
+//! through FIFOs over nearest-neighbour and long-distance links, each core
+//! clocked by its own oscillator (GALS), and a core's clock halts while it
+//! waits on an empty input or full output FIFO.
+//!
+//! This crate is that platform, with nothing AES-specific in it:
+//!
+//! * [`app`] — an application: actors with static word-level programs over
+//!   logical edges, and a [`Behavior`] per actor (what it computes);
+//! * [`mapper`] — binds each actor to a core; where an actor needs more
+//!   inputs than [`Platform::max_inputs`] it inserts **MergeCores**, where it
+//!   needs more destinations than [`Platform::max_outputs`] it inserts
+//!   **DispatchCores** (paper §4.4–4.5: both count as communication cores);
+//!   places the cores on the mesh (breadth-first along a serpentine, so
+//!   neighbours in the dataflow are mostly neighbours on the mesh) and tells
+//!   nearest-neighbour from long-distance links;
+//! * [`sim`] — the timed functional simulator: every core runs self-timed,
+//!   real 16-bit words flow through bounded FIFOs, and per core it counts
+//!   cycles executing, in NOPs, stalled with the clock running, and halted,
+//!   and per link the words carried (paper §6.2, eqs. 3–5);
+//! * [`svg`] — a drawing of a placement.
+//!
+//! One [`Platform`] parameter set serves every engine.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod mapper;
+pub mod platform;
+pub mod sim;
+pub mod svg;
+
+pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, NoBehavior, Step};
+pub use mapper::{Core, CoreClass, Link, MapError, Mapping, Op, map};
+pub use platform::Platform;
+pub use sim::{CoreStats, LinkStats, SimResult, simulate};

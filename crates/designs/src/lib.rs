@@ -1,1 +1,15 @@
-//! aesflow designs (work in progress).
+//! # aesflow-designs (docs in progress)
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod compile;
+pub mod engines;
+pub mod graph;
+pub mod kinds;
+pub mod optimize;
+pub mod run;
+
+pub use engines::Engine;
+pub use graph::Design;
+pub use optimize::Optimisations;
+pub use run::{Expansion, Run, build, run_design};

@@ -1,0 +1,271 @@
+//! The timed, functional simulator.
+//!
+//! Every core runs its program self-timed: an `In` waits for a word (empty
+//! FIFO: stall), an `Out` waits for room (full FIFO: stall), an `Exec`
+//! advances the core's clock and transforms its data memory. Real 16-bit
+//! words move through the FIFOs, so an engine built from AES actors really
+//! encrypts.
+//!
+//! The simulator is exact for this machine model yet needs no global event
+//! queue: each FIFO has one producer and one consumer, a word's arrival time
+//! and each slot's release time are recorded, so a core can run ahead until
+//! it would need a word not yet produced (or a slot not yet freed), and
+//! resumes at the later of its own time and that word's (slot's) time. The
+//! result does not depend on the order in which cores are run.
+
+use std::collections::VecDeque;
+
+use crate::mapper::{CoreClass, Mapping, Op};
+use crate::platform::Platform;
+
+/// Per-core activity over a run (what the power model needs, paper §6.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoreStats {
+    /// Cycles executing useful instructions.
+    pub exec: u64,
+    /// Cycles in NOPs (hazards) with the clock running.
+    pub nop: u64,
+    /// Cycles stalled on an empty input or full output with the clock still
+    /// running (the first [`Platform::halt_after`] cycles of each stall).
+    pub stall: u64,
+    /// Cycles with the clock halted (the rest of each stall, and all time
+    /// before the first and after the last activity).
+    pub halted: u64,
+    /// Time the core finished its last operation.
+    pub end: u64,
+    /// Program periods completed.
+    pub periods: u64,
+}
+
+/// Per-link activity.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Words carried.
+    pub words: u64,
+    /// Cycles the link carried data.
+    pub busy: u64,
+}
+
+/// The result of a simulation.
+#[derive(Clone, Debug, Default)]
+pub struct SimResult {
+    /// Stats per core (indexed like [`Mapping::cores`]).
+    pub cores: Vec<CoreStats>,
+    /// Stats per link.
+    pub links: Vec<LinkStats>,
+    /// Completion time of every block, per sink (in sink order).
+    pub sink_times: Vec<Vec<u64>>,
+    /// Total simulated cycles (the last event).
+    pub cycles: u64,
+    /// Cores left waiting when nothing could run any more while a sink still
+    /// expected data (empty if the run completed).
+    pub deadlocked: Vec<usize>,
+}
+
+impl SimResult {
+    /// Steady-state cycles between consecutive blocks at the first sink,
+    /// measured over the second half of the run.
+    pub fn cycles_per_block(&self) -> Option<f64> {
+        let t = self.sink_times.first()?;
+        if t.len() < 4 {
+            return None;
+        }
+        let a = t.len() / 2;
+        let b = t.len() - 1;
+        Some((t[b] - t[a]) as f64 / (b - a) as f64)
+    }
+}
+
+struct Fifo {
+    buf: VecDeque<(u64, u16)>,
+    depth: usize,
+    latency: u64,
+    last_arrival: u64,
+    pushed: u64,
+    popped: u64,
+    pop_times: Vec<u64>,
+    reader: usize,
+    writer: usize,
+    reader_waiting: bool,
+    writer_waiting: bool,
+}
+
+struct Rt {
+    pc: usize,
+    t: u64,
+    periods: u64,
+    max_periods: Option<u64>,
+    done: bool,
+    mem: Vec<u16>,
+}
+
+/// Simulate a mapping: sources run `source_periods` program periods, every
+/// other core runs until no more input arrives.
+pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64) -> SimResult {
+    let n = mapping.cores.len();
+    let mut fifos: Vec<Fifo> = mapping
+        .links
+        .iter()
+        .map(|l| Fifo {
+            buf: VecDeque::with_capacity(platform.fifo_depth),
+            depth: platform.fifo_depth.max(1),
+            latency: l.latency,
+            last_arrival: 0,
+            pushed: 0,
+            popped: 0,
+            pop_times: vec![0; platform.fifo_depth.max(1)],
+            reader: l.dst,
+            writer: l.src,
+            reader_waiting: false,
+            writer_waiting: false,
+        })
+        .collect();
+    let mut rts: Vec<Rt> = mapping
+        .cores
+        .iter()
+        .map(|c| Rt {
+            pc: 0,
+            t: 0,
+            periods: 0,
+            max_periods: (c.class == CoreClass::Source).then_some(source_periods),
+            done: c.program.is_empty(),
+            mem: vec![0; c.mem_words.max(1)],
+        })
+        .collect();
+    let mut stats: Vec<CoreStats> = vec![CoreStats::default(); n];
+    let mut link_stats: Vec<LinkStats> = vec![LinkStats::default(); mapping.links.len()];
+    let sinks: Vec<usize> = (0..n)
+        .filter(|&i| mapping.cores[i].class == CoreClass::Sink)
+        .collect();
+    let mut sink_times: Vec<Vec<u64>> = vec![Vec::new(); sinks.len()];
+    let sink_index: Vec<Option<usize>> = (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
+    let halt_after = platform.halt_after;
+    let cpw = platform.link_cycles_per_word;
+
+    let mut stack: Vec<usize> = (0..n).rev().collect();
+    let mut queued = vec![true; n];
+    while let Some(ci) = stack.pop() {
+        queued[ci] = false;
+        if rts[ci].done {
+            continue;
+        }
+        let core = &mut mapping.cores[ci];
+        let prog = &core.program;
+        let rt = &mut rts[ci];
+        let st = &mut stats[ci];
+        loop {
+            if rt.pc == prog.len() {
+                rt.pc = 0;
+                rt.periods += 1;
+                st.periods = rt.periods;
+                if rt.max_periods.is_some_and(|m| rt.periods >= m) {
+                    rt.done = true;
+                    break;
+                }
+            }
+            match prog[rt.pc] {
+                Op::In { port, addr } => {
+                    let fi = core.inputs[port as usize] as usize;
+                    let f = &mut fifos[fi];
+                    let Some(&(arr, v)) = f.buf.front() else {
+                        f.reader_waiting = true;
+                        break;
+                    };
+                    if arr > rt.t {
+                        let s = arr - rt.t;
+                        let on = s.min(halt_after);
+                        st.stall += on;
+                        rt.t = arr;
+                    }
+                    f.buf.pop_front();
+                    let d = f.depth;
+                    f.pop_times[(f.popped % d as u64) as usize] = rt.t;
+                    f.popped += 1;
+                    rt.mem[addr as usize] = v;
+                    if f.writer_waiting {
+                        f.writer_waiting = false;
+                        let w = f.writer;
+                        if !queued[w] {
+                            queued[w] = true;
+                            stack.push(w);
+                        }
+                    }
+                }
+                Op::Out { link, addr } => {
+                    let fi = link as usize;
+                    let f = &mut fifos[fi];
+                    let k = f.pushed;
+                    let d = f.depth as u64;
+                    if k >= d {
+                        let idx = k - d;
+                        if f.popped <= idx {
+                            f.writer_waiting = true;
+                            break;
+                        }
+                        let pt = f.pop_times[(idx % d) as usize];
+                        if pt > rt.t {
+                            let s = pt - rt.t;
+                            st.stall += s.min(halt_after);
+                            rt.t = pt;
+                        }
+                    }
+                    let arr = (rt.t + f.latency).max(f.last_arrival + cpw);
+                    f.last_arrival = arr;
+                    f.buf.push_back((arr, rt.mem[addr as usize]));
+                    f.pushed += 1;
+                    link_stats[fi].words += 1;
+                    link_stats[fi].busy += cpw;
+                    if f.reader_waiting {
+                        f.reader_waiting = false;
+                        let r = f.reader;
+                        if !queued[r] {
+                            queued[r] = true;
+                            stack.push(r);
+                        }
+                    }
+                }
+                Op::Exec {
+                    cycles,
+                    nop,
+                    action,
+                } => {
+                    if action != u32::MAX
+                        && let Some(b) = core.behavior.as_mut()
+                    {
+                        b.exec(action, &mut rt.mem, rt.t);
+                    }
+                    if let Some(si) = sink_index[ci] {
+                        sink_times[si].push(rt.t);
+                    }
+                    rt.t += u64::from(cycles);
+                    st.exec += u64::from(cycles - nop);
+                    st.nop += u64::from(nop);
+                }
+            }
+            rt.pc += 1;
+        }
+        st.end = rt.t;
+    }
+    let cycles = stats.iter().map(|s| s.end).max().unwrap_or(0);
+    let mut deadlocked = Vec::new();
+    for (i, c) in mapping.cores.iter().enumerate() {
+        let s = &mut stats[i];
+        s.halted = cycles.saturating_sub(s.exec + s.nop + s.stall);
+        let rt = &rts[i];
+        let first_io = c
+            .program
+            .iter()
+            .position(|o| !matches!(o, Op::Exec { .. }))
+            .unwrap_or(0);
+        if c.class != CoreClass::Source && rt.pc != 0 && rt.pc != first_io && !rt.done {
+            deadlocked.push(i);
+        }
+    }
+    SimResult {
+        cores: stats,
+        links: link_stats,
+        sink_times,
+        cycles,
+        deadlocked,
+    }
+}
