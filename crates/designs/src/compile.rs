@@ -277,6 +277,14 @@ impl Behavior for SinkB {
     }
 }
 
+/// Percent of a step's delay that can run as each input word arrives.
+pub fn input_share_pct(p: Prim) -> u32 {
+    match p {
+        Prim::Sub(_) | Prim::AddKey(_) | Prim::Shift => 100,
+        Prim::Mix(_) => 50,
+    }
+}
+
 fn encode(p: usize, b: usize, w: usize, nb: usize) -> u32 {
     (((p * nb + b) * 16) + w) as u32
 }
@@ -438,6 +446,51 @@ pub fn compile(
                                     }
                                 }
                             }
+                        }
+                    }
+                    Role::Cipher(s) => {
+                        // A block actor starts its work as its input words
+                        // arrive: the share of its first step that needs
+                        // only the word at hand (all of a bytewise step or
+                        // of ShiftRows, which only places bytes; half of
+                        // MixColumns, the xtime of each input byte) is
+                        // spread over the input state words, the rest runs
+                        // after the last word.
+                        let in_cycles = s[0].delay() * input_share_pct(s[0]) / 100;
+                        let total: u32 = ins
+                            .iter()
+                            .filter(|(_, pl)| matches!(pl, Payload::State(_)))
+                            .map(|(_, pl)| pl.words(nk) as u32)
+                            .sum::<u32>()
+                            .max(1);
+                        let mut j = 0u32;
+                        for &(e, pl) in &ins {
+                            let is_state = matches!(pl, Payload::State(_));
+                            for w in pl.addrs(nk) {
+                                prog.push(Step::Read {
+                                    edge: e,
+                                    addr: (base + w) as u16,
+                                });
+                                if is_state {
+                                    let cyc = (j + 1) * in_cycles / total - j * in_cycles / total;
+                                    if cyc > 0 {
+                                        prog.push(Step::Exec {
+                                            cycles: cyc,
+                                            nop: 0,
+                                            action: u32::MAX,
+                                        });
+                                    }
+                                    j += 1;
+                                }
+                            }
+                        }
+                        prog.push(Step::Exec {
+                            cycles: delay - in_cycles,
+                            nop,
+                            action: encode(p as usize, b, 15, nb),
+                        });
+                        for &(e, pl) in &outs {
+                            write(&mut prog, e, pl);
                         }
                     }
                     _ => {
