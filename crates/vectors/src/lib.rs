@@ -293,7 +293,9 @@ pub fn list(folder: &str) -> Result<Vec<String>, Error> {
         .collect();
     v.sort();
     if v.is_empty() {
-        return Err(err(format!("no files under vectors/{folder} in SHA256SUMS")));
+        return Err(err(format!(
+            "no files under vectors/{folder} in SHA256SUMS"
+        )));
     }
     Ok(v)
 }
