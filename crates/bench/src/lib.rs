@@ -163,12 +163,45 @@ impl BenchOptions {
     }
 
     /// [`BenchOptions::quick`], or the full matrix ([`Default`]) if
-    /// `AESFLOW_BENCH_FULL` is set to anything but `0` or empty.
+    /// `AESFLOW_BENCH_FULL` is set to anything but `0` or empty; then
+    /// narrowed by the comma-separated lists in `AESFLOW_BENCH_KERNELS`
+    /// (names), `AESFLOW_BENCH_KEYS` (128/192/256), `AESFLOW_BENCH_SIZES`
+    /// (bytes), `AESFLOW_BENCH_OPS` (ecb-enc/ecb-dec/ctr) and
+    /// `AESFLOW_BENCH_OPENSSL=0` (no OpenSSL peer). Unparsable entries are
+    /// ignored.
     pub fn from_env() -> Self {
-        match std::env::var(FULL_ENV) {
+        let mut o = match std::env::var(FULL_ENV) {
             Ok(v) if !v.is_empty() && v != "0" => Self::default(),
             _ => Self::quick(),
+        };
+        let list = |name: &str| -> Option<Vec<String>> {
+            let v = std::env::var(name).ok()?;
+            let items: Vec<String> = v
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            (!items.is_empty()).then_some(items)
+        };
+        if let Some(k) = list("AESFLOW_BENCH_KERNELS") {
+            o.kernels = k;
         }
+        if let Some(k) = list("AESFLOW_BENCH_KEYS") {
+            o.key_sizes = k
+                .iter()
+                .filter_map(|b| b.parse().ok().and_then(|b| KeySize::from_bits(b).ok()))
+                .collect();
+        }
+        if let Some(k) = list("AESFLOW_BENCH_SIZES") {
+            o.sizes = k.iter().filter_map(|b| b.parse().ok()).collect();
+        }
+        if let Some(k) = list("AESFLOW_BENCH_OPS") {
+            o.ops = k.iter().filter_map(|b| Op::parse(b)).collect();
+        }
+        if std::env::var("AESFLOW_BENCH_OPENSSL").is_ok_and(|v| v == "0") {
+            o.peers.openssl = false;
+        }
+        o
     }
 }
 

@@ -227,24 +227,25 @@ fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(blocks: &mut [Bloc
 
 #[target_feature(enable = "aes,sse2")]
 fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) {
-    let k = load_keys(rk);
+    let keys = load_keys(rk);
+    let k = &keys;
     let mut chunks = blocks.chunks_exact_mut(WIDTH);
     for c in &mut chunks {
-        ecb_step::<NR, WIDTH, DEC>(c, &k);
+        ecb_step::<NR, WIDTH, DEC>(c, k);
     }
     let mut rest = chunks.into_remainder();
     if rest.len() >= 4 {
         let (a, b) = rest.split_at_mut(4);
-        ecb_step::<NR, 4, DEC>(a, &k);
+        ecb_step::<NR, 4, DEC>(a, k);
         rest = b;
     }
     if rest.len() >= 2 {
         let (a, b) = rest.split_at_mut(2);
-        ecb_step::<NR, 2, DEC>(a, &k);
+        ecb_step::<NR, 2, DEC>(a, k);
         rest = b;
     }
     if rest.len() == 1 {
-        ecb_step::<NR, 1, DEC>(rest, &k);
+        ecb_step::<NR, 1, DEC>(rest, k);
     }
 }
 
@@ -284,32 +285,33 @@ fn ctr_step<const NR: usize, const N: usize>(data: &mut [u8], ctr: &mut u128, k:
 
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn ctr<const NR: usize>(rk: &[[u8; 16]], ctr: &mut u128, data: &mut [u8]) {
-    let k = load_keys(rk);
+    let keys = load_keys(rk);
+    let k = &keys;
     let mut chunks = data.chunks_exact_mut(16 * WIDTH);
     for c in &mut chunks {
-        ctr_step::<NR, WIDTH>(c, ctr, &k);
+        ctr_step::<NR, WIDTH>(c, ctr, k);
     }
     let mut rest = chunks.into_remainder();
     if rest.len() >= 64 {
         let (a, b) = rest.split_at_mut(64);
-        ctr_step::<NR, 4>(a, ctr, &k);
+        ctr_step::<NR, 4>(a, ctr, k);
         rest = b;
     }
     if rest.len() >= 32 {
         let (a, b) = rest.split_at_mut(32);
-        ctr_step::<NR, 2>(a, ctr, &k);
+        ctr_step::<NR, 2>(a, ctr, k);
         rest = b;
     }
     if rest.len() >= 16 {
         let (a, b) = rest.split_at_mut(16);
-        ctr_step::<NR, 1>(a, ctr, &k);
+        ctr_step::<NR, 1>(a, ctr, k);
         rest = b;
     }
     if !rest.is_empty() {
         // Partial final block: its counter is consumed.
         let mut buf = [0u8; 16];
         buf[..rest.len()].copy_from_slice(rest);
-        ctr_step::<NR, 1>(&mut buf, ctr, &k);
+        ctr_step::<NR, 1>(&mut buf, ctr, k);
         rest.copy_from_slice(&buf[..rest.len()]);
         buf.zeroize();
     }
