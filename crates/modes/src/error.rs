@@ -115,7 +115,7 @@ pub(crate) fn iv16(iv: &[u8]) -> Result<[u8; 16]> {
 
 /// `Ok` if `len` is a multiple of 16.
 pub(crate) fn aligned(len: usize) -> Result<()> {
-    if len % 16 == 0 {
+    if len.is_multiple_of(16) {
         Ok(())
     } else {
         Err(Error::NotBlockAligned { len })

@@ -63,7 +63,7 @@ pub fn pkcs7_unpad_block(block: &[u8; 16]) -> Result<usize> {
 
 /// Remove padding from a whole decrypted message in place.
 pub fn pkcs7_unpad(data: &mut Vec<u8>) -> Result<()> {
-    if data.is_empty() || data.len() % 16 != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(16) {
         return Err(Error::BadPadding);
     }
     let start = data.len() - 16;

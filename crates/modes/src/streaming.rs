@@ -231,7 +231,7 @@ pub(crate) fn decrypt_vec(
 ) -> Result<Vec<u8>> {
     match padding {
         Padding::None => crate::error::aligned(input.len())?,
-        Padding::Pkcs7 if input.is_empty() || input.len() % 16 != 0 => {
+        Padding::Pkcs7 if input.is_empty() || !input.len().is_multiple_of(16) => {
             return Err(Error::BadPadding);
         }
         Padding::Pkcs7 => {}

@@ -1,0 +1,385 @@
+//! Differential tests against RustCrypto (`cbc`, `ctr`, `cfb-mode`, `cfb8`,
+//! `ofb`, `aes-gcm` over `aes`) on random lengths 0–4 KiB, with partial blocks
+//! and unaligned buffers, plus streaming-vs-one-shot equality with random
+//! split points.
+
+mod common;
+use aes::cipher::{
+    AsyncStreamCipher, BlockEncryptMut, KeyIvInit, StreamCipher, block_padding::Pkcs7,
+};
+use aes_gcm::aead::{AeadInPlace, KeyInit};
+use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
+use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
+use aesflow_modes::{Cfb, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
+use common::{Rng, aes, configs, label};
+
+macro_rules! by_size {
+    ($key:expr, $iv:expr, $m128:ty, $m192:ty, $m256:ty, |$c:ident| $body:expr) => {
+        match $key.len() {
+            16 => {
+                let mut $c = <$m128>::new_from_slices($key, $iv).unwrap();
+                $body
+            }
+            24 => {
+                let mut $c = <$m192>::new_from_slices($key, $iv).unwrap();
+                $body
+            }
+            _ => {
+                let mut $c = <$m256>::new_from_slices($key, $iv).unwrap();
+                $body
+            }
+        }
+    };
+}
+
+fn reference(mode: &str, key: &[u8], iv: &[u8], pt: &[u8]) -> Vec<u8> {
+    let mut b = pt.to_vec();
+    match mode {
+        "CBC" => {
+            let n = b.len();
+            b.resize(n + 16, 0);
+            by_size!(
+                key,
+                iv,
+                ::cbc::Encryptor<aes::Aes128>,
+                ::cbc::Encryptor<aes::Aes192>,
+                ::cbc::Encryptor<aes::Aes256>,
+                |c| {
+                    let _ = &mut c;
+                    c.encrypt_padded_mut::<Pkcs7>(&mut b, n).unwrap().to_vec()
+                }
+            )
+        }
+        "ECB" => {
+            let n = b.len();
+            b.resize(n + 16, 0);
+            use aes::cipher::KeyInit as _;
+            match key.len() {
+                16 => {
+                    let mut c = aes::Aes128::new_from_slice(key).unwrap();
+                    encrypt_ecb(&mut c, &mut b, n)
+                }
+                24 => {
+                    let mut c = aes::Aes192::new_from_slice(key).unwrap();
+                    encrypt_ecb(&mut c, &mut b, n)
+                }
+                _ => {
+                    let mut c = aes::Aes256::new_from_slice(key).unwrap();
+                    encrypt_ecb(&mut c, &mut b, n)
+                }
+            }
+        }
+        "CTR" => {
+            by_size!(
+                key,
+                iv,
+                ctr::Ctr128BE<aes::Aes128>,
+                ctr::Ctr128BE<aes::Aes192>,
+                ctr::Ctr128BE<aes::Aes256>,
+                |c| c.apply_keystream(&mut b)
+            );
+            b
+        }
+        "OFB" => {
+            by_size!(
+                key,
+                iv,
+                ofb::Ofb<aes::Aes128>,
+                ofb::Ofb<aes::Aes192>,
+                ofb::Ofb<aes::Aes256>,
+                |c| c.apply_keystream(&mut b)
+            );
+            b
+        }
+        "CFB128" => {
+            by_size!(
+                key,
+                iv,
+                cfb_mode::Encryptor<aes::Aes128>,
+                cfb_mode::Encryptor<aes::Aes192>,
+                cfb_mode::Encryptor<aes::Aes256>,
+                |c| {
+                    let _ = &mut c;
+                    c.encrypt(&mut b)
+                }
+            );
+            b
+        }
+        "CFB8" => {
+            by_size!(
+                key,
+                iv,
+                cfb8::Encryptor<aes::Aes128>,
+                cfb8::Encryptor<aes::Aes192>,
+                cfb8::Encryptor<aes::Aes256>,
+                |c| {
+                    let _ = &mut c;
+                    c.encrypt(&mut b)
+                }
+            );
+            b
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn encrypt_ecb<C: aes::cipher::BlockEncrypt>(c: &mut C, b: &mut [u8], n: usize) -> Vec<u8> {
+    let pad = 16 - n % 16;
+    for x in &mut b[n..n + pad] {
+        *x = pad as u8;
+    }
+    let out = &mut b[..n + pad];
+    for blk in out.chunks_mut(16) {
+        c.encrypt_block(blk.into());
+    }
+    out.to_vec()
+}
+
+/// Ours: encrypt (with PKCS#7 for ECB/CBC), into an unaligned buffer.
+fn ours(mode: &str, aes: &Aes, iv: &[u8], pt: &[u8], offset: usize) -> Vec<u8> {
+    let mut store = vec![0u8; pt.len() + offset];
+    let b = &mut store[offset..];
+    b.copy_from_slice(pt);
+    match mode {
+        "CBC" => return cbc::encrypt(aes, iv, Padding::Pkcs7, pt).unwrap(),
+        "ECB" => return ecb::encrypt(aes, Padding::Pkcs7, pt).unwrap(),
+        "CTR" => Ctr::new(aes, iv).unwrap().apply_keystream(b),
+        "OFB" => Ofb::new(aes, iv).unwrap().apply_keystream(b),
+        "CFB128" => Cfb::new(aes, iv).unwrap().encrypt(b),
+        "CFB8" => Cfb8::new(aes, iv).unwrap().encrypt(b),
+        _ => unreachable!(),
+    }
+    b.to_vec()
+}
+
+fn decrypt_ours(mode: &str, aes: &Aes, iv: &[u8], ct: &[u8]) -> Vec<u8> {
+    let mut b = ct.to_vec();
+    match mode {
+        "CBC" => return cbc::decrypt(aes, iv, Padding::Pkcs7, ct).unwrap(),
+        "ECB" => return ecb::decrypt(aes, Padding::Pkcs7, ct).unwrap(),
+        "CTR" => Ctr::new(aes, iv).unwrap().apply_keystream(&mut b),
+        "OFB" => Ofb::new(aes, iv).unwrap().apply_keystream(&mut b),
+        "CFB128" => Cfb::new(aes, iv).unwrap().decrypt(&mut b),
+        "CFB8" => Cfb8::new(aes, iv).unwrap().decrypt(&mut b),
+        _ => unreachable!(),
+    }
+    b
+}
+
+/// Streaming with random splits must equal one-shot.
+fn streamed(mode: &str, aes: &Aes, iv: &[u8], pt: &[u8], rng: &mut Rng, encrypt: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut cuts: Vec<usize> = (0..rng.below(6)).map(|_| rng.below(pt.len() + 1)).collect();
+    cuts.push(0);
+    cuts.push(pt.len());
+    cuts.sort();
+    let pieces = cuts.windows(2).map(|w| &pt[w[0]..w[1]]);
+    match mode {
+        "CBC" | "ECB" => {
+            if encrypt {
+                let mut e = if mode == "CBC" {
+                    cbc::encryptor(aes, iv, Padding::Pkcs7).unwrap()
+                } else {
+                    ecb::encryptor(aes, Padding::Pkcs7)
+                };
+                pieces.for_each(|p| e.update(p, &mut out));
+                e.finalize(&mut out).unwrap();
+            } else {
+                let mut d = if mode == "CBC" {
+                    cbc::decryptor(aes, iv, Padding::Pkcs7).unwrap()
+                } else {
+                    ecb::decryptor(aes, Padding::Pkcs7)
+                };
+                pieces.for_each(|p| d.update(p, &mut out));
+                d.finalize(&mut out).unwrap();
+            }
+        }
+        _ => {
+            let mut ctr = Ctr::new(aes, iv).unwrap();
+            let mut ofb = Ofb::new(aes, iv).unwrap();
+            let mut cfb = Cfb::new(aes, iv).unwrap();
+            let mut cfb8 = Cfb8::new(aes, iv).unwrap();
+            for p in pieces {
+                let mut b = p.to_vec();
+                match (mode, encrypt) {
+                    ("CTR", _) => ctr.apply_keystream(&mut b),
+                    ("OFB", _) => ofb.apply_keystream(&mut b),
+                    ("CFB128", true) => cfb.encrypt(&mut b),
+                    ("CFB128", false) => cfb.decrypt(&mut b),
+                    ("CFB8", true) => cfb8.encrypt(&mut b),
+                    ("CFB8", false) => cfb8.decrypt(&mut b),
+                    _ => unreachable!(),
+                }
+                out.extend_from_slice(&b);
+            }
+        }
+    }
+    out
+}
+
+fn cases_for(kernel: &dyn Kernel, style: KeyExpansion) -> usize {
+    match (kernel.name(), style) {
+        ("reference", KeyExpansion::Online) => 8,
+        ("reference", _) | ("ctime", KeyExpansion::Online) => 20,
+        _ => 60,
+    }
+}
+
+#[test]
+fn block_and_stream_modes_match_rustcrypto() {
+    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    for (kernel, style) in configs() {
+        let cases = cases_for(kernel, style);
+        for mode in ["ECB", "CBC", "CTR", "OFB", "CFB128", "CFB8"] {
+            for case in 0..cases {
+                let klen = [16, 24, 32][case % 3];
+                let key = rng.bytes(klen);
+                let iv = rng.bytes(16);
+                let len = if mode == "CFB8" {
+                    rng.below(300)
+                } else {
+                    rng.below(4097)
+                };
+                let pt = rng.bytes(len);
+                let a = aes(&key, kernel, style);
+                let want = reference(mode, &key, &iv, &pt);
+                let what = format!("{mode} len {len} on {}", label(kernel, style));
+                assert_eq!(ours(mode, &a, &iv, &pt, rng.below(16)), want, "{what}");
+                assert_eq!(decrypt_ours(mode, &a, &iv, &want), pt, "{what} decrypt");
+                assert_eq!(
+                    streamed(mode, &a, &iv, &pt, &mut rng, true),
+                    want,
+                    "{what} streamed"
+                );
+                assert_eq!(
+                    streamed(mode, &a, &iv, &want, &mut rng, false),
+                    pt,
+                    "{what} streamed dec"
+                );
+            }
+        }
+        println!(
+            "differential {:18} {} cases × 6 modes",
+            label(kernel, style),
+            cases
+        );
+    }
+}
+
+fn rc_gcm(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    use aes_gcm::aead::consts::U12;
+    let mut b = pt.to_vec();
+    let tag = match key.len() {
+        16 => aes_gcm::AesGcm::<aes::Aes128, U12>::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
+        24 => aes_gcm::AesGcm::<aes::Aes192, U12>::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
+        _ => aes_gcm::AesGcm::<aes::Aes256, U12>::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
+    }
+    .unwrap();
+    b.extend_from_slice(&tag);
+    b
+}
+
+#[test]
+fn gcm_matches_rustcrypto_and_streams() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let best = detect_best();
+    let mut variants: Vec<(&'static dyn Kernel, KeyExpansion, GcmOptions)> = configs()
+        .into_iter()
+        .map(|(k, s)| (k, s, GcmOptions::default()))
+        .collect();
+    for fused in [FusedChoice::Off, FusedChoice::Aesni, FusedChoice::Vaes] {
+        for ghash in aesflow_modes::gcm::GhashImpl::ALL {
+            variants.push((
+                best,
+                KeyExpansion::Offline,
+                GcmOptions {
+                    ghash: Some(ghash),
+                    fused,
+                },
+            ));
+        }
+    }
+    for (kernel, style, opts) in variants {
+        let a0 = aes(&[0; 16], kernel, style);
+        let Ok(g0) = Gcm::with_options(&a0, opts) else {
+            continue;
+        };
+        let cases = cases_for(kernel, style);
+        for case in 0..cases {
+            let klen = [16, 24, 32][case % 3];
+            let key = rng.bytes(klen);
+            let nonce = rng.bytes(12);
+            let alen = rng.below(100);
+            let aad = rng.bytes(alen);
+            let len = if case % 5 == 0 {
+                rng.below(40)
+            } else {
+                rng.below(4097)
+            };
+            let pt = rng.bytes(len);
+            let want = rc_gcm(&key, &nonce, &aad, &pt);
+            let a = aes(&key, kernel, style);
+            let gcm = Gcm::with_options(&a, opts).unwrap();
+            let what = format!("GCM len {len} on {} {opts:?}", label(kernel, style));
+            // One-shot, unaligned out-of-place.
+            let off = rng.below(16);
+            let mut store = vec![0u8; len + off];
+            let tag = gcm.seal_into(&nonce, &aad, &pt, &mut store[off..]).unwrap();
+            assert_eq!(&store[off..], &want[..len], "{what}");
+            assert_eq!(tag, want[len..], "{what} tag");
+            assert_eq!(gcm.open(&nonce, &aad, &want).unwrap(), pt, "{what} open");
+            // Streaming with random splits of AAD and data.
+            let mut e = gcm.encryptor(&nonce).unwrap();
+            let ac = rng.below(alen + 1);
+            e.update_aad(&aad[..ac]).unwrap();
+            e.update_aad(&aad[ac..]).unwrap();
+            let mut buf = pt.clone();
+            let mut at = 0;
+            while at < len {
+                let n = (rng.below(70) + if rng.below(4) == 0 { 1000 } else { 0 }).min(len - at);
+                e.update_in_place(&mut buf[at..at + n]).unwrap();
+                at += n;
+            }
+            if len > 0 {
+                assert!(matches!(
+                    e.update_aad(b"x"),
+                    Err(aesflow_modes::Error::Order(_))
+                ));
+            }
+            assert_eq!(buf, want[..len], "{what} streamed");
+            assert_eq!(e.finalize(), want[len..], "{what} streamed tag");
+            let mut d = gcm.decryptor(&nonce).unwrap();
+            d.update_aad(&aad).unwrap();
+            for c in want[..len].chunks(rng.below(300) + 1) {
+                d.update(c).unwrap();
+            }
+            assert_eq!(
+                d.finalize(&want[len..]).unwrap(),
+                pt,
+                "{what} streamed open"
+            );
+            // Tampering anywhere fails and zeroes.
+            let mut bad = want.clone();
+            let i = rng.below(bad.len());
+            bad[i] ^= 1 << rng.below(8);
+            let mut body = bad[..len].to_vec();
+            assert_eq!(
+                gcm.open_in_place_detached(&nonce, &aad, &mut body, &bad[len..]),
+                Err(aesflow_modes::Error::AuthenticationFailed)
+            );
+            assert!(body.iter().all(|&b| b == 0));
+        }
+        let _ = g0;
+        println!(
+            "GCM differential {:18} {:?}: {cases} cases",
+            label(kernel, style),
+            opts
+        );
+    }
+}
