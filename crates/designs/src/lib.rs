@@ -2,11 +2,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod compile;
 pub mod engines;
 pub mod graph;
 pub mod kinds;
 pub mod optimize;
+pub mod report;
 pub mod run;
 
 pub use engines::Engine;
