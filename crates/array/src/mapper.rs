@@ -446,6 +446,7 @@ pub fn map(mut app: AppGraph, platform: &Platform) -> Result<Mapping, MapError> 
         cores[a].program = prog;
     }
     // --- Programs of communication cores.
+    #[allow(clippy::needless_range_loop)]
     for id in n_act..cores.len() {
         let is_merge = cores[id].class == CoreClass::Merge;
         // The actor whose program orders this core's words.
@@ -559,7 +560,11 @@ pub fn map(mut app: AppGraph, platform: &Platform) -> Result<Mapping, MapError> 
     }
     for c in &cores {
         if c.class == CoreClass::Compute && c.inputs.len() > platform.max_inputs {
-            return Err(MapError(format!("{} has {} inputs", c.name, c.inputs.len())));
+            return Err(MapError(format!(
+                "{} has {} inputs",
+                c.name,
+                c.inputs.len()
+            )));
         }
     }
     Ok(Mapping {

@@ -138,7 +138,8 @@ pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64)
         .filter(|&i| mapping.cores[i].class == CoreClass::Sink)
         .collect();
     let mut sink_times: Vec<Vec<u64>> = vec![Vec::new(); sinks.len()];
-    let sink_index: Vec<Option<usize>> = (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
+    let sink_index: Vec<Option<usize>> =
+        (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
     let halt_after = platform.halt_after;
     let cpw = platform.link_cycles_per_word;
 

@@ -87,7 +87,13 @@ pub mod keyexp {
 
     /// Extend `window` (= `w[k−nk..k)`) to `w[k−nk..to)`; at the KeySubWord
     /// index use `t`, elsewhere plain KeyXOR.
-    pub fn extend(window: &[Word], k: usize, to: usize, nk: usize, t: Option<(usize, Word)>) -> Vec<Word> {
+    pub fn extend(
+        window: &[Word],
+        k: usize,
+        to: usize,
+        nk: usize,
+        t: Option<(usize, Word)>,
+    ) -> Vec<Word> {
         let mut w: Vec<Word> = window.to_vec();
         let base = k - nk;
         for i in k..to {
@@ -227,9 +233,15 @@ impl Behavior for KeyScheduleB {
         let rk: Vec<Word> = (4 * r..4 * r + 4).map(|i| ext[i - off]).collect();
         put_words(&rk, &mut mem[base + KEY_BASE..base + KEY_BASE + 8]);
         let new_win = ext[ext.len() - nk..].to_vec();
-        put_words(&new_win, &mut mem[base + WINDOW_BASE..base + WINDOW_BASE + 2 * nk]);
+        put_words(
+            &new_win,
+            &mut mem[base + WINDOW_BASE..base + WINDOW_BASE + 2 * nk],
+        );
         let next = keyexp::needed(&new_win, r + 1, nk);
-        put_words(&[next], &mut mem[base + SUBWORD_BASE..base + SUBWORD_BASE + 2]);
+        put_words(
+            &[next],
+            &mut mem[base + SUBWORD_BASE..base + SUBWORD_BASE + 2],
+        );
     }
 }
 
@@ -257,9 +269,15 @@ impl Behavior for KeySourceB {
     fn exec(&mut self, action: u32, mem: &mut [u16], _now: u64) {
         let (_, b, _) = decode(action, self.b);
         let base = b * SLOT_WORDS;
-        bytes_to_words(&self.key[..16], &mut mem[base + KEY_BASE..base + KEY_BASE + 8]);
+        bytes_to_words(
+            &self.key[..16],
+            &mut mem[base + KEY_BASE..base + KEY_BASE + 8],
+        );
         let n = self.key.len() / 2;
-        bytes_to_words(&self.key, &mut mem[base + WINDOW_BASE..base + WINDOW_BASE + n]);
+        bytes_to_words(
+            &self.key,
+            &mut mem[base + WINDOW_BASE..base + WINDOW_BASE + n],
+        );
     }
 }
 
@@ -404,7 +422,9 @@ pub fn compile(
                         let mut j = 0u32;
                         let mut last_w = None;
                         for &(e, pl) in &data {
-                            let Payload::State(c) = pl else { unreachable!() };
+                            let Payload::State(c) = pl else {
+                                unreachable!()
+                            };
                             for w in c.words() {
                                 if last_w.is_some_and(|l| l >= w) {
                                     return Err(format!(
@@ -418,7 +438,9 @@ pub fn compile(
                                     addr: (base + w) as u16,
                                 });
                                 for &(ke, kpl) in &key_e {
-                                    let Payload::Key(kc) = kpl else { unreachable!() };
+                                    let Payload::Key(kc) = kpl else {
+                                        unreachable!()
+                                    };
                                     if kc.words().contains(&w) {
                                         prog.push(Step::Read {
                                             edge: ke,

@@ -157,7 +157,14 @@ impl KeyChain {
     /// Feed round keys `first_round ..` (one per consumer firing in
     /// `dst_ph`) of columns `cols` to actor `dst`. Round 0 comes from the
     /// key source.
-    pub fn feed(&self, d: &mut Design, dst: usize, dst_ph: (u32, u32), first_round: u32, cols: Cols) {
+    pub fn feed(
+        &self,
+        d: &mut Design,
+        dst: usize,
+        dst_ph: (u32, u32),
+        first_round: u32,
+        cols: Cols,
+    ) {
         let count = dst_ph.1 - dst_ph.0;
         if first_round == 0 {
             assert_eq!(count, 1);
@@ -388,8 +395,19 @@ pub fn loop_three(key: KeySize) -> Design {
         let sb = d.add(format!("sb{k}"), Role::Cipher(vec![Prim::Sub(ALL)]), n, r);
         let sr = d.add(format!("sr{k}"), Role::Cipher(vec![Prim::Shift]), n, r);
         let mc = d.add(format!("mc{k}"), Role::Cipher(vec![Prim::Mix(ALL)]), n, r);
-        let ark = d.add(format!("ark{k}"), Role::Cipher(vec![Prim::AddKey(ALL)]), n, r);
-        d.connect(prev, sb, Payload::State(ALL), (prev_exit, prev_exit + 1), (0, 1));
+        let ark = d.add(
+            format!("ark{k}"),
+            Role::Cipher(vec![Prim::AddKey(ALL)]),
+            n,
+            r,
+        );
+        d.connect(
+            prev,
+            sb,
+            Payload::State(ALL),
+            (prev_exit, prev_exit + 1),
+            (0, 1),
+        );
         if n > 1 {
             d.connect(ark, sb, Payload::State(ALL), (0, n - 1), (1, n));
         }
@@ -459,7 +477,11 @@ pub fn no_merge(key: KeySize) -> Design {
     for r in 1..nr {
         let mut next = Vec::new();
         for (h, &half) in halves.iter().enumerate() {
-            let sbsr = d.cipher(format!("srsb{r}_{h}"), vec![Prim::Shift, Prim::Sub(half)], r);
+            let sbsr = d.cipher(
+                format!("srsb{r}_{h}"),
+                vec![Prim::Shift, Prim::Sub(half)],
+                r,
+            );
             if prev.len() == 1 {
                 d.link(prev[0], sbsr, Payload::State(ALL));
             } else {
@@ -508,7 +530,11 @@ pub fn full(key: KeySize) -> Design {
     let mut prev = ark0;
     for r in 1..=nr {
         let sr = d.cipher(
-            if r == nr { "sr_f".to_string() } else { format!("sr{r}") },
+            if r == nr {
+                "sr_f".to_string()
+            } else {
+                format!("sr{r}")
+            },
             vec![Prim::Shift],
             r,
         );

@@ -12,7 +12,7 @@
 
 use aesflow_cipher::KeySize;
 
-use crate::kinds::{Cols, Prim, kind_name, key_schedule_delay, steps_delay, steps_imem};
+use crate::kinds::{Cols, Prim, key_schedule_delay, kind_name, steps_delay, steps_imem};
 
 /// What an actor does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,10 +47,7 @@ impl Role {
     }
     /// An actor that runs on a core.
     pub fn is_core(&self) -> bool {
-        matches!(
-            self,
-            Role::Cipher(_) | Role::KeySubWord | Role::KeySchedule
-        )
+        matches!(self, Role::Cipher(_) | Role::KeySubWord | Role::KeySchedule)
     }
     /// A key-expansion core.
     pub fn is_key(&self) -> bool {
@@ -243,12 +240,18 @@ impl Design {
 
     /// Edges into `a`.
     pub fn ins(&self, a: usize) -> impl Iterator<Item = (usize, &Edge)> {
-        self.edges.iter().enumerate().filter(move |(_, e)| e.dst == a)
+        self.edges
+            .iter()
+            .enumerate()
+            .filter(move |(_, e)| e.dst == a)
     }
 
     /// Edges out of `a`.
     pub fn outs(&self, a: usize) -> impl Iterator<Item = (usize, &Edge)> {
-        self.edges.iter().enumerate().filter(move |(_, e)| e.src == a)
+        self.edges
+            .iter()
+            .enumerate()
+            .filter(move |(_, e)| e.src == a)
     }
 
     /// True if the design has key-expansion actors (online key expansion).
@@ -266,7 +269,8 @@ impl Design {
                 actors.push(a.clone());
             }
         }
-        self.edges.retain(|e| map[e.src] != usize::MAX && map[e.dst] != usize::MAX);
+        self.edges
+            .retain(|e| map[e.src] != usize::MAX && map[e.dst] != usize::MAX);
         for e in &mut self.edges {
             e.src = map[e.src];
             e.dst = map[e.dst];
@@ -280,7 +284,10 @@ impl Design {
         for (i, e) in self.edges.iter().enumerate() {
             let (s, d) = (&self.actors[e.src], &self.actors[e.dst]);
             if e.src_ph.1 > s.n || e.dst_ph.1 > d.n || e.src_ph.0 >= e.src_ph.1 {
-                return Err(format!("edge {i} {} -> {}: bad firing range", s.name, d.name));
+                return Err(format!(
+                    "edge {i} {} -> {}: bad firing range",
+                    s.name, d.name
+                ));
             }
             if e.src_ph.1 - e.src_ph.0 != e.dst_ph.1 - e.dst_ph.0 {
                 return Err(format!(

@@ -70,7 +70,11 @@ impl Prim {
             Prim::Sub(c) => {
                 let k = c.bytes() as u32;
                 // SubBytes-1: 10/byte, SubBytes-4: 40, SubBytes-16: 132.
-                if k <= 4 { 10 * k } else { (132 * k).div_ceil(16) }
+                if k <= 4 {
+                    10 * k
+                } else {
+                    (132 * k).div_ceil(16)
+                }
             }
             Prim::Shift => 38,
             Prim::Mix(c) => match c.len() {

@@ -181,10 +181,12 @@ pub fn fuse(d: &mut Design, a: usize, b: usize) -> Result<(), String> {
         return Err("fused actors must fire equally often".into());
     }
     if d.outs(a).any(|(_, e)| e.dst != b) {
-        return Err(format!("{} feeds more than {}", d.actors[a].name, d.actors[b].name));
+        return Err(format!(
+            "{} feeds more than {}",
+            d.actors[a].name, d.actors[b].name
+        ));
     }
-    if d
-        .ins(b)
+    if d.ins(b)
         .any(|(_, e)| e.src != a && matches!(e.payload, Payload::State(_)))
     {
         return Err(format!("{} has other state inputs", d.actors[b].name));

@@ -161,8 +161,8 @@ pub fn measure(
     let t0 = Instant::now();
     let r = run_design(&d, &k, &pts, platform)?;
     let secs = t0.elapsed().as_secs_f64();
-    let aes = Aes::with_kernel_name(&k, "reference", KeyExpansion::Offline)
-        .map_err(|e| e.to_string())?;
+    let aes =
+        Aes::with_kernel_name(&k, "reference", KeyExpansion::Offline).map_err(|e| e.to_string())?;
     let verified = r.ciphertext.len() == pts.len()
         && r.ciphertext.iter().zip(&pts).all(|(c, p)| {
             let mut q = *p;
@@ -239,7 +239,22 @@ pub fn format_table(rows: &[Row], platform: &Platform) -> String {
     let _ = writeln!(
         s,
         "{:<29} {:<7} | {:>8} {:>8} {:>7} | {:>5} {:>5} {:>5} {:>4} {:>4} | {:>5} {:>5} {:>7} | {:>8} {:>6} | {:>3}",
-        "engine", "keys", "c/B", "paper", "err", "cores", "paper", "pre", "comm", "pap.", "TPC", "paper", "err", "SDF c/blk", "Gbps", "ok"
+        "engine",
+        "keys",
+        "c/B",
+        "paper",
+        "err",
+        "cores",
+        "paper",
+        "pre",
+        "comm",
+        "pap.",
+        "TPC",
+        "paper",
+        "err",
+        "SDF c/blk",
+        "Gbps",
+        "ok"
     );
     for r in rows {
         let p = r.paper();
@@ -316,7 +331,11 @@ pub fn to_json(rows: &[Row]) -> String {
             r.cores,
             jopt(r.paper_cores()),
             r.pre_opt_cores,
-            jopt(p.and_then(|p| (r.expansion == Expansion::Online).then_some(p.pre_opt_online).flatten())),
+            jopt(p.and_then(|p| {
+                (r.expansion == Expansion::Online)
+                    .then_some(p.pre_opt_online)
+                    .flatten()
+            })),
             r.comm,
             r.merges,
             r.dispatches,
