@@ -1,0 +1,109 @@
+//! The engine's error type: one variant per thing that can go wrong, each
+//! with a one-line message fit for the command line.
+
+use std::fmt;
+use std::io;
+
+/// Any error from this crate.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// An I/O error, with what was being done.
+    Io {
+        /// What was being done (e.g. "reading input.bin").
+        context: String,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The key commitment does not match: wrong key, wrong context, or a
+    /// corrupted salt or commitment.
+    WrongKey,
+    /// The passphrase header's key commitment does not match: wrong
+    /// passphrase, or the header was altered.
+    WrongPassphrase,
+    /// A chunk failed authentication (its index).
+    ChunkAuthentication(u64),
+    /// The ciphertext is shorter than the smallest valid message, or its
+    /// last chunk has an impossible length (truncated or extended).
+    Truncated(&'static str),
+    /// A malformed header (passphrase header, raw-mode parameters, …).
+    BadHeader(String),
+    /// A bad key, IV or parameter given by the caller.
+    InvalidInput(String),
+    /// PKCS#7 padding did not check out (raw mode: wrong key or corrupted).
+    BadPadding,
+    /// The input is too long for the format.
+    TooLong,
+    /// The operation was interrupted (signal).
+    Interrupted,
+    /// An error from a mode of operation.
+    Mode(aesflow_modes::Error),
+}
+
+impl Error {
+    /// An I/O error with context.
+    pub fn io(context: impl Into<String>, source: io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { context, source } => write!(f, "{context}: {source}"),
+            Error::WrongKey => f.write_str(
+                "wrong key or context (the key commitment does not match), \
+                 or the header is corrupted",
+            ),
+            Error::WrongPassphrase => f.write_str(
+                "wrong passphrase (the key commitment does not match), \
+                 or the header is corrupted",
+            ),
+            Error::ChunkAuthentication(i) => write!(
+                f,
+                "authentication failed in chunk {i}: the data is corrupted, \
+                 tampered with or reordered"
+            ),
+            Error::Truncated(what) => write!(f, "invalid ciphertext: {what}"),
+            Error::BadHeader(m) => write!(f, "bad header: {m}"),
+            Error::InvalidInput(m) => f.write_str(m),
+            Error::BadPadding => {
+                f.write_str("bad padding: wrong key or IV, or the input is corrupted or truncated")
+            }
+            Error::TooLong => f.write_str("input too long for the format"),
+            Error::Interrupted => f.write_str("interrupted"),
+            Error::Mode(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Mode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<aesflow_modes::Error> for Error {
+    fn from(e: aesflow_modes::Error) -> Self {
+        match e {
+            aesflow_modes::Error::BadPadding => Error::BadPadding,
+            e => Error::Mode(e),
+        }
+    }
+}
+
+impl From<aesflow_cipher::Error> for Error {
+    fn from(e: aesflow_cipher::Error) -> Self {
+        Error::InvalidInput(e.to_string())
+    }
+}
+
+/// Result with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
