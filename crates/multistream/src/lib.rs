@@ -92,7 +92,7 @@ pub use queue::{Completed, MultiStreamQueue, Ticket, TunnelId};
 
 use aesflow_cipher::{Kernel, KernelError, KeyError};
 use core::fmt;
-use kernels::{Simd, Stream, StreamData};
+use kernels::{Sched, Simd, Stream, StreamData};
 use std::collections::HashMap;
 use std::str::FromStr;
 use zeroize::Zeroize;
@@ -563,7 +563,7 @@ impl MultiStream {
     }
 
     fn process_refs(&self, refs: Vec<JobRef<'_>>) -> Result<Vec<[u8; 16]>, Error> {
-        // 1. Validate everything before writing anything.
+        // Validate everything before writing anything.
         for (job, r) in refs.iter().enumerate() {
             if let StreamData::Split { input, output } = &r.data
                 && input.len() != output.len()
@@ -579,83 +579,116 @@ impl MultiStream {
                 return Err(Error::NotBlockAligned { job, len });
             }
         }
-        // 2. Expand keys, once per distinct key slice / run of equal keys.
-        let keyset = KeySet::build(&refs)?;
-        let key_of: Vec<&RoundKeys> = (0..refs.len()).map(|j| keyset.get(j)).collect();
-
-        // 3. Split into whole-block streams (grouped by key size and mode)
-        //    and partial tails.
-        let mut ivs: Vec<[u8; 16]> = refs.iter().map(|r| r.iv).collect();
-        let mut classes: Vec<Vec<Stream<'_>>> = (0..12).map(|_| Vec::new()).collect();
-        let mut tails: Vec<(usize, Mode, StreamData<'_>)> = Vec::new();
-        for (job, r) in refs.into_iter().enumerate() {
-            let whole = r.data.len() / 16 * 16;
-            let (head, tail) = r.data.split_at(whole);
-            if tail.len() > 0 {
-                tails.push((job, r.mode, tail));
-            }
-            if whole > 0 {
-                let keys = key_of[job];
-                let class = (keys.nr() - 10) / 2 * 4 + r.mode.code() as usize;
-                classes[class].push(Stream {
-                    data: head,
-                    keys,
-                    state: r.iv,
-                    job,
-                });
-            }
-        }
-
-        // 4. Run.
-        for (class, streams) in classes.iter_mut().enumerate() {
-            if streams.is_empty() {
-                continue;
-            }
-            let (nr, code) = (10 + 2 * (class / 4), (class % 4) as u8);
-            match self.engine {
-                Engine::Simd(simd) => kernels::run(simd, code, nr, streams),
-                Engine::Portable(k) => {
+        match self.engine {
+            Engine::Simd(simd) => run_all::<Sched>(
+                refs,
+                |code, nr, streams| kernels::run(simd, code, nr, streams),
+                kernels::encrypt_block,
+            ),
+            Engine::Portable(k) => run_all::<RoundKeys>(
+                refs,
+                |code, _, streams| {
                     for s in streams.iter_mut() {
                         portable::run_stream(k, code, s);
                     }
-                }
-            }
-            for s in streams.iter_mut() {
-                ivs[s.job] = s.state;
-                s.state.zeroize();
-            }
-        }
-
-        // 5. Partial final blocks (CFB/OFB).
-        for (job, mode, tail) in tails {
-            let mut ks = ivs[job];
-            self.encrypt_block(key_of[job], &mut ks);
-            match tail {
-                StreamData::Split { input, output } => {
-                    for ((o, i), k) in output.iter_mut().zip(input).zip(&ks) {
-                        *o = i ^ k;
-                    }
-                }
-                StreamData::InPlace(d) => {
-                    for (b, k) in d.iter_mut().zip(&ks) {
-                        *b ^= k;
-                    }
-                }
-            }
-            if mode == Mode::Ofb {
-                ivs[job] = ks;
-            }
-            ks.zeroize();
-        }
-        Ok(ivs)
-    }
-
-    fn encrypt_block(&self, keys: &RoundKeys, block: &mut [u8; 16]) {
-        match self.engine {
-            Engine::Simd(_) => kernels::encrypt_block(keys, block),
-            Engine::Portable(k) => portable::encrypt_block(k, keys, block),
+                },
+                |keys, block| portable::encrypt_block(k, keys, block),
+            ),
         }
     }
+}
+
+/// Key material a backend runs with.
+trait KeyMaterial: Sized {
+    fn expand(key: &[u8]) -> Result<Self, KeyError>;
+    fn copy_of(keys: &RoundKeys) -> Self;
+    fn rounds(&self) -> usize;
+}
+
+impl KeyMaterial for Sched {
+    fn expand(key: &[u8]) -> Result<Self, KeyError> {
+        Sched::expand(key)
+    }
+    fn copy_of(keys: &RoundKeys) -> Self {
+        Sched::from_round_keys(keys)
+    }
+    fn rounds(&self) -> usize {
+        self.nr()
+    }
+}
+
+impl KeyMaterial for RoundKeys {
+    fn expand(key: &[u8]) -> Result<Self, KeyError> {
+        RoundKeys::from_bytes(key)
+    }
+    fn copy_of(keys: &RoundKeys) -> Self {
+        keys.clone()
+    }
+    fn rounds(&self) -> usize {
+        self.nr()
+    }
+}
+
+/// Expand keys, split the jobs into whole-block streams (grouped by key size
+/// and mode) and partial tails, run the classes, finish the tails.
+fn run_all<K: KeyMaterial>(
+    refs: Vec<JobRef<'_>>,
+    mut run_class: impl FnMut(u8, usize, &mut [Stream<'_, K>]),
+    encrypt_block: impl Fn(&K, &mut [u8; 16]),
+) -> Result<Vec<[u8; 16]>, Error> {
+    let keyset = KeySet::<K>::build(&refs)?;
+    let mut ivs: Vec<[u8; 16]> = refs.iter().map(|r| r.iv).collect();
+    let mut classes: Vec<Vec<Stream<'_, K>>> = (0..12).map(|_| Vec::new()).collect();
+    let mut tails: Vec<(usize, Mode, StreamData<'_>)> = Vec::new();
+    for (job, r) in refs.into_iter().enumerate() {
+        let whole = r.data.len() / 16 * 16;
+        let (head, tail) = r.data.split_at(whole);
+        if tail.len() > 0 {
+            tails.push((job, r.mode, tail));
+        }
+        if whole > 0 {
+            let keys = keyset.get(job);
+            let class = (keys.rounds() - 10) / 2 * 4 + r.mode.code() as usize;
+            classes[class].push(Stream {
+                data: head,
+                keys,
+                state: r.iv,
+                job,
+            });
+        }
+    }
+    for (class, streams) in classes.iter_mut().enumerate() {
+        if streams.is_empty() {
+            continue;
+        }
+        run_class((class % 4) as u8, 10 + 2 * (class / 4), streams);
+        for s in streams.iter_mut() {
+            ivs[s.job] = s.state;
+            s.state.zeroize();
+        }
+    }
+    // Partial final blocks (CFB/OFB): one keystream block each.
+    for (job, mode, tail) in tails {
+        let mut ks = ivs[job];
+        encrypt_block(keyset.get(job), &mut ks);
+        match tail {
+            StreamData::Split { input, output } => {
+                for ((o, i), k) in output.iter_mut().zip(input).zip(&ks) {
+                    *o = i ^ k;
+                }
+            }
+            StreamData::InPlace(d) => {
+                for (b, k) in d.iter_mut().zip(&ks) {
+                    *b ^= k;
+                }
+            }
+        }
+        if mode == Mode::Ofb {
+            ivs[job] = ks;
+        }
+        ks.zeroize();
+    }
+    Ok(ivs)
 }
 
 /// A job with its data in either form.
@@ -666,52 +699,51 @@ struct JobRef<'a> {
     mode: Mode,
 }
 
-/// The expanded keys of one call.
-struct KeySet<'a> {
-    owned: Vec<RoundKeys>,
-    slot: Vec<KeySlot<'a>>,
+/// The expanded keys of one call: each distinct key once.
+struct KeySet<K> {
+    keys: Vec<K>,
+    slot: Vec<usize>,
 }
 
-enum KeySlot<'a> {
-    Borrowed(&'a RoundKeys),
-    Owned(usize),
-}
-
-impl<'a> KeySet<'a> {
-    fn build(refs: &[JobRef<'a>]) -> Result<Self, Error> {
-        let mut owned: Vec<RoundKeys> = Vec::new();
+impl<K: KeyMaterial> KeySet<K> {
+    fn build(refs: &[JobRef<'_>]) -> Result<Self, Error> {
+        let mut keys: Vec<K> = Vec::new();
         let mut slot = Vec::with_capacity(refs.len());
-        let mut by_slice: HashMap<(usize, usize), usize> = HashMap::new();
+        // Keyed by the key's address (and length): the same slice or the
+        // same `RoundKeys` is expanded/copied once.
+        let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
         let mut last: Option<(&[u8], usize)> = None;
         for (job, r) in refs.iter().enumerate() {
-            match r.key {
-                Key::Expanded(rk) => slot.push(KeySlot::Borrowed(rk)),
+            let idx = match r.key {
+                Key::Expanded(rk) => {
+                    let id = (rk as *const RoundKeys as usize, usize::MAX);
+                    *seen.entry(id).or_insert_with(|| {
+                        keys.push(K::copy_of(rk));
+                        keys.len() - 1
+                    })
+                }
                 Key::Bytes(b) => {
                     let id = (b.as_ptr() as usize, b.len());
-                    let idx = if let Some(&i) = by_slice.get(&id) {
+                    let idx = if let Some(&i) = seen.get(&id) {
                         i
-                    } else if let Some((_, li)) = last.filter(|(lb, _)| ct_eq(lb, b)) {
-                        li
+                    } else if let Some((_, i)) = last.filter(|(lb, _)| ct_eq(lb, b)) {
+                        i
                     } else {
-                        let rk =
-                            RoundKeys::from_bytes(b).map_err(|error| Error::Key { job, error })?;
-                        owned.push(rk);
-                        owned.len() - 1
+                        keys.push(K::expand(b).map_err(|error| Error::Key { job, error })?);
+                        keys.len() - 1
                     };
-                    by_slice.insert(id, idx);
+                    seen.insert(id, idx);
                     last = Some((b, idx));
-                    slot.push(KeySlot::Owned(idx));
+                    idx
                 }
-            }
+            };
+            slot.push(idx);
         }
-        Ok(KeySet { owned, slot })
+        Ok(KeySet { keys, slot })
     }
 
-    fn get(&self, job: usize) -> &RoundKeys {
-        match self.slot[job] {
-            KeySlot::Borrowed(rk) => rk,
-            KeySlot::Owned(i) => &self.owned[i],
-        }
+    fn get(&self, job: usize) -> &K {
+        &self.keys[self.slot[job]]
     }
 }
 
@@ -733,4 +765,90 @@ pub fn process_in_place(jobs: &mut [InPlaceJob<'_>]) -> Result<(), Error> {
 fn default_engine() -> &'static MultiStream {
     static ENGINE: std::sync::OnceLock<MultiStream> = std::sync::OnceLock::new();
     ENGINE.get_or_init(MultiStream::auto)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// (mode, key, iv, data)
+    type Case = (Mode, Vec<u8>, [u8; 16], Vec<u8>);
+
+    /// The 32-lane scheduler paths (4-lane groups, idle lanes, compaction,
+    /// refill) through the AES-NI test double of the VAES kernel, against
+    /// the 8-lane AES-NI engine (itself checked against RustCrypto in
+    /// `tests/`).
+    #[test]
+    fn scheduler_with_32_lanes() {
+        if !kernels::has_aesni() {
+            return;
+        }
+        let wide = MultiStream {
+            backend: Backend::Vaes,
+            engine: Engine::Simd(Simd::AesniAsVaes),
+        };
+        let narrow = MultiStream::new(Backend::Aesni).unwrap();
+        let mut rng = StdRng::seed_from_u64(32);
+        for trial in 0..60 {
+            let n = match trial % 3 {
+                0 => rng.random_range(1..=8),
+                1 => rng.random_range(25..=40),
+                _ => rng.random_range(1..=100),
+            };
+            let mode0 = Mode::ALL[rng.random_range(0..4)];
+            let cases: Vec<Case> = (0..n)
+                .map(|_| {
+                    let mode = if trial % 2 == 0 {
+                        mode0
+                    } else {
+                        Mode::ALL[rng.random_range(0..4)]
+                    };
+                    let klen = [16, 24, 32][rng.random_range(0..3)];
+                    let len = if mode.needs_whole_blocks() {
+                        16 * rng.random_range(0..=64)
+                    } else {
+                        rng.random_range(0..=1024)
+                    };
+                    (
+                        mode,
+                        (0..klen).map(|_| rng.random()).collect(),
+                        rng.random(),
+                        (0..len).map(|_| rng.random()).collect(),
+                    )
+                })
+                .collect();
+            let mut results = Vec::new();
+            for engine in [&wide, &narrow] {
+                let mut outs: Vec<Vec<u8>> = cases.iter().map(|c| vec![0; c.3.len()]).collect();
+                let mut jobs: Vec<Job<'_>> = cases
+                    .iter()
+                    .zip(outs.iter_mut())
+                    .map(|(c, o)| Job::new(c.0, &c.1, c.2, &c.3, o))
+                    .collect();
+                engine.process(&mut jobs).unwrap();
+                let ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
+                results.push((outs, ivs));
+            }
+            assert!(results[0] == results[1], "trial {trial}: {n} streams");
+        }
+    }
+
+    #[test]
+    fn aesni_key_expansion_matches_fips197() {
+        if !kernels::has_aesni() {
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(1);
+        for len in [16, 24, 32] {
+            for _ in 0..20 {
+                let key: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+                let a = Sched::expand(&key).unwrap();
+                let b = RoundKeys::from_bytes(&key).unwrap();
+                assert_eq!(a.enc(), b.enc());
+            }
+        }
+        assert!(Sched::expand(&[0; 17]).is_err());
+    }
 }

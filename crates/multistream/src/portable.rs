@@ -35,7 +35,7 @@ fn block(k: &dyn Kernel, ks: &KeySchedule, mode: u8, st: &mut [u8; 16], inp: &[u
 }
 
 /// Run one whole-block stream; its `state` becomes the continuation value.
-pub(crate) fn run_stream(k: &dyn Kernel, mode: u8, s: &mut Stream<'_>) {
+pub(crate) fn run_stream(k: &dyn Kernel, mode: u8, s: &mut Stream<'_, RoundKeys>) {
     let ks = KeySchedule::Offline(s.keys.clone());
     let mut st = s.state;
     match &mut s.data {

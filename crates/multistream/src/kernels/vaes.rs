@@ -108,14 +108,14 @@ unsafe fn groups_kernel<const G: usize, const MODE: u8>(nr: usize, ctx: &mut Lan
             // SAFETY: the caller guarantees `n` blocks (or the stride-0
             // scratch block) are readable at each lane pointer.
             inp[g] = unsafe { gather(&src[g]) };
-            let pre = if MODE == CBC_ENC {
-                _mm512_xor_si512(inp[g], st[g])
-            } else {
-                st[g]
-            };
             // SAFETY: each key row is 64 aligned, readable bytes.
             let k0 = unsafe { _mm512_load_si512(keys[g][0].0.as_ptr() as *const __m512i) };
-            x[g] = _mm512_xor_si512(pre, k0);
+            // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
+            x[g] = if MODE == CBC_ENC {
+                _mm512_xor_si512(_mm512_xor_si512(inp[g], k0), st[g])
+            } else {
+                _mm512_xor_si512(st[g], k0)
+            };
         }
         for r in 1..nr {
             for g in 0..G {
