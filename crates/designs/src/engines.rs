@@ -392,11 +392,21 @@ pub fn loop_three(key: KeySize) -> Design {
     let mut prev_exit = 0;
     let mut r = 1;
     for (k, &n) in stages.iter().enumerate() {
-        let sb = d.add(format!("sb{k}"), Role::Cipher(vec![Prim::Sub(ALL)]), n, r);
-        let sr = d.add(format!("sr{k}"), Role::Cipher(vec![Prim::Shift]), n, r);
-        let mc = d.add(format!("mc{k}"), Role::Cipher(vec![Prim::Mix(ALL)]), n, r);
+        let sb = d.add(
+            format!("sb_loop{k}"),
+            Role::Cipher(vec![Prim::Sub(ALL)]),
+            n,
+            r,
+        );
+        let sr = d.add(format!("sr_loop{k}"), Role::Cipher(vec![Prim::Shift]), n, r);
+        let mc = d.add(
+            format!("mc_loop{k}"),
+            Role::Cipher(vec![Prim::Mix(ALL)]),
+            n,
+            r,
+        );
         let ark = d.add(
-            format!("ark{k}"),
+            format!("ark_loop{k}"),
             Role::Cipher(vec![Prim::AddKey(ALL)]),
             n,
             r,

@@ -299,6 +299,11 @@ impl Design {
                 ));
             }
         }
+        for (i, a) in self.actors.iter().enumerate() {
+            if self.actors[..i].iter().any(|b| b.name == a.name) {
+                return Err(format!("duplicate actor name {}", a.name));
+            }
+        }
         for (a, actor) in self.actors.iter().enumerate() {
             if let Role::Cipher(_) = actor.role {
                 for p in 0..actor.n {

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod compile;
+pub mod describe;
 pub mod engines;
 pub mod graph;
 pub mod kinds;
