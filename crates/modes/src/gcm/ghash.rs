@@ -2,11 +2,11 @@
 //!
 //! # Representation
 //!
-//! GCM's field GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1) stores the
+//! GCM's field GF(2^128) = GF(2)\[x\]/(x^128 + x^7 + x^2 + x + 1) stores the
 //! coefficient of x^0 in the *most* significant bit of the first byte. Every
 //! backend here works on `t = u128::from_be_bytes(block)` — the bit-reflected
 //! element, which is what a byte-swapping load gives a carry-less multiplier.
-//! In that domain the field is GF(2)[y]/Q with y = x^-1 and the reciprocal
+//! In that domain the field is GF(2)\[y\]/Q with y = x^-1 and the reciprocal
 //! polynomial Q = y^128 + y^127 + y^126 + y^121 + 1, and a product
 //! `t_a · t_b` needs a division by y^127. The hash key is therefore stored
 //! premultiplied by `y` (`key = t_H · y mod Q`, the classic "H << 1 mod P"),
