@@ -36,24 +36,36 @@ pub(super) unsafe fn step(
 ) {
     type K = unsafe fn(usize, usize, &mut LaneCtx, usize);
     macro_rules! table {
-        ($m:expr) => {
+        ($m:expr, $nr:expr) => {
             [
-                lanes::<1, $m> as K,
-                lanes::<2, $m>,
-                lanes::<3, $m>,
-                lanes::<4, $m>,
-                lanes::<5, $m>,
-                lanes::<6, $m>,
-                lanes::<7, $m>,
-                lanes::<8, $m>,
+                lanes::<1, $m, $nr> as K,
+                lanes::<2, $m, $nr>,
+                lanes::<3, $m, $nr>,
+                lanes::<4, $m, $nr>,
+                lanes::<5, $m, $nr>,
+                lanes::<6, $m, $nr>,
+                lanes::<7, $m, $nr>,
+                lanes::<8, $m, $nr>,
             ]
         };
     }
+    macro_rules! by_rounds {
+        ($m:expr) => {
+            match nr {
+                10 => table!($m, 10),
+                12 => table!($m, 12),
+                14 => table!($m, 14),
+                _ => unreachable!("AES has 10, 12 or 14 rounds"),
+            }
+        };
+    }
+    // Round count and mode are compile-time constants of each kernel, so the
+    // rounds are fully unrolled.
     let table: [K; 8] = match mode {
-        CBC_ENC => table!(CBC_ENC),
-        CFB_ENC => table!(CFB_ENC),
-        CFB_DEC => table!(CFB_DEC),
-        OFB => table!(OFB),
+        CBC_ENC => by_rounds!(CBC_ENC),
+        CFB_ENC => by_rounds!(CFB_ENC),
+        CFB_DEC => by_rounds!(CFB_DEC),
+        OFB => by_rounds!(OFB),
         _ => unreachable!("unknown mode code"),
     };
     assert!((1..=8).contains(&active), "AES-NI kernel runs 1..=8 lanes");
@@ -68,13 +80,14 @@ pub(super) unsafe fn step(
 /// # Safety
 /// As [`step`] with `active = N`.
 #[target_feature(enable = "aes,sse2")]
-unsafe fn lanes<const N: usize, const MODE: u8>(
+unsafe fn lanes<const N: usize, const MODE: u8, const NR: usize>(
     nr: usize,
     base: usize,
     ctx: &mut LaneCtx,
     n: usize,
 ) {
-    debug_assert!(matches!(nr, 10 | 12 | 14));
+    debug_assert_eq!(nr, NR);
+    let nr = NR;
     let keys = ctx.keys.as_ptr() as *const u8;
     let mut src = [core::ptr::null::<u8>(); N];
     let mut dst = [core::ptr::null_mut::<u8>(); N];
@@ -104,15 +117,14 @@ unsafe fn lanes<const N: usize, const MODE: u8>(
         _mm_load_si128(keys.add(koff[l] + 64 * r) as *const __m128i)
     };
     for _ in 0..n {
-        let mut inp = [_mm_setzero_si128(); N];
         let mut x = [_mm_setzero_si128(); N];
         for l in 0..N {
-            // SAFETY: the caller guarantees `n` blocks (or the stride-0
-            // scratch block) are readable at `src[l]`; this is one of them.
-            inp[l] = unsafe { _mm_loadu_si128(src[l] as *const __m128i) };
-            // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[l] = if MODE == CBC_ENC {
-                _mm_xor_si128(_mm_xor_si128(inp[l], rk(l, 0)), st[l])
+                // SAFETY: the caller guarantees `n` blocks (or the stride-0
+                // scratch block) are readable at `src[l]`; this is one.
+                let p = unsafe { _mm_loadu_si128(src[l] as *const __m128i) };
+                // (P ^ k0) ^ C_prev: only one XOR on the chain.
+                _mm_xor_si128(_mm_xor_si128(p, rk(l, 0)), st[l])
             } else {
                 _mm_xor_si128(st[l], rk(l, 0))
             };
@@ -124,18 +136,23 @@ unsafe fn lanes<const N: usize, const MODE: u8>(
         }
         for l in 0..N {
             x[l] = _mm_aesenclast_si128(x[l], rk(l, nr));
+            // CFB/OFB read their input only now (not kept in a register
+            // across the rounds: 16 xmm registers are not enough for 8
+            // lanes of both).
+            // SAFETY: as above; read before this lane's store, so in-place
+            // data is fine.
+            let inp = unsafe { _mm_loadu_si128(src[l] as *const __m128i) };
             let out = if MODE == CBC_ENC {
                 x[l]
             } else {
-                _mm_xor_si128(x[l], inp[l])
+                _mm_xor_si128(x[l], inp)
             };
             // SAFETY: the caller guarantees `n` blocks (or the stride-0
-            // scratch block) are writable at `dst[l]`; the input block of
-            // this lane was loaded above, so in-place data is fine.
+            // scratch block) are writable at `dst[l]`.
             unsafe { _mm_storeu_si128(dst[l] as *mut __m128i, out) };
             st[l] = match MODE {
                 CFB_ENC => out,
-                CFB_DEC => inp[l],
+                CFB_DEC => inp,
                 _ => x[l],
             };
             // `wrapping_add`: after the last block the pointer may be one
