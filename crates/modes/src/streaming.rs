@@ -247,3 +247,75 @@ pub(crate) fn decrypt_vec(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Error, Padding, cbc, ecb};
+    use aesflow_cipher::Aes;
+
+    #[test]
+    fn unpadded_streaming_and_errors() {
+        let aes = Aes::new(&[3u8; 24]).unwrap();
+        let iv = [9u8; 16];
+        let pt: Vec<u8> = (0..96u8).collect();
+        let want = cbc::encrypt(&aes, &iv, Padding::None, &pt).unwrap();
+        let mut e = cbc::encryptor(&aes, &iv, Padding::None).unwrap();
+        let mut out = Vec::new();
+        for c in pt.chunks(7) {
+            e.update(c, &mut out);
+        }
+        e.finalize(&mut out).unwrap();
+        assert_eq!(out, want);
+        let mut d = cbc::decryptor(&aes, &iv, Padding::None).unwrap();
+        let mut back = Vec::new();
+        for c in want.chunks(11) {
+            d.update(c, &mut back);
+        }
+        d.finalize(&mut back).unwrap();
+        assert_eq!(back, pt);
+        // Partial final block without padding.
+        let mut e = ecb::encryptor(&aes, Padding::None);
+        e.update(&pt[..17], &mut out);
+        assert_eq!(e.finalize(&mut out), Err(Error::NotBlockAligned { len: 1 }));
+        assert_eq!(
+            ecb::encrypt(&aes, Padding::None, &pt[..17]),
+            Err(Error::NotBlockAligned { len: 17 })
+        );
+        // Wrong key: bad padding (overwhelmingly likely for this input),
+        // from both the one-shot and the streaming decryptor.
+        let ct = cbc::encrypt(&aes, &iv, Padding::Pkcs7, b"0123456789").unwrap();
+        let other = Aes::new(&[4u8; 24]).unwrap();
+        assert_eq!(
+            cbc::decrypt(&other, &iv, Padding::Pkcs7, &ct),
+            Err(Error::BadPadding)
+        );
+        let mut d = cbc::decryptor(&other, &iv, Padding::Pkcs7).unwrap();
+        let mut sink = Vec::new();
+        d.update(&ct, &mut sink);
+        assert!(sink.is_empty(), "the padded block is held back");
+        assert_eq!(d.finalize(&mut sink), Err(Error::BadPadding));
+        // Truncated / empty input.
+        assert_eq!(
+            cbc::decrypt(&aes, &iv, Padding::Pkcs7, &ct[..15]),
+            Err(Error::BadPadding)
+        );
+        assert_eq!(
+            cbc::decrypt(&aes, &iv, Padding::Pkcs7, &[]),
+            Err(Error::BadPadding)
+        );
+        assert!(matches!(
+            cbc::encrypt(&aes, &iv[..8], Padding::Pkcs7, b""),
+            Err(Error::IvLength { .. })
+        ));
+        let mut buf = [0u8; 2];
+        assert!(matches!(
+            crate::Cfb1::new(&aes, &iv)
+                .unwrap()
+                .encrypt_bits(&mut buf, 17),
+            Err(Error::BitLength {
+                bits: 17,
+                capacity: 16
+            })
+        ));
+    }
+}

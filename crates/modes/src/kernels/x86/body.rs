@@ -10,6 +10,50 @@
 //! `gcm::ghash`. Counter blocks are kept the same way, so the 32-bit GCM
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
 
+/// One group of AES-CTR (counters `base + inc[r]`) with the GHASH of the N
+/// byte-reflected blocks `g` into `acc` woven between its rounds: after AES
+/// round i the products of GHASH register i − 1, then the reduction — so the
+/// AES and carry-less-multiply units work at the same time. Evaluates to
+/// (keystream, new GHASH state). A macro rather than a function so that it is
+/// always inlined (`#[inline(always)]` cannot be combined with
+/// `#[target_feature]`, and an out-of-line call spills the whole state).
+macro_rules! aes_ghash_group {
+    ($nr:ident, $k:expr, $base:expr, $inc:expr, $mask:expr, $pw:expr, $g:expr, $acc:expr) => {{
+        let (k, pw, g): (&[V; 15], &[V; REGS], &[V; REGS]) = ($k, $pw, $g);
+        let mut s = [splat(0); REGS];
+        for (si, ii) in s.iter_mut().zip($inc) {
+            *si = xor(shuffle(add32($base, *ii), $mask), k[0]);
+        }
+        let zero = splat(0);
+        let (mut lo, mut mi, mut hi) = (zero, zero, zero);
+        let mut x = 0u128;
+        for (round, ki) in k[1..$nr].iter().enumerate() {
+            for si in s.iter_mut() {
+                *si = aesenc(*si, *ki);
+            }
+            if round < REGS {
+                let d = if round == 0 {
+                    xor_lane0(g[0], $acc)
+                } else {
+                    g[round]
+                };
+                let p = pw[round];
+                lo = xor(lo, clmul::<0x00>(d, p));
+                hi = xor(hi, clmul::<0x11>(d, p));
+                mi = xor(mi, xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p)));
+            } else if round == REGS {
+                x = reduce(lo, mi, hi);
+            }
+        }
+        for si in s.iter_mut() {
+            *si = aesenclast(*si, k[$nr]);
+        }
+        // Both widths have REGS + 1 < Nr, so the reduction ran above.
+        const { assert!(REGS + 1 < 10) };
+        (s, x)
+    }};
+}
+
 macro_rules! gcm_body {
     ($feat:literal) => {
         use super::{BSWAP, GFPOLY};
@@ -158,11 +202,14 @@ macro_rules! gcm_body {
             if encrypt {
                 // The GHASH of group i's ciphertext runs with group i+1's AES.
                 for gi in 0..groups {
-                    let ks = aes_group::<NR>(&k, base, &inc, mask);
+                    let ks = if gi == 0 {
+                        aes_group::<NR>(&k, base, &inc, mask)
+                    } else {
+                        let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
+                        acc = x;
+                        ks
+                    };
                     base = add32(base, step);
-                    if gi > 0 {
-                        acc = ghash_group(&pw, &g, acc);
-                    }
                     for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                         let off = (gi * N + r * LANES) * 16;
                         // SAFETY: off + LANES·16 ≤ groups·N·16 = data.len().
@@ -183,9 +230,9 @@ macro_rules! gcm_body {
                         *cr = unsafe { load(p.add((gi * N + r * LANES) * 16)) };
                         *gr = shuffle(*cr, mask);
                     }
-                    let ks = aes_group::<NR>(&k, base, &inc, mask);
+                    let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
+                    acc = x;
                     base = add32(base, step);
-                    acc = ghash_group(&pw, &g, acc);
                     for (r, (cr, kr)) in c.iter().zip(ks).enumerate() {
                         // SAFETY: as above; `data` is exclusively borrowed.
                         unsafe { store(p.add((gi * N + r * LANES) * 16), xor(*cr, kr)) };
