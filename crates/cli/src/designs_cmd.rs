@@ -125,10 +125,11 @@ pub fn run(a: DesignsArgs) -> anyhow::Result<()> {
             m.total_cores(),
             m.comm_cores()
         );
+        let slug = engine(name)?.slug();
         let path = a
             .out
             .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("{}.svg", engine(name)?.slug())));
+            .unwrap_or_else(|| PathBuf::from(format!("{slug}.svg")));
         std::fs::write(&path, svg::render(&m, &title))?;
         eprintln!("wrote {}", path.display());
         return Ok(());

@@ -82,7 +82,7 @@ pub mod keyexp {
     /// The index `i` in round `r`'s words whose computation needs
     /// KeySubWord (FIPS-197 §5.2), if any.
     pub fn sub_index(r: usize, nk: usize) -> Option<usize> {
-        (nk.max(4 * r)..4 * r + 4).find(|&i| i % nk == 0 || (nk > 6 && i % nk == 4))
+        (nk.max(4 * r)..4 * r + 4).find(|&i| i.is_multiple_of(nk) || (nk > 6 && i % nk == 4))
     }
 
     /// Extend `window` (= `w[k−nk..k)`) to `w[k−nk..to)`; at the KeySubWord
