@@ -14,7 +14,7 @@
 //! * [`key_schedule`] — offline ([`RoundKeys`]) and online
 //!   ([`OnlineKeyExpansion`]) key expansion (paper §4: every engine exists in
 //!   both styles). Secrets are zeroized on drop.
-//! * [`kernel`] — the [`Kernel`] trait, the registry ([`kernels`],
+//! * [`kernel`] — the [`Kernel`] trait, the registry ([`kernels`](fn@kernels),
 //!   [`kernel_by_name`]) and runtime selection ([`default_kernel`],
 //!   `AESFLOW_KERNEL`).
 //! * [`kernels`](mod@kernels) — the implementations: `reference`, `ttable`

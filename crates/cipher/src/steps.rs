@@ -15,7 +15,7 @@
 //! These functions index the S-box table with their input: they are the
 //! specification, not a constant-time implementation (see the `ctime` kernel).
 
-use crate::sbox::{INV_SBOX, SBOX, gf_mul, sub_byte_ct, xtime};
+use crate::sbox::{INV_SBOX, SBOX, gf_mul, xtime};
 
 /// The AES state: 16 bytes, column-major (`state[r + 4 * c]`).
 pub type State = [u8; 16];
@@ -179,17 +179,13 @@ pub fn key_rot_word(w: Word) -> Word {
 
 /// KeySubWord: SubWord of FIPS-197 §5.2, the S-box on each byte of a word.
 ///
-/// Key bytes are the most sensitive data, so this step computes the S-box
-/// arithmetically ([`sub_byte_ct`]) instead of indexing a table: the key
-/// schedule shared by all kernels is constant-time.
+/// Key bytes are the most sensitive data, so this step evaluates the S-box
+/// as a boolean circuit on bit-planes (the `ctime` kernel's
+/// [`sub_word`](crate::kernels::ctime::sub_word)) instead of indexing a
+/// table: the key schedule shared by all kernels is constant-time.
 #[inline]
 pub fn key_sub_word(w: Word) -> Word {
-    [
-        sub_byte_ct(w[0]),
-        sub_byte_ct(w[1]),
-        sub_byte_ct(w[2]),
-        sub_byte_ct(w[3]),
-    ]
+    crate::kernels::ctime::sub_word(w)
 }
 
 /// KeyXOR: the XOR of two key-schedule words (`w[i-Nk] ⊕ temp`).

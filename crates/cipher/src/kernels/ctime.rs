@@ -284,6 +284,29 @@ fn bitslice_round_key(rk: &[u8; 16], round: usize) -> Planes {
     planes
 }
 
+/// KeySubWord in constant time: the S-box circuit below applied to the four
+/// bytes of one key-schedule word (plane `i` holds bit `i` of byte `j` at
+/// position `j`). Used by the key expansion shared by all kernels.
+pub fn sub_word(w: [u8; 4]) -> [u8; 4] {
+    let mut p: Planes = [Lanes::default(); 8];
+    for (i, plane) in p.iter_mut().enumerate() {
+        let mut v = 0u64;
+        for (j, &b) in w.iter().enumerate() {
+            v |= u64::from((b >> i) & 1) << j;
+        }
+        plane.0[0] = v;
+    }
+    sub_bytes_nc(&mut p);
+    let mut out = [0x63u8; 4];
+    for (i, plane) in p.iter().enumerate() {
+        for (j, o) in out.iter_mut().enumerate() {
+            *o ^= (((plane.0[0] >> j) & 1) as u8) << i;
+        }
+    }
+    p.zeroize();
+    out
+}
+
 /// SubBytes without the affine constant (`S(x) ⊕ 0x63`) on 64 bytes: the
 /// Boyar–Peralta depth-16 circuit (ePrint 2011/332, Fig. 2–4), with the four
 /// output XNORs replaced by XORs. `U0`/`S0` are the most significant bits.
@@ -685,6 +708,15 @@ mod tests {
     }
 
     #[test]
+    fn sub_word_matches_sbox() {
+        for x in 0..=255u8 {
+            let w = [x, x.wrapping_add(1), x ^ 0x5a, !x];
+            let expect = w.map(|b| crate::sbox::SBOX[b as usize]);
+            assert_eq!(sub_word(w), expect);
+        }
+    }
+
+    #[test]
     fn pack_layout_and_roundtrip() {
         let mut bytes = [0u8; BATCH_BYTES];
         for (i, b) in bytes.iter_mut().enumerate() {
@@ -814,37 +846,5 @@ mod tests {
         ConstantTime.ctr_xor(&keys, &mut ca, &mut a);
         Reference.ctr_xor(&keys, &mut cb, &mut b);
         assert_eq!((a, ca), (b, cb));
-    }
-
-    /// Ad-hoc throughput figure, not a timed assertion: the best of many
-    /// 1 MiB passes (robust against other load on the machine).
-    /// `cargo test -p aesflow-cipher --release ctime::tests::throughput -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn throughput_aes128_ecb_1mib() {
-        use std::time::{Duration, Instant};
-        for style in KeyExpansion::ALL {
-            let keys = KeySchedule::new(&[7u8; 16], style).unwrap();
-            let mut data = vec![[0u8; 16]; 1 << 16];
-            for dec in [false, true] {
-                let start = Instant::now();
-                let mut best = Duration::MAX;
-                while start.elapsed() < Duration::from_millis(1500) {
-                    let t = Instant::now();
-                    if dec {
-                        ConstantTime.decrypt_blocks(&keys, &mut data);
-                    } else {
-                        ConstantTime.encrypt_blocks(&keys, &mut data);
-                    }
-                    best = best.min(t.elapsed());
-                }
-                let mb = 1.048576 / best.as_secs_f64();
-                eprintln!(
-                    "ctime AES-128 ECB 1 MiB {style} {}: {mb:.1} MB/s ({:.2} Mblocks/s)",
-                    if dec { "decrypt" } else { "encrypt" },
-                    mb / 16.0
-                );
-            }
-        }
     }
 }

@@ -2,9 +2,9 @@
 //!
 //! | kernel | how | constant-time |
 //! |---|---|---|
-//! | [`reference`] | FIPS-197's steps, literally | no (S-box table) |
+//! | [`reference`](mod@reference) | FIPS-197's steps, literally | no (S-box table) |
 //! | [`ttable`] | T-tables: SubBytes+ShiftRows+MixColumns as four lookups per column | **no** |
-//! | [`ctime`] | S-box computed arithmetically, no table lookups | yes |
+//! | [`ctime`] | bitsliced: Boyar–Peralta S-box circuit on bit-planes, 8 blocks at a time | yes |
 //! | `aesni` (x86-64) | AES-NI on 128-bit registers, 8 blocks interleaved, fused CTR | yes |
 //! | `vaes` (x86-64) | AVX-512 + VAES, 4 blocks per 512-bit register, 32 blocks in flight, fused CTR | yes |
 //!
