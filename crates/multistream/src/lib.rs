@@ -53,7 +53,7 @@
 //!   round keys are zeroized.
 //! * **Backends** ([`Backend`]): `Vaes` (AVX-512F + VAES), `Aesni`, and a
 //!   `Portable` fallback that runs each stream alone with the default
-//!   `aesflow-cipher` [`Kernel`](aesflow_cipher::Kernel) (correct, slower).
+//!   `aesflow-cipher` [`Kernel`] (correct, slower).
 //!   `Auto` picks the best the CPU has; forcing a backend the CPU lacks is an
 //!   [`Error::BackendUnavailable`]. All `unsafe` code (the kernels and the
 //!   lane pointers) lives in the private `kernels` module.

@@ -49,7 +49,24 @@ struct Pending {
     data: Vec<u8>,
 }
 
-/// The queue (see the [module docs](self)).
+/// A submit/flush job queue for a gateway receiving packets from many
+/// tunnels over time.
+///
+/// Tunnels are registered once with their key (expanded once, shared by all
+/// their packets) and mode. Packets are submitted with their IV and an owned
+/// buffer, encrypted in place, and get a [`Ticket`]. When `capacity`
+/// packets are pending the queue runs them as one multi-stream batch;
+/// [`flush`](Self::flush) runs whatever is pending and hands back every
+/// completed packet in ticket order.
+///
+/// ```
+/// use aesflow_multistream::{Mode, MultiStreamQueue};
+/// let mut q = MultiStreamQueue::new(32);
+/// q.add_tunnel(7, &[1u8; 16], Mode::CbcEncrypt).unwrap();
+/// let t = q.submit(7, [0u8; 16], vec![0u8; 64]).unwrap();
+/// let done = q.flush().unwrap();
+/// assert_eq!(done[0].ticket, t);
+/// ```
 pub struct MultiStreamQueue {
     engine: MultiStream,
     capacity: usize,
