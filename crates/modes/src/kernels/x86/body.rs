@@ -2,7 +2,7 @@
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
-//! `splat`, `lanes`, `hxor`, `xor_lane0`, `xor`, `add32`, `clmul`, `swap`,
+//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`, `add32`, `clmul`, `swap`,
 //! `shuffle`, `aesenc`, `aesenclast`, `load`, `store`.
 //!
 //! Data layout: a block `b` is held as `u128::from_be_bytes(b)` per lane (a
@@ -26,7 +26,7 @@ macro_rules! aes_ghash_group {
         }
         let zero = splat(0);
         let (mut lo, mut mi, mut hi) = (zero, zero, zero);
-        let mut x = 0u128;
+        let mut x = from_u128(0);
         for (round, ki) in k[1..$nr].iter().enumerate() {
             for si in s.iter_mut() {
                 *si = aesenc(*si, *ki);
@@ -81,7 +81,7 @@ macro_rules! gcm_body {
         /// the lanes.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn reduce(lo: V, mi: V, hi: V) -> u128 {
+        fn reduce(lo: V, mi: V, hi: V) -> __m128i {
             let gf = splat(GFPOLY);
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));
             let hi = xor(xor(hi, swap(mi)), clmul::<0x10>(mi, gf));
@@ -92,7 +92,7 @@ macro_rules! gcm_body {
         /// `(x ⊕ d_0)·H^N ⊕ d_1·H^(N-1) ⊕ … ⊕ d_(N-1)·H`, one reduction.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_group(pw: &[V; REGS], d: &[V; REGS], x: u128) -> u128 {
+        fn ghash_group(pw: &[V; REGS], d: &[V; REGS], x: __m128i) -> __m128i {
             let d0 = xor_lane0(d[0], x);
             let mut lo = clmul::<0x00>(d0, pw[0]);
             let mut hi = clmul::<0x11>(d0, pw[0]);
@@ -113,7 +113,7 @@ macro_rules! gcm_body {
             let mask = splat(BSWAP);
             let groups = data.len() / (16 * N);
             let p = data.as_ptr();
-            let mut acc = *x;
+            let mut acc = from_u128(*x);
             let mut d = [splat(0); REGS];
             for g in 0..groups {
                 for (r, dr) in d.iter_mut().enumerate() {
@@ -132,7 +132,10 @@ macro_rules! gcm_body {
                 let mut buf = [0u8; 16 * N];
                 let off = 16 * N - rest;
                 buf[off..].copy_from_slice(&data[done..done + rest]);
-                for (b, s) in buf[off..off + 16].iter_mut().zip(acc.to_be_bytes()) {
+                for (b, s) in buf[off..off + 16]
+                    .iter_mut()
+                    .zip(to_u128(acc).to_be_bytes())
+                {
                     *b ^= s;
                 }
                 for (r, dr) in d.iter_mut().enumerate() {
@@ -140,10 +143,10 @@ macro_rules! gcm_body {
                     // bytes r·LANES·16 .. (r+1)·LANES·16.
                     *dr = shuffle(unsafe { load(buf.as_ptr().add(r * LANES * 16)) }, mask);
                 }
-                acc = ghash_group(&pw, &d, 0);
+                acc = ghash_group(&pw, &d, from_u128(0));
                 buf.zeroize();
             }
-            *x = acc;
+            *x = to_u128(acc);
         }
 
         /// AES-CTR keystream for one group: counters `base + inc[r]` (32-bit
@@ -197,7 +200,7 @@ macro_rules! gcm_body {
             let step = splat(N as u128);
             let groups = data.len() / (16 * N);
             let p = data.as_mut_ptr();
-            let mut acc = *x;
+            let mut acc = from_u128(*x);
             let mut g = [splat(0); REGS];
             if encrypt {
                 // The GHASH of group i's ciphertext runs with group i+1's AES.
@@ -239,7 +242,7 @@ macro_rules! gcm_body {
                     }
                 }
             }
-            *x = acc;
+            *x = to_u128(acc);
         }
     };
 }

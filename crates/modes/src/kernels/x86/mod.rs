@@ -40,14 +40,20 @@ pub(super) mod w128 {
 
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,avx")]
-    fn hxor(v: V) -> u128 {
-        to_u128(v)
+    fn from_u128(x: u128) -> __m128i {
+        splat(x)
     }
 
     #[inline]
     #[target_feature(enable = "aes,pclmulqdq,avx")]
-    fn xor_lane0(v: V, x: u128) -> V {
-        _mm_xor_si128(v, splat(x))
+    fn hxor(v: V) -> __m128i {
+        v
+    }
+
+    #[inline]
+    #[target_feature(enable = "aes,pclmulqdq,avx")]
+    fn xor_lane0(v: V, x: __m128i) -> V {
+        _mm_xor_si128(v, x)
     }
 
     #[inline]
@@ -151,7 +157,13 @@ pub(super) mod w512 {
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn hxor(v: V) -> u128 {
+    fn from_u128(x: u128) -> __m128i {
+        x128(x)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    fn hxor(v: V) -> __m128i {
         let a = _mm_xor_si128(
             _mm512_extracti32x4_epi32::<0>(v),
             _mm512_extracti32x4_epi32::<1>(v),
@@ -160,13 +172,13 @@ pub(super) mod w512 {
             _mm512_extracti32x4_epi32::<2>(v),
             _mm512_extracti32x4_epi32::<3>(v),
         );
-        to_u128(_mm_xor_si128(a, b))
+        _mm_xor_si128(a, b)
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn xor_lane0(v: V, x: u128) -> V {
-        _mm512_xor_si512(v, lanes([x, 0, 0, 0]))
+    fn xor_lane0(v: V, x: __m128i) -> V {
+        _mm512_xor_si512(v, _mm512_inserti32x4::<0>(_mm512_setzero_si512(), x))
     }
 
     #[inline]
