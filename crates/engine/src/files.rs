@@ -185,7 +185,8 @@ pub struct Report {
     pub operation: String,
 }
 
-fn json_str(s: &str) -> String {
+/// A JSON string literal.
+pub fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
     for c in s.chars() {
         match c {
@@ -495,4 +496,39 @@ fn process(
         };
         Ok((hlen + cobblestone::ciphertext_len(pt), pt, op_name))
     }
+}
+
+/// The demo's file round trip: `size` bytes of built-in data encrypted to a
+/// file in a temporary directory and decrypted back, on all cores; returns
+/// the two reports (the data is compared).
+pub fn demo_round_trip(size: usize) -> Result<(Report, Report)> {
+    let dir = tempfile::tempdir().map_err(|e| Error::io("creating a temporary directory", e))?;
+    let input = dir.path().join("demo.bin");
+    let data: Vec<u8> = (0..size)
+        .map(|i| (i % 251) as u8 ^ (i >> 12) as u8)
+        .collect();
+    std::fs::write(&input, &data).map_err(|e| Error::io("writing demo data", e))?;
+    let op = Operation::Cobblestone {
+        suite: Suite::Cobblestone256,
+        context: b"aesflow demo".to_vec(),
+        key: KeyMaterial::Key(Zeroizing::new(vec![0x5c; 32])),
+    };
+    let pool = Pool::global();
+    let enc = dir.path().join("demo.bin.cob");
+    let back = dir.path().join("demo.out");
+    let j1 = Job {
+        input: Some(input),
+        output: Some(enc.clone()),
+    };
+    let r1 = run_job(pool, &op, &j1, true, false, false)?;
+    let j2 = Job {
+        input: Some(enc),
+        output: Some(back.clone()),
+    };
+    let r2 = run_job(pool, &op, &j2, false, false, false)?;
+    let got = std::fs::read(&back).map_err(|e| Error::io("reading demo output", e))?;
+    if got != data {
+        return Err(Error::InvalidInput("demo round trip: data differs".into()));
+    }
+    Ok((r1, r2))
 }

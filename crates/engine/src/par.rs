@@ -39,7 +39,7 @@ pub fn ctr_xor(pool: &Pool, aes: &Aes, counter: &mut Block, data: &mut [u8]) {
 }
 
 fn blocks_mut(data: &mut [u8]) -> Result<()> {
-    if data.len() % 16 != 0 {
+    if !data.len().is_multiple_of(16) {
         return Err(Error::InvalidInput(format!(
             "length {} is not a multiple of the 16-byte block",
             data.len()

@@ -167,3 +167,58 @@ impl Header {
         Ok(key)
     }
 }
+
+/// Where a passphrase comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PassphraseSource {
+    /// Prompted on the terminal without echo (asked twice when encrypting).
+    Prompt,
+    /// The first line of a file.
+    File(std::path::PathBuf),
+    /// An environment variable.
+    Env(String),
+}
+
+/// Obtain the passphrase (`confirm`: prompt twice and compare).
+pub fn obtain(src: &PassphraseSource, confirm: bool) -> Result<Zeroizing<Vec<u8>>> {
+    let p: Zeroizing<Vec<u8>> = match src {
+        PassphraseSource::Prompt => {
+            let ask = |prompt: &str| {
+                rpassword::prompt_password(prompt)
+                    .map(|s| Zeroizing::new(s.into_bytes()))
+                    .map_err(|e| {
+                        Error::InvalidInput(format!(
+                            "cannot prompt for the passphrase ({e}); \
+                             use --passphrase-file or --passphrase-env in scripts"
+                        ))
+                    })
+            };
+            let a = ask("Passphrase: ")?;
+            if confirm {
+                let b = ask("Passphrase (again): ")?;
+                if a != b {
+                    return Err(Error::InvalidInput("the passphrases do not match".into()));
+                }
+            }
+            a
+        }
+        PassphraseSource::File(path) => {
+            let data = Zeroizing::new(std::fs::read(path).map_err(|e| {
+                Error::io(format!("reading passphrase file {}", path.display()), e)
+            })?);
+            let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            Zeroizing::new(line.to_vec())
+        }
+        PassphraseSource::Env(var) => {
+            let v = std::env::var_os(var).ok_or_else(|| {
+                Error::InvalidInput(format!("environment variable {var} is not set"))
+            })?;
+            Zeroizing::new(v.into_encoded_bytes())
+        }
+    };
+    if p.is_empty() {
+        return Err(Error::InvalidInput("the passphrase is empty".into()));
+    }
+    Ok(p)
+}

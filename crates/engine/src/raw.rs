@@ -64,7 +64,7 @@ impl RawMode {
 pub fn parse_hex(s: &str, what: &str) -> Result<Zeroizing<Vec<u8>>> {
     let s = s.trim();
     let bad = || Error::InvalidInput(format!("{what}: not a hex string"));
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(Error::InvalidInput(format!(
             "{what}: odd number of hex digits ({})",
             s.len()
