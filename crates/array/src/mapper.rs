@@ -544,7 +544,7 @@ pub fn map(mut app: AppGraph, platform: &Platform) -> Result<Mapping, MapError> 
     for (k, &i) in order.iter().enumerate() {
         let k = k as u32;
         let y = k / width;
-        let x = if y % 2 == 0 {
+        let x = if y.is_multiple_of(2) {
             k % width
         } else {
             width - 1 - k % width

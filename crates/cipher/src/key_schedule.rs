@@ -150,7 +150,7 @@ impl fmt::Debug for CipherKey {
 /// alone at `i mod Nk = 4` when `Nk > 6`, and nothing otherwise.
 #[inline]
 pub fn key_schedule_core(prev: Word, i: usize, nk: usize) -> Word {
-    if i % nk == 0 {
+    if i.is_multiple_of(nk) {
         key_xor(key_sub_word(key_rot_word(prev)), rcon(i / nk))
     } else if nk > 6 && i % nk == 4 {
         key_sub_word(prev)

@@ -3,7 +3,7 @@
 //! One FIPS-197 implementation that everything in aesflow is built from: the
 //! many-core engines of Liu & Baas (*Parallel AES Encryption Engines for
 //! Many-Core Processor Arrays*, seed 000) distribute its [`steps`] over
-//! simulated cores, and the host engine runs its [`kernels`] on real CPUs.
+//! simulated cores, and the host engine runs its [`kernels`](mod@kernels) on real CPUs.
 //!
 //! * [`sbox`] — the S-box derived from its definition (GF(2^8) inverse +
 //!   affine map) in `const fn`s.
@@ -115,7 +115,7 @@ impl Aes {
         })
     }
 
-    /// AES with a kernel chosen by name (see [`kernels`]).
+    /// AES with a kernel chosen by name (see [`kernels`](fn@kernels)).
     pub fn with_kernel_name(key: &[u8], name: &str, style: KeyExpansion) -> Result<Self, Error> {
         Self::with_kernel(key, kernel_by_name(name)?, style)
     }

@@ -1,9 +1,13 @@
 //! `aesflow`: the command-line tool.
 //!
 //! Subcommands: `demo` (the project's main job on built-in data), `kernels`
-//! (the AES kernels and which this CPU runs).
+//! (the AES kernels and which this CPU runs), `designs` (the many-core
+//! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
+//! OpenSSL and RustCrypto).
 
+mod bench_cmd;
 mod demo;
+mod designs_cmd;
 mod kernels_cmd;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +29,12 @@ enum Command {
     Demo,
     /// List the AES kernels, which this CPU can run, and the default.
     Kernels,
+    /// The 16 many-core AES engines of Liu & Baas on the simulated AsAP
+    /// array: list them, print Table 2 beside the model, export DOT/SVG/SDF3.
+    Designs(designs_cmd::DesignsArgs),
+    /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
+    /// RustCrypto in the same run.
+    Bench(bench_cmd::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +42,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo => demo::run(),
         Command::Kernels => kernels_cmd::run(),
+        Command::Designs(args) => designs_cmd::run(args),
+        Command::Bench(args) => bench_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

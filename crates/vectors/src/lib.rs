@@ -141,7 +141,7 @@ impl VectorFile {
 /// Decode a hex string (either case); odd length or a non-hex digit is an error.
 pub fn decode_hex(s: &str) -> Result<Vec<u8>, Error> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(err(format!("odd-length hex string ({} digits)", s.len())));
     }
     let digit = |c: u8| -> Result<u8, Error> {

@@ -14,7 +14,7 @@
 //!   64-bit add suffices (fast path); otherwise a full 128-bit add with the
 //!   carry propagated through a mask register is used.
 //! * Decryption uses the equivalent inverse cipher like [`aesni`]; online key
-//!   expansion derives the round keys once per [`aesni::ONLINE_BATCH`] blocks,
+//!   expansion derives the round keys once per [`super::aesni::ONLINE_BATCH`] blocks,
 //!   converting decryption keys with `AESIMC`.
 //!
 //! Needs `avx512f`, `avx512bw` (byte masks and `VPSHUFB` on 512 bits),
