@@ -45,6 +45,8 @@ pub fn run() -> anyhow::Result<()> {
     fips197_every_kernel()?;
     many_core_engines()?;
     host_benchmark()?;
+    println!("4. File round trip: built-in data encrypted to a Cobblestone-256 file and back\n");
+    crate::files_cmd::demo_round_trip()?;
     Ok(())
 }
 
