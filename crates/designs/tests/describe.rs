@@ -3,15 +3,6 @@ use aesflow_designs::Engine;
 use aesflow_designs::describe::{SHIPPED, parse, to_dot, write};
 
 #[test]
-#[ignore]
-fn regenerate_shipped() {
-    for e in Engine::ALL {
-        let d = e.base_design(KeySize::Aes128);
-        std::fs::write(format!("engines/{}.aesflow", e.slug()), write(&d)).unwrap();
-    }
-}
-
-#[test]
 fn shipped_files_are_the_builtin_designs() {
     for (slug, text) in SHIPPED {
         let e = Engine::parse(slug).unwrap();
