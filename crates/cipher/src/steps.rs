@@ -15,7 +15,7 @@
 //! These functions index the S-box table with their input: they are the
 //! specification, not a constant-time implementation (see the `ctime` kernel).
 
-use crate::sbox::{INV_SBOX, SBOX, gf_mul, xtime};
+use crate::sbox::{INV_SBOX, SBOX, xtime};
 
 /// The AES state: 16 bytes, column-major (`state[r + 4 * c]`).
 pub type State = [u8; 16];
@@ -105,15 +105,19 @@ pub fn mix_column(col: &mut [u8; 4]) {
 }
 
 /// InvMixColumns on one column (FIPS-197 §5.3.3, `{0b}x^3 + {0d}x^2 + {09}x + {0e}`).
+///
+/// Computed as MixColumns after a pre-step (`{0e,0b,0d,09}` factors as
+/// `{02,01,01,03}·{05,00,04,00}`): `u = {04}·(a0 ⊕ a2)`, `v = {04}·(a1 ⊕ a3)`,
+/// added to the even and odd rows. Only `xtime` and XORs: constant-time.
 #[inline]
 pub fn inv_mix_column(col: &mut [u8; 4]) {
-    let a = *col;
-    for (r, out) in col.iter_mut().enumerate() {
-        *out = gf_mul(a[r], 0x0e)
-            ^ gf_mul(a[(r + 1) % 4], 0x0b)
-            ^ gf_mul(a[(r + 2) % 4], 0x0d)
-            ^ gf_mul(a[(r + 3) % 4], 0x09);
-    }
+    let u = xtime(xtime(col[0] ^ col[2]));
+    let v = xtime(xtime(col[1] ^ col[3]));
+    col[0] ^= u;
+    col[1] ^= v;
+    col[2] ^= u;
+    col[3] ^= v;
+    mix_column(col);
 }
 
 /// Column `c` (0..4) of the state, as four bytes.
@@ -289,6 +293,23 @@ mod tests {
         assert_eq!(c, [0x8e, 0x4d, 0xa1, 0xbc]);
         inv_mix_column(&mut c);
         assert_eq!(c, [0xdb, 0x13, 0x53, 0x45]);
+    }
+
+    #[test]
+    fn inv_mix_column_matches_the_matrix() {
+        use crate::sbox::gf_mul;
+        for seed in 0..2000u32 {
+            let a = (seed.wrapping_mul(2654435761)).to_le_bytes();
+            let mut got = a;
+            inv_mix_column(&mut got);
+            let expect: [u8; 4] = core::array::from_fn(|r| {
+                gf_mul(a[r], 0x0e)
+                    ^ gf_mul(a[(r + 1) % 4], 0x0b)
+                    ^ gf_mul(a[(r + 2) % 4], 0x0d)
+                    ^ gf_mul(a[(r + 3) % 4], 0x09)
+            });
+            assert_eq!(got, expect);
+        }
     }
 
     #[test]
