@@ -138,3 +138,171 @@ impl AppGraph {
         Ok(())
     }
 }
+
+/// Actions of the original sinks are tagged with their copy in the bits
+/// above this shift by [`gather`].
+pub const GATHER_COPY_SHIFT: u32 = 24;
+
+/// The sink behaviour of a gathered application: dispatches each action to
+/// the sink behaviour of the copy it came from.
+struct GatherSink {
+    parts: Vec<Box<dyn Behavior>>,
+}
+
+impl Behavior for GatherSink {
+    fn exec(&mut self, action: u32, mem: &mut [u16], now: u64) {
+        if action == u32::MAX {
+            return;
+        }
+        let j = (action >> GATHER_COPY_SHIFT) as usize;
+        let a = action & ((1 << GATHER_COPY_SHIFT) - 1);
+        if let Some(b) = self.parts.get_mut(j) {
+            b.exec(a, mem, now);
+        }
+    }
+}
+
+/// Duplicate an engine (paper §5.2, Fig. 12): the union of `copies`, each
+/// with exactly one sink, whose outputs are gathered by one *consumer* core
+/// (the "subsequent processor" the paper's outputs go to) before a single
+/// off-array sink. The consumer has the platform's two input ports, so the
+/// mapper inserts MergeCores in front of it when there are more than two
+/// copies (two for four copies, as the paper says). Each copy keeps its own
+/// off-array source. The consumer takes copy 0's block, then copy 1's, …,
+/// round-robin, so feed copy `j` with blocks `j, j + k, j + 2k, …` to get
+/// the output in input order.
+///
+/// The consumer core is named `consumer` with kind `Consumer`; it is not
+/// part of the engine (subtract it when counting the engine's cores). Sink
+/// actions must be below `1 << GATHER_COPY_SHIFT`.
+pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, String> {
+    if copies.len() < 2 {
+        return copies
+            .into_iter()
+            .next()
+            .ok_or_else(|| "gather: no copies".to_string());
+    }
+    let mut out = AppGraph::default();
+    let mut sink_progs: Vec<(usize, Vec<Step>, usize)> = Vec::new();
+    let mut sink_behaviors: Vec<Box<dyn Behavior>> = Vec::new();
+    let mut sink_mem = 1;
+    let mut removed: Vec<bool> = Vec::new();
+    for (j, mut app) in copies.into_iter().enumerate() {
+        let sinks: Vec<usize> = (0..app.actors.len())
+            .filter(|&i| app.actors[i].class == ActorClass::Sink)
+            .collect();
+        let [sink] = sinks[..] else {
+            return Err(format!("gather: copy {j} has {} sinks", sinks.len()));
+        };
+        let a0 = out.actors.len();
+        let e0 = out.edges.len();
+        // Actors, with the sink's slot left as a placeholder to keep indices.
+        for (i, mut a) in app.actors.drain(..).enumerate() {
+            if i == sink {
+                sink_mem = sink_mem.max(a.mem_words);
+                sink_behaviors.push(std::mem::replace(&mut a.behavior, Box::new(NoBehavior)));
+                sink_progs.push((j, std::mem::take(&mut a.program), e0));
+            } else {
+                a.name = format!("{}#{j}", a.name);
+                for s in a.program.iter_mut() {
+                    match s {
+                        Step::Read { edge, .. } | Step::Write { edge, .. } => *edge += e0,
+                        Step::Exec { .. } => {}
+                    }
+                }
+            }
+            removed.push(i == sink);
+            out.actors.push(a);
+        }
+        for mut e in app.edges.drain(..) {
+            e.src += a0;
+            e.dst += a0;
+            out.edges.push(e);
+        }
+    }
+    // Remove the placeholders: rebuild with index maps.
+    let mut new_index = vec![usize::MAX; out.actors.len()];
+    let mut actors = Vec::new();
+    for (i, a) in out.actors.drain(..).enumerate() {
+        if !removed[i] {
+            new_index[i] = actors.len();
+            actors.push(a);
+        } else {
+            new_index[i] = usize::MAX - 1;
+        }
+    }
+    let consumer = actors.len();
+    let sink = consumer + 1;
+    for e in out.edges.iter_mut() {
+        e.src = new_index[e.src];
+        e.dst = if new_index[e.dst] == usize::MAX - 1 {
+            consumer
+        } else {
+            new_index[e.dst]
+        };
+    }
+    let out_edge = out.edges.len();
+    let mut cprog = Vec::new();
+    let mut sprog = Vec::new();
+    for (j, prog, e0) in sink_progs {
+        for s in prog {
+            match s {
+                Step::Read { edge, addr } => {
+                    cprog.push(Step::Read {
+                        edge: edge + e0,
+                        addr,
+                    });
+                    cprog.push(Step::Write {
+                        edge: out_edge,
+                        addr,
+                    });
+                    sprog.push(Step::Read {
+                        edge: out_edge,
+                        addr,
+                    });
+                }
+                Step::Write { .. } => {
+                    return Err("gather: a sink writes".into());
+                }
+                Step::Exec {
+                    cycles,
+                    nop,
+                    action,
+                } => sprog.push(Step::Exec {
+                    cycles,
+                    nop,
+                    action: if action == u32::MAX {
+                        action
+                    } else {
+                        action | ((j as u32) << GATHER_COPY_SHIFT)
+                    },
+                }),
+            }
+        }
+    }
+    actors.push(AppActor {
+        name: "consumer".into(),
+        kind: "Consumer".into(),
+        class: ActorClass::Compute,
+        program: cprog,
+        behavior: Box::new(NoBehavior),
+        mem_words: sink_mem,
+    });
+    actors.push(AppActor {
+        name: "sink".into(),
+        kind: "Sink".into(),
+        class: ActorClass::Sink,
+        program: sprog,
+        behavior: Box::new(GatherSink {
+            parts: sink_behaviors,
+        }),
+        mem_words: sink_mem,
+    });
+    out.edges.push(AppEdge {
+        src: consumer,
+        dst: sink,
+        label: "gathered".into(),
+    });
+    out.actors = actors;
+    Ok(out)
+}

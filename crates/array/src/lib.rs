@@ -36,7 +36,7 @@ pub mod platform;
 pub mod sim;
 pub mod svg;
 
-pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, NoBehavior, Step};
+pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, NoBehavior, Step, gather};
 pub use mapper::{Core, CoreClass, Link, MapError, Mapping, Op, map};
 pub use platform::Platform;
-pub use sim::{CoreStats, LinkStats, SimResult, simulate};
+pub use sim::{Clocks, CoreStats, LinkStats, SimResult, simulate, simulate_clocked};

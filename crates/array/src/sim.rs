@@ -99,17 +99,76 @@ struct Rt {
     mem: Vec<u16>,
 }
 
+/// Per-core clocks for a GALS run ([`simulate_clocked`]): time is counted in
+/// *ticks*; the reference clock (the platform clock: link latency and link
+/// bandwidth, off-array ports) has [`Clocks::ticks_per_cycle`] ticks per
+/// cycle, and core `i` has [`Clocks::period`]`[i]` ticks per cycle of its
+/// own oscillator (a core at `f_i` takes `cycles · f_ref / f_i` reference
+/// cycles for `cycles` of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Ticks per reference cycle.
+    pub ticks_per_cycle: u64,
+    /// Ticks per cycle of each core (indexed like [`Mapping::cores`]).
+    pub period: Vec<u64>,
+}
+
+impl Clocks {
+    /// Every core on the reference clock, one tick per cycle:
+    /// [`simulate_clocked`] then equals [`simulate`].
+    pub fn uniform(cores: usize) -> Self {
+        Clocks {
+            ticks_per_cycle: 1,
+            period: vec![1; cores],
+        }
+    }
+
+    /// Core `i` at `freq[i]` times the reference frequency (`0 < freq[i] ≤
+    /// 1` in practice), with `ticks` ticks per reference cycle; each period
+    /// is rounded to the nearest tick (at least one).
+    pub fn from_ratios(freq: &[f64], ticks: u64) -> Self {
+        Clocks {
+            ticks_per_cycle: ticks.max(1),
+            period: freq
+                .iter()
+                .map(|&r| ((ticks.max(1) as f64 / r).round() as u64).max(1))
+                .collect(),
+        }
+    }
+}
+
 /// Simulate a mapping: sources run `source_periods` program periods, every
 /// other core runs until no more input arrives.
 pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64) -> SimResult {
+    let clocks = Clocks::uniform(mapping.cores.len());
+    simulate_clocked(mapping, platform, source_periods, &clocks)
+}
+
+/// [`simulate`] with each core on its own clock (GALS, per-core frequency
+/// scaling). Every time-valued field of the result — [`CoreStats`]'s
+/// `exec`, `nop`, `stall`, `halted`, `end`, [`LinkStats::busy`],
+/// [`SimResult::cycles`], the sink times — is in ticks; divide by
+/// [`Clocks::ticks_per_cycle`] for reference cycles. A stalled core keeps
+/// its clock running for [`Platform::halt_after`] cycles *of its own clock*.
+///
+/// # Panics
+/// If `clocks.period` does not have one entry per core.
+pub fn simulate_clocked(
+    mapping: &mut Mapping,
+    platform: &Platform,
+    source_periods: u64,
+    clocks: &Clocks,
+) -> SimResult {
     let n = mapping.cores.len();
+    assert_eq!(clocks.period.len(), n, "one clock period per core");
+    let tick = clocks.ticks_per_cycle.max(1);
     let mut fifos: Vec<Fifo> = mapping
         .links
         .iter()
         .map(|l| Fifo {
             buf: VecDeque::with_capacity(platform.fifo_depth),
             depth: platform.fifo_depth.max(1),
-            latency: l.latency,
+            latency: l.latency * tick,
             last_arrival: 0,
             pushed: 0,
             popped: 0,
@@ -140,8 +199,7 @@ pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64)
     let mut sink_times: Vec<Vec<u64>> = vec![Vec::new(); sinks.len()];
     let sink_index: Vec<Option<usize>> =
         (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
-    let halt_after = platform.halt_after;
-    let cpw = platform.link_cycles_per_word;
+    let cpw = platform.link_cycles_per_word * tick;
 
     let mut stack: Vec<usize> = (0..n).rev().collect();
     let mut queued = vec![true; n];
@@ -154,6 +212,8 @@ pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64)
         let prog = &core.program;
         let rt = &mut rts[ci];
         let st = &mut stats[ci];
+        let period = clocks.period[ci].max(1);
+        let halt_after = platform.halt_after * period;
         loop {
             if rt.pc == prog.len() {
                 rt.pc = 0;
@@ -238,9 +298,9 @@ pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64)
                     if let Some(si) = sink_index[ci] {
                         sink_times[si].push(rt.t);
                     }
-                    rt.t += u64::from(cycles);
-                    st.exec += u64::from(cycles - nop);
-                    st.nop += u64::from(nop);
+                    rt.t += u64::from(cycles) * period;
+                    st.exec += u64::from(cycles - nop) * period;
+                    st.nop += u64::from(nop) * period;
                 }
             }
             rt.pc += 1;

@@ -485,6 +485,12 @@ pub fn compile(
                             .map(|(_, pl)| pl.words(nk) as u32)
                             .sum::<u32>()
                             .max(1);
+                        // NOPs go with the cycles: the input share takes
+                        // its part (never more NOPs than cycles in a step).
+                        let nop_in = (u64::from(nop) * u64::from(in_cycles))
+                            .checked_div(u64::from(delay))
+                            .unwrap_or(0) as u32;
+                        let mut nop_spent = 0u32;
                         let mut j = 0u32;
                         for &(e, pl) in &ins {
                             let is_state = matches!(pl, Payload::State(_));
@@ -495,12 +501,15 @@ pub fn compile(
                                 });
                                 if is_state {
                                     let cyc = (j + 1) * in_cycles / total - j * in_cycles / total;
+                                    let nc =
+                                        ((j + 1) * nop_in / total - j * nop_in / total).min(cyc);
                                     if cyc > 0 {
                                         prog.push(Step::Exec {
                                             cycles: cyc,
-                                            nop: 0,
+                                            nop: nc,
                                             action: u32::MAX,
                                         });
+                                        nop_spent += nc;
                                     }
                                     j += 1;
                                 }
@@ -508,7 +517,7 @@ pub fn compile(
                         }
                         prog.push(Step::Exec {
                             cycles: delay - in_cycles,
-                            nop,
+                            nop: (nop - nop_spent.min(nop)).min(delay - in_cycles),
                             action: encode(p as usize, b, 15, nb),
                         });
                         for &(e, pl) in &outs {

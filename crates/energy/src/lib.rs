@@ -1,0 +1,5 @@
+//! scratch
+#![forbid(unsafe_code)]
+pub mod activity;
+pub mod dvfs;
+pub mod power;
