@@ -11,6 +11,7 @@ mod demo;
 mod designs_cmd;
 mod files_cmd;
 mod kernels_cmd;
+mod keygen_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,9 +31,13 @@ enum Command {
     /// many-core engines simulated, a host benchmark and a file round trip.
     Demo,
     /// Encrypt files or stdin (Cobblestone-256 by default, or --raw modes).
+    #[command(after_long_help = ENCRYPT_EXAMPLES)]
     Encrypt(files_cmd::EncryptArgs),
     /// Decrypt files or stdin (authenticated before the output is released).
+    #[command(after_long_help = DECRYPT_EXAMPLES)]
     Decrypt(files_cmd::DecryptArgs),
+    /// Write a new random key file for `encrypt --key-file`.
+    Keygen(keygen_cmd::KeygenArgs),
     /// List the AES kernels, which this CPU can run, and the default.
     Kernels,
     /// The 16 many-core AES engines of Liu & Baas on the simulated AsAP
@@ -43,12 +48,42 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
 }
 
+const ENCRYPT_EXAMPLES: &str = "\
+Examples:
+  aesflow keygen -o my.key                      # a new random 256-bit key
+  aesflow encrypt -k my.key report.pdf          # writes report.pdf.cob
+  aesflow encrypt -k my.key a.txt b.txt c.txt   # several files, concurrently
+  tar c dir | aesflow encrypt -k my.key > dir.tar.cob
+  aesflow encrypt --passphrase notes.txt        # asks for a passphrase twice
+  AESFLOW_PASS=... aesflow encrypt --passphrase-env AESFLOW_PASS notes.txt
+  aesflow encrypt --raw --mode cbc --key 000102030405060708090a0b0c0d0e0f \\
+      --iv 0f0e0d0c0b0a09080706050403020100 -o out.bin in.bin   # = openssl enc
+
+The format is Cobblestone-256 (C2SP chunked encryption with AES-256-GCM):
+every 16 KiB chunk is authenticated. Output files are written to a temporary
+file and renamed only when complete; an existing file is never overwritten
+without --force, and on any error no output file is left behind.";
+
+const DECRYPT_EXAMPLES: &str = "\
+Examples:
+  aesflow decrypt -k my.key report.pdf.cob      # writes report.pdf
+  aesflow decrypt -k my.key -o - dir.tar.cob | tar x
+  aesflow decrypt --passphrase notes.txt.cob
+
+A file is decrypted and authenticated completely before its output file
+appears. When decrypting to stdout, data is released chunk by chunk, each only
+after it was authenticated; if a later chunk is damaged or the input is
+truncated, aesflow stops, prints what is wrong and exits non-zero: treat the
+output of a failed run as incomplete. A wrong key or passphrase is detected
+before any output (key commitment).";
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo => demo::run(),
         Command::Encrypt(a) => files_cmd::run_encrypt(a),
         Command::Decrypt(a) => files_cmd::run_decrypt(a),
+        Command::Keygen(a) => keygen_cmd::run(a),
         Command::Kernels => kernels_cmd::run(),
         Command::Designs(args) => designs_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
