@@ -313,7 +313,7 @@ fn raw_run(
         let mine: Vec<[u8; 16]> = all.iter().skip(j).step_by(k).copied().collect();
         let c = compile(&spec.design, &key, Arc::new(mine), platform)?;
         let b = c.interleave as usize;
-        if n % b != 0 {
+        if !n.is_multiple_of(b) {
             return Err(format!("{} blocks: not a multiple of {b}", n));
         }
         outputs.push(c.output.clone());
