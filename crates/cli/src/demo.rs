@@ -44,8 +44,9 @@ pub fn run() -> anyhow::Result<()> {
     println!("============\n");
     fips197_every_kernel()?;
     many_core_engines()?;
+    energy()?;
     host_benchmark()?;
-    println!("4. File round trip: built-in data encrypted to a Cobblestone-256 file and back\n");
+    println!("5. File round trip: built-in data encrypted to a Cobblestone-256 file and back\n");
     crate::files_cmd::demo_round_trip()?;
     Ok(())
 }
@@ -62,10 +63,20 @@ fn many_core_engines() -> anyhow::Result<()> {
     Ok(())
 }
 
+fn energy() -> anyhow::Result<()> {
+    println!("3. Energy from the simulated activity (Tables 4-5, Fig. 15, the talk's DVFS;");
+    println!("   `aesflow energy` for all figures, with SVG charts)\n");
+    for line in crate::energy_cmd::headline()?.lines() {
+        println!("   {line}");
+    }
+    println!();
+    Ok(())
+}
+
 fn host_benchmark() -> anyhow::Result<()> {
     let kernel = default_kernel()?;
     println!(
-        "3. Host benchmark: the default kernel ({}) on AES-128, 16 KiB buffers,",
+        "4. Host benchmark: the default kernel ({}) on AES-128, 16 KiB buffers,",
         kernel.name()
     );
     println!("   beside RustCrypto and OpenSSL in the same run (`aesflow bench --full` for all)\n");

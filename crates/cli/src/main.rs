@@ -9,6 +9,7 @@
 mod bench_cmd;
 mod demo;
 mod designs_cmd;
+mod energy_cmd;
 mod files_cmd;
 mod kernels_cmd;
 mod keygen_cmd;
@@ -43,6 +44,9 @@ enum Command {
     /// The 16 many-core AES engines of Liu & Baas on the simulated AsAP
     /// array: list them, print Table 2 beside the model, export DOT/SVG/SDF3.
     Designs(designs_cmd::DesignsArgs),
+    /// Power, energy, per-core DVFS, duplication and Table 5 of the many-core
+    /// engines from simulated activity, beside the paper; SVG charts.
+    Energy(energy_cmd::EnergyArgs),
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::Keygen(a) => keygen_cmd::run(a),
         Command::Kernels => kernels_cmd::run(),
         Command::Designs(args) => designs_cmd::run(args),
+        Command::Energy(args) => energy_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
     };
     match result {
