@@ -321,7 +321,17 @@ fn files_positional_io() {
     let dir = tempfile::tempdir().unwrap();
     let key = [8u8; 32];
     for pool in pools() {
-        for n in [0usize, 16384, 300 * 16384 + 3] {
+        let step = cobblestone::CHUNKS_PER_STEP * 16384;
+        for n in [
+            0usize,
+            1,
+            16384,
+            step - 1,
+            step,
+            2 * step,
+            2 * step + 16383,
+            300 * 16384 + 3,
+        ] {
             let p = plaintext(n);
             let ip = dir.path().join("in");
             std::fs::write(&ip, &p).unwrap();
@@ -354,5 +364,71 @@ fn files_positional_io() {
             .unwrap();
             assert_eq!(std::fs::read(&bp).unwrap(), p);
         }
+    }
+}
+
+/// The file path matches the in-memory encryption byte for byte (same
+/// salt), rejects a tampered chunk in any step, and writes nothing for the
+/// step that failed.
+#[test]
+fn files_match_memory_and_detect_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = [5u8; 32];
+    let s = Suite::Cobblestone256;
+    let n = 3 * cobblestone::CHUNKS_PER_STEP * 16384 + 777;
+    let p = plaintext(n);
+    let ip = dir.path().join("in");
+    std::fs::write(&ip, &p).unwrap();
+    for pool in pools() {
+        let keys = ChunkKeys::derive(s, &key, &[1u8; 24], b"").unwrap();
+        let want = cobblestone::encrypt_with_keys(&pool, &keys, &p).unwrap();
+        let op = dir.path().join("out");
+        let of = std::fs::File::create(&op).unwrap();
+        let inf = std::fs::File::open(&ip).unwrap();
+        cobblestone::encrypt_file(&pool, &keys, &inf, n as u64, &of, 0, &|_| {}).unwrap();
+        assert_eq!(std::fs::read(&op).unwrap(), want);
+        for chunk in [0usize, 40, 97, 98] {
+            let mut bad = want.clone();
+            let pos = (56 + chunk * 16400 + 3).min(bad.len() - 1);
+            bad[pos] ^= 1;
+            let bp = dir.path().join("bad");
+            std::fs::write(&bp, &bad).unwrap();
+            let bf = std::fs::File::open(&bp).unwrap();
+            let out = std::fs::File::create(dir.path().join("back")).unwrap();
+            let e = cobblestone::decrypt_file(
+                &pool,
+                s,
+                &key,
+                b"",
+                &bf,
+                0,
+                bad.len() as u64,
+                &out,
+                &|_| {},
+            )
+            .unwrap_err();
+            assert!(matches!(e, Error::ChunkAuthentication(_)), "{chunk}: {e}");
+        }
+        // A file shorter than the length given: an error, not garbage.
+        let short = std::fs::File::open(dir.path().join("bad")).unwrap();
+        let out = std::fs::File::create(dir.path().join("back")).unwrap();
+        assert!(
+            cobblestone::decrypt_file(
+                &pool,
+                s,
+                &key,
+                b"",
+                &short,
+                0,
+                want.len() as u64 + 16400,
+                &out,
+                &|_| {}
+            )
+            .is_err()
+        );
+        let inf = std::fs::File::open(&ip).unwrap();
+        assert!(
+            cobblestone::encrypt_file(&pool, &keys, &inf, n as u64 + 5, &of, 0, &|_| {}).is_err()
+        );
     }
 }
