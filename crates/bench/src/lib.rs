@@ -28,6 +28,12 @@
 
 #![warn(missing_docs)]
 
+pub mod engine;
+pub mod modes;
+
+pub use engine::{EngineOptions, EngineReport, EngineRow, render_engine_table, run_engine};
+pub use modes::{ModeOp, ModesOptions, ModesReport, ModesRow, render_modes_table, run_modes};
+
 use aesflow_cipher::{Kernel, KeyExpansion, KeySchedule, KeySize, available_kernels, kernels};
 use serde::Serialize;
 use std::fmt::{self, Write as _};
@@ -261,6 +267,9 @@ pub enum BenchError {
     },
     /// Nothing to measure (an empty list of sizes, ops or key sizes).
     Empty(&'static str),
+    /// A section could not be set up or failed (bad option, backend
+    /// unavailable, engine I/O error).
+    Setup(String),
 }
 
 impl fmt::Display for BenchError {
@@ -272,6 +281,7 @@ impl fmt::Display for BenchError {
                 known.join(", ")
             ),
             BenchError::Empty(what) => write!(f, "nothing to benchmark: no {what} given"),
+            BenchError::Setup(what) => f.write_str(what),
         }
     }
 }
@@ -314,7 +324,8 @@ pub fn tsc_ghz() -> (f64, String) {
     }
 }
 
-fn cpu_model() -> Option<String> {
+/// CPU model from `/proc/cpuinfo`, if readable.
+pub fn cpu_model() -> Option<String> {
     let s = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     s.lines()
         .find(|l| l.starts_with("model name"))
@@ -323,7 +334,7 @@ fn cpu_model() -> Option<String> {
 }
 
 /// A thing to time: processes `bytes` bytes per call.
-type Contender<'a> = Box<dyn FnMut() + 'a>;
+pub(crate) type Contender<'a> = Box<dyn FnMut() + 'a>;
 
 /// Best-of-`reps` throughputs in bytes/s of several contenders that each
 /// process `bytes` bytes per call, spending about `total` on each. The
@@ -335,6 +346,23 @@ pub fn measure_group(
     reps: usize,
     contenders: &mut [Box<dyn FnMut() + '_>],
 ) -> Vec<f64> {
+    let sizes = vec![bytes; contenders.len()];
+    measure_group_sized(&sizes, total, reps, contenders)
+}
+
+/// [`measure_group`] for contenders that process different numbers of
+/// bytes per call: `bytes[i]` for `contenders[i]`.
+///
+/// # Panics
+///
+/// If `bytes` and `contenders` differ in length.
+pub fn measure_group_sized(
+    bytes: &[usize],
+    total: Duration,
+    reps: usize,
+    contenders: &mut [Box<dyn FnMut() + '_>],
+) -> Vec<f64> {
+    assert_eq!(bytes.len(), contenders.len(), "one size per contender");
     let reps = reps.max(1);
     let per_rep = total / reps as u32;
     let iters: Vec<usize> = contenders
@@ -357,7 +385,7 @@ pub fn measure_group(
             *b = b.min(t.elapsed().as_secs_f64() / n as f64);
         }
     }
-    best.iter().map(|t| bytes as f64 / t).collect()
+    best.iter().zip(bytes).map(|(t, &n)| n as f64 / t).collect()
 }
 
 /// Best-of-`reps` throughput in bytes/s of one function (see
@@ -366,7 +394,7 @@ pub fn measure(bytes: usize, total: Duration, reps: usize, f: impl FnMut()) -> f
     measure_group(bytes, total, reps, &mut [Box::new(f)])[0]
 }
 
-fn fill(buf: &mut [u8]) {
+pub(crate) fn fill(buf: &mut [u8]) {
     let mut x: u32 = 0x1234_5678;
     for b in buf {
         x ^= x << 13;
@@ -376,7 +404,7 @@ fn fill(buf: &mut [u8]) {
     }
 }
 
-fn test_key(size: KeySize) -> Vec<u8> {
+pub(crate) fn test_key(size: KeySize) -> Vec<u8> {
     (0..size.bytes() as u8)
         .map(|i| i.wrapping_mul(29).wrapping_add(7))
         .collect()
@@ -467,27 +495,90 @@ pub fn openssl_version() -> Option<String> {
 pub fn measure_openssl(size: KeySize, op: Op, n: usize, seconds: u32) -> Result<f64, String> {
     let mode = if op == Op::Ctr { "ctr" } else { "ecb" };
     let cipher = format!("aes-{}-{mode}", size.bits());
-    let mut cmd = Command::new("openssl");
-    cmd.args(["speed", "-mr", "-elapsed", "-evp", &cipher]);
-    if op == Op::EcbDec {
-        cmd.arg("-decrypt");
+    OpensslSpeed {
+        decrypt: op == Op::EcbDec,
+        ..OpensslSpeed::new(&cipher, n, seconds)
     }
-    cmd.args([
-        "-bytes",
-        &n.to_string(),
-        "-seconds",
-        &seconds.max(1).to_string(),
-    ]);
-    let out = cmd
-        .output()
-        .map_err(|e| format!("peer skipped: openssl not found ({e})"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    parse_openssl_speed(&text).ok_or_else(|| {
-        format!(
-            "peer skipped: could not parse `openssl speed` output for {cipher} (exit {})",
-            out.status
-        )
-    })
+    .run()
+}
+
+/// One `openssl speed -mr -elapsed -evp CIPHER -bytes N -seconds S` run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpensslSpeed {
+    /// EVP cipher name, e.g. `aes-128-cbc`.
+    pub cipher: String,
+    /// Bytes per operation (`-bytes`).
+    pub bytes: usize,
+    /// `-seconds` (at least 1).
+    pub seconds: u32,
+    /// `-decrypt`.
+    pub decrypt: bool,
+    /// `-aead`: each operation is a whole AEAD message (IV set, 13 bytes of
+    /// AAD, the data, the tag), as a one-shot seal is.
+    pub aead: bool,
+    /// `-multi N` (N processes, figures summed) if above 1.
+    pub multi: usize,
+}
+
+impl OpensslSpeed {
+    /// Encryption, one process.
+    pub fn new(cipher: &str, bytes: usize, seconds: u32) -> Self {
+        OpensslSpeed {
+            cipher: cipher.to_string(),
+            bytes,
+            seconds,
+            decrypt: false,
+            aead: false,
+            multi: 1,
+        }
+    }
+
+    /// The arguments after `openssl`.
+    pub fn args(&self) -> Vec<String> {
+        let mut a: Vec<String> = ["speed", "-mr", "-elapsed"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if self.multi > 1 {
+            a.extend(["-multi".into(), self.multi.to_string()]);
+        }
+        a.extend(["-evp".into(), self.cipher.clone()]);
+        if self.decrypt {
+            a.push("-decrypt".into());
+        }
+        if self.aead {
+            a.push("-aead".into());
+        }
+        a.extend([
+            "-bytes".into(),
+            self.bytes.to_string(),
+            "-seconds".into(),
+            self.seconds.max(1).to_string(),
+        ]);
+        a
+    }
+
+    /// The command line, for notes and reports.
+    pub fn command_line(&self) -> String {
+        format!("openssl {}", self.args().join(" "))
+    }
+
+    /// Run it: bytes/s (summed over the processes with `-multi`), or an
+    /// explanation of why the peer is skipped.
+    pub fn run(&self) -> Result<f64, String> {
+        let out = Command::new("openssl")
+            .args(self.args())
+            .output()
+            .map_err(|e| format!("peer skipped: openssl not found ({e})"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        parse_openssl_speed(&text).ok_or_else(|| {
+            format!(
+                "peer skipped: could not parse `{}` output (exit {})",
+                self.command_line(),
+                out.status
+            )
+        })
+    }
 }
 
 /// The bytes/s figure of `openssl speed -mr` output (its `+F:` line).
@@ -634,7 +725,7 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, BenchError> {
     })
 }
 
-fn human_size(n: usize) -> String {
+pub(crate) fn human_size(n: usize) -> String {
     if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
     } else if n >= 1024 && n.is_multiple_of(1024) {
@@ -644,7 +735,7 @@ fn human_size(n: usize) -> String {
     }
 }
 
-fn opt(v: Option<f64>, prec: usize) -> String {
+pub(crate) fn opt(v: Option<f64>, prec: usize) -> String {
     v.map(|v| format!("{v:.prec$}"))
         .unwrap_or_else(|| "-".into())
 }
@@ -652,22 +743,35 @@ fn opt(v: Option<f64>, prec: usize) -> String {
 /// The report as an aligned text table with a header describing the
 /// machine and units, and the notes underneath.
 pub fn render_table(report: &BenchReport) -> String {
+    let mut s = machine_header(
+        report.cpu.as_deref(),
+        report.tsc_ghz,
+        &report.tsc_method,
+        report.openssl_version.as_deref(),
+    );
+    s.push_str(&render_kernel_rows(report));
+    s
+}
+
+fn machine_header(cpu: Option<&str>, tsc: f64, method: &str, openssl: Option<&str>) -> String {
     let mut s = String::new();
-    if let Some(cpu) = &report.cpu {
+    if let Some(cpu) = cpu {
         let _ = writeln!(s, "cpu: {cpu}");
     }
-    let _ = writeln!(
-        s,
-        "cycles: TSC at {:.3} GHz ({})",
-        report.tsc_ghz, report.tsc_method
-    );
-    if let Some(v) = &report.openssl_version {
+    let _ = writeln!(s, "cycles: TSC at {tsc:.3} GHz ({method})");
+    if let Some(v) = openssl {
         let _ = writeln!(s, "openssl: {v}");
     }
     let _ = writeln!(
         s,
         "GB/s = 10^9 bytes/s, best of repetitions; ratios are aesflow / peer"
     );
+    s
+}
+
+/// The kernel rows and notes of [`render_table`], without the header.
+fn render_kernel_rows(report: &BenchReport) -> String {
+    let mut s = String::new();
     let header = [
         "kernel",
         "key",
@@ -697,15 +801,32 @@ pub fn render_table(report: &BenchReport) -> String {
             opt(r.vs_openssl, 2),
         ]);
     }
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| table.iter().map(|row| row[c].len()).max().unwrap_or(0))
+    render_grid(&mut s, &table, 5);
+    for n in &report.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}
+
+/// Append `table` (first row: the header) aligned: the first `left`
+/// columns left-aligned, the others right-aligned, a rule under the header.
+pub(crate) fn render_grid(s: &mut String, table: &[Vec<String>], left: usize) {
+    let cols = table.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            table
+                .iter()
+                .map(|row| row.get(c).map_or(0, |x| x.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     for (i, row) in table.iter().enumerate() {
         let line: Vec<String> = row
             .iter()
             .enumerate()
             .map(|(c, cell)| {
-                if c < 5 {
+                if c < left {
                     format!("{cell:<w$}", w = widths[c])
                 } else {
                     format!("{cell:>w$}", w = widths[c])
@@ -714,14 +835,10 @@ pub fn render_table(report: &BenchReport) -> String {
             .collect();
         let _ = writeln!(s, "{}", line.join("  ").trim_end());
         if i == 0 {
-            let total = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+            let total = widths.iter().sum::<usize>() + 2 * cols.saturating_sub(1);
             let _ = writeln!(s, "{}", "-".repeat(total));
         }
     }
-    for n in &report.notes {
-        let _ = writeln!(s, "note: {n}");
-    }
-    s
 }
 
 /// The report as pretty-printed JSON.
@@ -729,9 +846,229 @@ pub fn render_json(report: &BenchReport) -> String {
     serde_json::to_string_pretty(report).expect("the report serializes")
 }
 
+/// A section of the suite run by `aesflow bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    /// AES kernels: ECB and CTR ([`run`]).
+    Kernels,
+    /// Modes of operation, multi-stream CBC ([`run_modes`]).
+    Modes,
+    /// The host engine: threads and files ([`run_engine`]); slow.
+    Engine,
+}
+
+impl Section {
+    /// All sections, in report order.
+    pub const ALL: [Section; 3] = [Section::Kernels, Section::Modes, Section::Engine];
+
+    /// `"kernels"`, `"modes"` or `"engine"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Kernels => "kernels",
+            Section::Modes => "modes",
+            Section::Engine => "engine",
+        }
+    }
+
+    /// Parse a section name (`all` is not a section; see the CLI).
+    pub fn parse(s: &str) -> Option<Section> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "kernels" | "kernel" | "ecb" => Some(Section::Kernels),
+            "modes" | "mode" => Some(Section::Modes),
+            "engine" | "host" => Some(Section::Engine),
+            _ => None,
+        }
+    }
+}
+
+/// Options of a suite run: each present section is run, in
+/// [`Section::ALL`] order.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteOptions {
+    /// The kernels section.
+    pub kernels: Option<BenchOptions>,
+    /// The modes section.
+    pub modes: Option<ModesOptions>,
+    /// The engine section.
+    pub engine: Option<EngineOptions>,
+}
+
+/// Result of a suite run: the machine, then one entry per section (`None`
+/// when not run). This is the document `aesflow bench --json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuiteReport {
+    /// Sections run.
+    pub sections: Vec<Section>,
+    /// CPU model.
+    pub cpu: Option<String>,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// Measured TSC rate in GHz.
+    pub tsc_ghz: f64,
+    /// How `tsc_ghz` was obtained.
+    pub tsc_method: String,
+    /// `openssl version`, if found.
+    pub openssl_version: Option<String>,
+    /// `/proc/loadavg` before the run (the machine may be shared).
+    pub load_before: Option<String>,
+    /// `/proc/loadavg` after the run.
+    pub load_after: Option<String>,
+    /// Wall-clock seconds per section, in `sections` order.
+    pub section_seconds: Vec<f64>,
+    /// Kernels section.
+    pub kernels: Option<BenchReport>,
+    /// Modes section.
+    pub modes: Option<ModesReport>,
+    /// Engine section.
+    pub engine: Option<EngineReport>,
+}
+
+fn loadavg() -> Option<String> {
+    let s = std::fs::read_to_string("/proc/loadavg").ok()?;
+    Some(s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+}
+
+/// Run the sections present in `opts`.
+pub fn run_suite(opts: &SuiteOptions) -> Result<SuiteReport, BenchError> {
+    let load_before = loadavg();
+    let (tsc, tsc_method) = tsc_ghz();
+    let mut sections = Vec::new();
+    let mut section_seconds = Vec::new();
+    let mut timed = |s: Section| {
+        sections.push(s);
+        let t = Instant::now();
+        move |secs: &mut Vec<f64>| secs.push(t.elapsed().as_secs_f64())
+    };
+    let kernels = match &opts.kernels {
+        Some(o) => {
+            let done = timed(Section::Kernels);
+            let r = run(o)?;
+            done(&mut section_seconds);
+            Some(r)
+        }
+        None => None,
+    };
+    let modes = match &opts.modes {
+        Some(o) => {
+            let done = timed(Section::Modes);
+            let r = run_modes(o)?;
+            done(&mut section_seconds);
+            Some(r)
+        }
+        None => None,
+    };
+    let engine = match &opts.engine {
+        Some(o) => {
+            let done = timed(Section::Engine);
+            let r = run_engine(o)?;
+            done(&mut section_seconds);
+            Some(r)
+        }
+        None => None,
+    };
+    let any_openssl = opts.kernels.as_ref().is_some_and(|o| o.peers.openssl)
+        || opts.modes.as_ref().is_some_and(|o| o.peers.openssl)
+        || opts.engine.as_ref().is_some_and(|o| o.openssl);
+    Ok(SuiteReport {
+        sections,
+        cpu: cpu_model(),
+        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        tsc_ghz: kernels.as_ref().map_or(tsc, |k| k.tsc_ghz),
+        tsc_method,
+        openssl_version: if any_openssl { openssl_version() } else { None },
+        load_before,
+        load_after: loadavg(),
+        section_seconds,
+        kernels,
+        modes,
+        engine,
+    })
+}
+
+/// The suite as text: a machine header, then each section's table.
+pub fn render_suite_table(report: &SuiteReport) -> String {
+    let mut s = machine_header(
+        report.cpu.as_deref(),
+        report.tsc_ghz,
+        &report.tsc_method,
+        report.openssl_version.as_deref(),
+    );
+    let _ = writeln!(
+        s,
+        "logical CPUs: {}; load average before: {}, after: {}",
+        report.cpus,
+        report.load_before.as_deref().unwrap_or("?"),
+        report.load_after.as_deref().unwrap_or("?")
+    );
+    for (sec, secs) in report.sections.iter().zip(&report.section_seconds) {
+        let _ = writeln!(s, "\n== {} ({secs:.1} s) ==", sec.name());
+        match sec {
+            Section::Kernels => {
+                if let Some(r) = &report.kernels {
+                    s.push_str(&render_kernel_rows(r));
+                }
+            }
+            Section::Modes => {
+                if let Some(r) = &report.modes {
+                    s.push_str(&render_modes_table(r));
+                }
+            }
+            Section::Engine => {
+                if let Some(r) = &report.engine {
+                    s.push_str(&render_engine_table(r));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// The suite as one pretty-printed JSON document.
+pub fn render_suite_json(report: &SuiteReport) -> String {
+    serde_json::to_string_pretty(report).expect("the report serializes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn section_names_round_trip() {
+        for s in Section::ALL {
+            assert_eq!(Section::parse(s.name()), Some(s));
+        }
+        assert_eq!(Section::parse("all"), None);
+    }
+
+    #[test]
+    fn openssl_speed_args() {
+        let p = OpensslSpeed {
+            decrypt: true,
+            multi: 2,
+            ..OpensslSpeed::new("aes-128-cbc", 16384, 0)
+        };
+        assert_eq!(
+            p.command_line(),
+            "openssl speed -mr -elapsed -multi 2 -evp aes-128-cbc -decrypt -bytes 16384 -seconds 1"
+        );
+    }
+
+    #[test]
+    fn parses_openssl_multi_output() {
+        let out = "Got: +H:16384 from 0\nGot: +F:25:AES-256-CTR:1.5e9 from 0\n\
+                   +H:16384\n+F:25:AES-256-CTR:2532418446.22\n";
+        assert_eq!(parse_openssl_speed(out), Some(2532418446.22));
+    }
+
+    #[test]
+    fn empty_suite_renders() {
+        let r = run_suite(&SuiteOptions::default()).unwrap();
+        assert!(r.sections.is_empty() && r.kernels.is_none());
+        assert!(render_suite_table(&r).contains("load average"));
+        let j: serde_json::Value = serde_json::from_str(&render_suite_json(&r)).unwrap();
+        assert!(j["modes"].is_null() && j["sections"].as_array().unwrap().is_empty());
+    }
 
     #[test]
     fn parses_openssl_mr_output() {
