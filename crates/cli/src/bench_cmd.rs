@@ -89,14 +89,15 @@ pub struct BenchArgs {
     /// Engine section: threads of the "all threads" rows (default: all).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Engine section: repetitions of each measurement (default 3).
+    /// Engine section: repetitions (default 3): rounds of the in-memory
+    /// benchmark, each with one run of every OpenSSL peer, and file runs.
     #[arg(long, value_name = "N")]
     pub reps: Option<usize>,
     /// Engine section: directory for the benchmark files (default: /dev/shm
     /// if writable, else the temporary directory).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// Seconds per `openssl speed` run (default 1; engine section 2).
+    /// Seconds per `openssl speed` run (default 1).
     #[arg(long, value_name = "S")]
     pub openssl_seconds: Option<u32>,
     /// Do not run OpenSSL as a peer.
