@@ -57,6 +57,49 @@ pub trait Kernel: Send + Sync + 'static {
     fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
         ctr_xor_with_blocks(self, keys, counter, data);
     }
+
+    /// CBC encryption (SP 800-38A §6.2) of whole blocks in place:
+    /// `C_i = E(P_i ⊕ C_{i-1})` with `C_{-1} = iv`. Serial by nature; on
+    /// return `iv` holds the last ciphertext block (the chaining value).
+    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        for b in blocks {
+            for (x, y) in b.iter_mut().zip(iv.iter()) {
+                *x ^= y;
+            }
+            self.encrypt_blocks(keys, core::slice::from_mut(b));
+            *iv = *b;
+        }
+    }
+
+    /// CBC decryption of whole blocks in place: `P_i = D(C_i) ⊕ C_{i-1}`.
+    /// Parallel across blocks; on return `iv` holds the last ciphertext block.
+    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        cbc_decrypt_with_blocks(self, keys, iv, blocks);
+    }
+}
+
+/// Generic CBC decryption built on [`Kernel::decrypt_blocks`], in batches.
+pub fn cbc_decrypt_with_blocks<K: Kernel + ?Sized>(
+    kernel: &K,
+    keys: &KeySchedule,
+    iv: &mut Block,
+    blocks: &mut [Block],
+) {
+    const BATCH: usize = 64;
+    let mut saved = [[0u8; 16]; BATCH];
+    for chunk in blocks.chunks_mut(BATCH) {
+        let n = chunk.len();
+        saved[..n].copy_from_slice(chunk);
+        kernel.decrypt_blocks(keys, chunk);
+        for (i, b) in chunk.iter_mut().enumerate() {
+            let prev = if i == 0 { &*iv } else { &saved[i - 1] };
+            for (x, y) in b.iter_mut().zip(prev.iter()) {
+                *x ^= y;
+            }
+        }
+        *iv = saved[n - 1];
+    }
+    saved.fill([0; 16]);
 }
 
 /// Generic counter mode built on [`Kernel::encrypt_blocks`], in batches.

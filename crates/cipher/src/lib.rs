@@ -161,6 +161,16 @@ impl Aes {
     pub fn ctr_xor(&self, counter: &mut Block, data: &mut [u8]) {
         self.kernel.ctr_xor(&self.keys, counter, data);
     }
+
+    /// CBC encryption of whole blocks in place (see [`Kernel::cbc_encrypt`]).
+    pub fn cbc_encrypt(&self, iv: &mut Block, blocks: &mut [Block]) {
+        self.kernel.cbc_encrypt(&self.keys, iv, blocks);
+    }
+
+    /// CBC decryption of whole blocks in place (see [`Kernel::cbc_decrypt`]).
+    pub fn cbc_decrypt(&self, iv: &mut Block, blocks: &mut [Block]) {
+        self.kernel.cbc_decrypt(&self.keys, iv, blocks);
+    }
 }
 
 impl fmt::Debug for Aes {

@@ -13,37 +13,20 @@
 
 use crate::error::{Result, aligned, iv16, same_len};
 use crate::padding::Padding;
-use crate::streaming::{BATCH, BlockDecryptor, BlockEncryptor, Chain, decrypt_vec, encrypt_vec};
+use crate::streaming::{BlockDecryptor, BlockEncryptor, Chain, decrypt_vec, encrypt_vec};
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use zeroize::Zeroize;
 
 /// Serial CBC encryption of whole blocks; `iv` becomes the last ciphertext.
+/// The kernel's own CBC loop keeps the round keys in registers.
 pub(crate) fn encrypt_chain(aes: &Aes, iv: &mut Block, blocks: &mut [Block]) {
-    for b in blocks {
-        for (x, y) in b.iter_mut().zip(iv.iter()) {
-            *x ^= y;
-        }
-        aes.encrypt_block(b);
-        *iv = *b;
-    }
+    aes.cbc_encrypt(iv, blocks);
 }
 
-/// Batched CBC decryption of whole blocks; `iv` becomes the last ciphertext.
+/// Parallel CBC decryption of whole blocks; `iv` becomes the last ciphertext.
 pub(crate) fn decrypt_chain(aes: &Aes, iv: &mut Block, blocks: &mut [Block]) {
-    let mut saved = [[0u8; 16]; BATCH];
-    for chunk in blocks.chunks_mut(BATCH) {
-        let n = chunk.len();
-        saved[..n].copy_from_slice(chunk);
-        aes.decrypt_blocks(chunk);
-        for (i, b) in chunk.iter_mut().enumerate() {
-            let prev = if i == 0 { &*iv } else { &saved[i - 1] };
-            for (x, y) in b.iter_mut().zip(prev.iter()) {
-                *x ^= y;
-            }
-        }
-        *iv = saved[n - 1];
-    }
+    aes.cbc_decrypt(iv, blocks);
 }
 
 /// CBC with a running chaining value: in-place streaming of whole blocks.

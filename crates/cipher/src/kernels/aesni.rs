@@ -317,6 +317,96 @@ fn ctr<const NR: usize>(rk: &[[u8; 16]], ctr: &mut u128, data: &mut [u8]) {
     }
 }
 
+/// Serial CBC encryption with the round keys held in registers.
+#[target_feature(enable = "aes,sse2")]
+fn cbc_enc<const NR: usize>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block]) {
+    let keys = load_keys(rk);
+    let mut chain = load(iv);
+    for b in blocks.iter_mut() {
+        let mut x = [_mm_xor_si128(load(b), chain)];
+        enc_n::<NR, 1>(&mut x, &keys);
+        chain = x[0];
+        store(b, chain);
+    }
+    store(iv, chain);
+}
+
+/// CBC decryption of exactly `N` blocks: all ciphertexts are loaded before
+/// any plaintext is stored, so it works in place.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+fn cbc_dec_step<const NR: usize, const N: usize>(
+    blocks: &mut [Block],
+    chain: &mut __m128i,
+    k: &Keys,
+) {
+    assert_eq!(blocks.len(), N);
+    let mut c = [_mm_setzero_si128(); N];
+    for (v, b) in c.iter_mut().zip(blocks.iter()) {
+        *v = load(b);
+    }
+    let mut x = c;
+    dec_n::<NR, N>(&mut x, k);
+    let mut prev = *chain;
+    for (i, b) in blocks.iter_mut().enumerate() {
+        store(b, _mm_xor_si128(x[i], prev));
+        prev = c[i];
+    }
+    *chain = prev;
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn cbc_dec<const NR: usize>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block]) {
+    let keys = load_keys(rk);
+    let mut chain = load(iv);
+    let mut chunks = blocks.chunks_exact_mut(WIDTH);
+    for c in &mut chunks {
+        cbc_dec_step::<NR, WIDTH>(c, &mut chain, &keys);
+    }
+    for b in chunks.into_remainder().chunks_exact_mut(1) {
+        cbc_dec_step::<NR, 1>(b, &mut chain, &keys);
+    }
+    store(iv, chain);
+}
+
+/// CBC with AES-NI, dispatched on the number of rounds and direction.
+///
+/// # Safety
+/// The CPU must support `aes` and `sse2`.
+unsafe fn cbc_dispatch<const DEC: bool>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block]) {
+    // SAFETY: the caller guarantees the features these functions enable.
+    unsafe {
+        match (rk.len() - 1, DEC) {
+            (10, false) => cbc_enc::<10>(rk, iv, blocks),
+            (12, false) => cbc_enc::<12>(rk, iv, blocks),
+            (14, false) => cbc_enc::<14>(rk, iv, blocks),
+            (10, true) => cbc_dec::<10>(rk, iv, blocks),
+            (12, true) => cbc_dec::<12>(rk, iv, blocks),
+            (14, true) => cbc_dec::<14>(rk, iv, blocks),
+            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+        }
+    }
+}
+
+/// CBC encryption with AES-NI on any key schedule (for the `vaes` kernel
+/// too: CBC encryption is serial, so wider registers do not help).
+pub(super) fn cbc_encrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+    require();
+    for_each_keyed(keys, Dir::Enc, blocks, ONLINE_BATCH, |rk, b| {
+        // SAFETY: `require` checked aes, sse2 and ssse3.
+        unsafe { cbc_dispatch::<false>(rk, iv, b) }
+    });
+}
+
+/// CBC decryption with AES-NI, eight blocks interleaved.
+pub(super) fn cbc_decrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+    require();
+    for_each_keyed(keys, Dir::Dec, blocks, ONLINE_BATCH, |rk, b| {
+        // SAFETY: `require` checked aes, sse2 and ssse3.
+        unsafe { cbc_dispatch::<true>(rk, iv, b) }
+    });
+}
+
 /// ECB with AES-NI, dispatched on the number of rounds.
 ///
 /// # Safety
@@ -387,6 +477,12 @@ impl Kernel for AesNi {
             unsafe { ctr_dispatch(rk, &mut c, d) }
         });
         *counter = c.to_be_bytes();
+    }
+    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        cbc_encrypt_ni(keys, iv, blocks);
+    }
+    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        cbc_decrypt_ni(keys, iv, blocks);
     }
 }
 

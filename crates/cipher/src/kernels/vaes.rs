@@ -421,6 +421,18 @@ impl Kernel for Vaes {
         // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
         unsafe { hw::ctr_xor::<IN_FLIGHT>(keys, counter, data) }
     }
+    /// CBC encryption is serial: the 128-bit AES-NI loop is as fast as it
+    /// gets (a CPU with VAES has AES-NI).
+    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        require();
+        super::aesni::cbc_encrypt_ni(keys, iv, blocks);
+    }
+    /// CBC decryption through the AES-NI kernel's eight-block loop (a
+    /// 512-bit version is future work).
+    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        require();
+        super::aesni::cbc_decrypt_ni(keys, iv, blocks);
+    }
 }
 
 #[cfg(test)]
