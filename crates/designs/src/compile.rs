@@ -3,8 +3,9 @@
 //!
 //! Program shape (the timing assumptions, see the crate docs):
 //! * a *block* actor (ShiftRows, MixColumns, fused kinds, key cores) reads
-//!   all its input words, executes its Table 1 delay, then writes its
-//!   output words;
+//!   all its input words, executes its delay (Table 1's, summed over its
+//!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`]),
+//!   then writes its output words;
 //! * a *streaming* actor (a lone SubBytes or AddRoundKey, which work byte
 //!   by byte) handles one 16-bit word at a time: read it (and its key
 //!   word), execute its share of the delay, write it;
@@ -26,7 +27,7 @@ use aesflow_cipher::steps::{
 };
 
 use crate::graph::{Design, KEY_BASE, Payload, Role, SLOT_WORDS, SUBWORD_BASE, WINDOW_BASE};
-use crate::kinds::{Prim, steps_delay, steps_nop};
+use crate::kinds::{Prim, step_delays, steps_nop};
 
 /// Shared list of blocks (input or output).
 pub type Blocks = Arc<Mutex<Vec<[u8; 16]>>>;
@@ -478,7 +479,8 @@ pub fn compile(
                         // MixColumns, the xtime of each input byte) is
                         // spread over the input state words, the rest runs
                         // after the last word.
-                        let in_cycles = s[0].delay() * input_share_pct(s[0]) / 100;
+                        let first = step_delays(s).next().unwrap_or(0);
+                        let in_cycles = first * input_share_pct(s[0]) / 100;
                         let total: u32 = ins
                             .iter()
                             .filter(|(_, pl)| matches!(pl, Payload::State(_)))
@@ -599,7 +601,6 @@ pub fn compile(
             mem_words: nb * SLOT_WORDS,
         });
     }
-    let _ = steps_delay;
     Ok(Compiled {
         app,
         output,

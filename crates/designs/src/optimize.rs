@@ -13,7 +13,10 @@
 //!   fused core is no slower than the design's bottleneck.
 //! * [`fuse_addkey_shiftrows`] — §5.1 step 2: fuse an AddRoundKey with the
 //!   ShiftRows of the next round it alone feeds, when the fused core
-//!   (22 + 38 = 60 cycles) stays under the bottleneck.
+//!   (22 + 38 = 60 cycles, §5.1's sum of the standalone delays) stays under
+//!   the bottleneck. The fused core then runs faster than that
+//!   ([`crate::kinds::FUSED_SHIFT_ROWS_DELAY`]): the criterion is the
+//!   designer's, the delay the chip's (Table 4).
 //! * [`to_offline`] — remove the key-expansion cores; every AddRoundKey then
 //!   holds its round keys in its data memory.
 //!

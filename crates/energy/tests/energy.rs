@@ -59,25 +59,38 @@ fn full_parallelism_offline_total_power_within_5_percent_of_4_52_w() {
     assert!(leak.model < 10.0, "leakage stays negligible: {leak:?}");
 }
 
-/// The issue asks for ±10% of 1.55 nJ/bit. The model gives about 1.83
-/// (+18%): Table 1's delays for the No-merge structure need about 4,700
-/// busy cycles per block, ≥ 1.59 nJ/bit from execution alone at Table 3's
-/// 49.6 pJ per cycle, so no accounting of stalls can reach 1.55 (see the
-/// crate docs, "Where the model misses"). This test pins the documented
-/// value so that a change in it is noticed.
+/// The issue: No-merge offline at 1.3 V within ±10% of 1.55 nJ/bit. The
+/// model meets it through one global rule (a ShiftRows fused with another
+/// step costs its compute part, 19 of 38 cycles, derived from Table 4;
+/// see `aesflow_designs::kinds::FUSED_SHIFT_ROWS_DELAY` and the crate
+/// docs): about 1.70 nJ/bit, +9.4%, with little margin.
 #[test]
-fn no_merge_offline_energy_per_bit_is_the_documented_value() {
+fn no_merge_offline_energy_per_bit_within_10_percent_of_1_55() {
     let c = check("Table 5: No-merge offline energy per bit");
-    assert!(c.error() > 0.10 && c.error() < 0.25, "{c:?}");
+    assert!(c.error().abs() <= 0.10, "{c:?}");
     let s = the_study();
-    let nm = s
+    let fp = s
         .engines
         .iter()
-        .find(|r| r.engine == Engine::NoMerge && r.expansion == Expansion::Offline)
+        .find(|r| r.engine == Engine::FullParallelism && r.expansion == Expansion::Offline)
         .unwrap();
-    // Execution energy alone already exceeds the paper's total.
-    let exec_epb = nm.power.exec / nm.activity().throughput(1.2e9) * 1e9;
-    assert!(exec_epb > 1.55, "{exec_epb}");
+    // The same rule makes Table 4's fused row execute close to the paper's
+    // 37 cycles per block (model 41), and halt its clock part of each period
+    // as the paper's does (15 cycles there).
+    let row = aesflow_energy::activity::by_kind(
+        &aesflow_energy::power::PowerModel::default(),
+        fp.activity(),
+        1.3,
+        1.2e9,
+    )
+    .into_iter()
+    .find(|r| r.kind == "AddKeyShiftRows")
+    .expect("AddKeyShiftRows row");
+    assert!((row.exec - 41.0).abs() < 0.5, "{row:?}");
+    assert!(row.halted > 5.0, "{row:?}");
+    // Table 4's execution power within 5%.
+    let x = check("Table 4: execution power");
+    assert!(x.error().abs() <= 0.05, "{x:?}");
 }
 
 #[test]
