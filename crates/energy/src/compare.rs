@@ -234,7 +234,7 @@ pub fn rule_scaled(p: &Platform5) -> Option<Platform5> {
 /// host reports `Intel(R) Xeon(R) Processor @ 2.50GHz`, family 6 model 85
 /// (Skylake-SP / Cascade Lake server, 14 nm). The largest die of that
 /// family (XCC, 28 cores) is about 694 mm² (published die-size estimates);
-/// one core's share, as the paper does for the one-core rows of [19], is
+/// one core's share, as the paper does for the one-core rows of \[19\], is
 /// 694/28 ≈ 24.8 mm². TDP 205 W for the 28-core parts (Xeon Platinum
 /// 8180/8280) → 7.3 W per core, of which the paper's rule takes 50% as the
 /// typical power: 3.66 W. Core supply under load ≈ 0.9 V (assumed; not
