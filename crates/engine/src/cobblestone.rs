@@ -582,10 +582,12 @@ fn write_all_vectored_at(file: &File, bufs: &[&[u8]], mut offset: u64) -> io::Re
     Ok(())
 }
 
-/// Run `step(buffer, s)` for every step `s in 0..steps` on the pool: one
-/// loop per worker claims the next step from a shared counter (so a busy
-/// core simply takes fewer), with one buffer per loop reused for all its
-/// steps and zeroed when the loop ends. Stops at the first error.
+/// Run `step(buffer, s)` for every step `s in 0..steps` on the pool's I/O
+/// loops ([`Pool::try_for_each_io_loop`]: one more than the cores, so a
+/// loop whose write waits for the file's lock leaves its core to another
+/// loop's reading and sealing). Each loop claims the next step from a
+/// shared counter (a busy core simply takes fewer) and keeps one buffer for
+/// all its steps, zeroed when the loop ends. Stops at the first error.
 fn run_steps(
     pool: &Pool,
     steps: u64,
@@ -594,8 +596,8 @@ fn run_steps(
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
-    let loops = (pool.threads() as u64).min(steps) as usize;
-    pool.try_for_each_index(loops, |_| {
+    let loops = (pool.io_loops() as u64).min(steps) as usize;
+    pool.try_for_each_io_loop(loops, |_| {
         let mut buf = Zeroizing::new(Vec::new());
         while !failed.load(Relaxed) {
             let s = next.fetch_add(1, Relaxed);

@@ -10,8 +10,12 @@
 //! GCM: the counter-mode part runs per piece; each piece's GHASH is computed
 //! from a zero state and the pieces are combined with powers of H:
 //! `GHASH(C) = Σ_j GHASH(C_j) · H^{blocks after C_j}` (Horner's rule from the
-//! first piece). Small inputs or one-thread pools use the fused
-//! single-thread kernel of `aesflow-modes`.
+//! first piece). Sealing also keeps the fused AES+GHASH kernel busy: one
+//! worker runs it from the front while the others take pieces from the end
+//! (see [`ParGcm::seal_in_place`]); opening uses the per-piece split only
+//! (the fused kernel is not reachable for a prefix of a message being
+//! opened). Small inputs or one-thread pools use the fused single-thread
+//! kernel of `aesflow-modes`.
 
 use crate::error::{Error, Result};
 use crate::pool::{PIECE, Pool};
@@ -136,6 +140,11 @@ pub fn gf128_pow(h: u128, mut n: u64) -> u128 {
     result
 }
 
+/// GCM's length block `[len(A)]_64 ‖ [len(C)]_64` (bits), as an integer.
+fn lengths(aad: usize, text: usize) -> u128 {
+    (((aad as u64 * 8) as u128) << 64) | (text as u64 * 8) as u128
+}
+
 /// Inputs shorter than this run on the fused one-thread GCM kernel.
 pub const GCM_PARALLEL_MIN: usize = 1 << 20;
 /// Bytes per GCM piece (each piece: CTR then GHASH, 16 KiB at a time).
@@ -202,16 +211,10 @@ impl ParGcm {
             let p = if j + 1 == ys.len() { hl } else { hm };
             s = gf128_mul(s, p) ^ y;
         }
-        let mut lb = [0u8; 16];
-        lb[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
-        lb[8..].copy_from_slice(&(len as u64 * 8).to_be_bytes());
-        s = gf128_mul(s ^ u128::from_be_bytes(lb), self.h);
-        let mut j0 = [0u8; 16];
-        j0[..12].copy_from_slice(nonce);
-        j0[15] = 1;
-        self.gcm.aes().encrypt_block(&mut j0);
-        let tag = (u128::from_be_bytes(j0) ^ s).to_be_bytes();
-        j0.zeroize();
+        s = gf128_mul(s ^ lengths(aad.len(), len), self.h);
+        let mut ej0 = self.e_j0(nonce);
+        let tag = (u128::from_be_bytes(ej0) ^ s).to_be_bytes();
+        ej0.zeroize();
         tag
     }
 
@@ -248,6 +251,14 @@ impl ParGcm {
     }
 
     /// Encrypt `buf` in place; returns the 16-byte tag.
+    ///
+    /// On several threads, one worker (the *front*) runs the fused one-thread
+    /// kernel from the first piece upwards while the others take pieces from
+    /// the end (CTR, then GHASH from a zero state, per piece); they meet
+    /// wherever the speeds put them. The front's tag gives its GHASH state
+    /// (`tag ⊕ E(J0) = (X ⊕ len)·H`), which the back pieces extend by
+    /// Horner's rule. So two threads are never slower than the fused kernel
+    /// alone, even when one core is busy with something else.
     pub fn seal_in_place(
         &self,
         pool: &Pool,
@@ -259,8 +270,134 @@ impl ParGcm {
         if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
             return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
         }
-        let ys = self.pieces(pool, nonce, buf, true);
-        Ok(self.finish(nonce, aad, &ys, buf.len()))
+        self.seal_split(pool, nonce, aad, buf, usize::MAX)
+    }
+
+    /// [`ParGcm::seal_in_place`] with the front limited to `front_max`
+    /// pieces (tests pin the meeting point with it).
+    fn seal_split(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        front_max: usize,
+    ) -> Result<Tag> {
+        use std::sync::Mutex;
+        struct Claims<'a> {
+            pieces: Vec<Option<&'a mut [u8]>>,
+            lo: usize,
+            hi: usize,
+        }
+        let len = buf.len();
+        let n = len.div_ceil(GCM_PIECE);
+        let claims = Mutex::new(Claims {
+            pieces: buf.chunks_mut(GCM_PIECE).map(Some).collect(),
+            lo: 0,
+            hi: n,
+        });
+        let lock = || claims.lock().unwrap_or_else(|e| e.into_inner());
+        let ys = Mutex::new(vec![0u128; n]);
+        let mut j0 = [0u8; 16];
+        j0[..12].copy_from_slice(nonce);
+        j0[15] = 2; // inc32(J0): the first counter block for data
+        let aes = self.gcm.aes();
+        let front = || -> Result<(usize, Tag)> {
+            let mut enc = self.gcm.encryptor(nonce)?;
+            enc.update_aad(aad)?;
+            let mut m = 0;
+            while m < front_max {
+                let piece = {
+                    let mut c = lock();
+                    if c.lo >= c.hi {
+                        break;
+                    }
+                    let i = c.lo;
+                    c.lo += 1;
+                    c.pieces[i].take().expect("each piece is claimed once")
+                };
+                enc.update_in_place(piece)?;
+                m += 1;
+            }
+            Ok((m, enc.finalize()))
+        };
+        let back = |_| loop {
+            let (i, piece) = {
+                let mut c = lock();
+                if c.hi <= c.lo {
+                    return;
+                }
+                c.hi -= 1;
+                let i = c.hi;
+                (i, c.pieces[i].take().expect("each piece is claimed once"))
+            };
+            // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
+            // starts the low word at 2 and the text limit keeps it from wrapping.
+            let mut ctr = add_counter(&j0, (i * (GCM_PIECE / 16)) as u128);
+            let mut x = 0u128;
+            for step in piece.chunks_mut(GCM_STEP) {
+                aes.ctr_xor(&mut ctr, step);
+                self.ghash.update_padded(&mut x, step);
+            }
+            ctr.zeroize();
+            ys.lock().unwrap_or_else(|e| e.into_inner())[i] = x;
+        };
+        let backs = pool.threads() - 1;
+        let (front, ()) = pool.install(|| {
+            rayon::join(front, || {
+                use rayon::prelude::*;
+                (0..backs).into_par_iter().with_max_len(1).for_each(back)
+            })
+        });
+        let (m, front_tag) = front?;
+        if m == n {
+            return Ok(front_tag);
+        }
+        let ys = ys.into_inner().unwrap_or_else(|e| e.into_inner());
+        let per = GCM_PIECE / 16;
+        let blocks = |j: usize| {
+            if j + 1 == n {
+                len.div_ceil(16) - per * (n - 1)
+            } else {
+                per
+            }
+        };
+        let mut ej0 = self.e_j0(nonce);
+        // s = X·H^b ⊕ y_m: X the GHASH state after the AAD and the front's
+        // m pieces, b the blocks of piece m.
+        let b = blocks(m) as u64;
+        let mut s = if m == 0 {
+            let mut xa = 0u128;
+            self.ghash.update_padded(&mut xa, aad);
+            gf128_mul(xa, gf128_pow(self.h, b))
+        } else {
+            // tag ⊕ E(J0) = (X ⊕ L)·H, so X·H^b = S·H^(b-1) ⊕ L·H^b.
+            let sf = u128::from_be_bytes(front_tag) ^ u128::from_be_bytes(ej0);
+            let l = lengths(aad.len(), m * GCM_PIECE);
+            gf128_mul(sf, gf128_pow(self.h, b - 1)) ^ gf128_mul(l, gf128_pow(self.h, b))
+        } ^ ys[m];
+        let hm = gf128_pow(self.h, per as u64);
+        for (j, y) in ys.iter().enumerate().skip(m + 1) {
+            let p = if j + 1 == n {
+                gf128_pow(self.h, blocks(j) as u64)
+            } else {
+                hm
+            };
+            s = gf128_mul(s, p) ^ y;
+        }
+        s = gf128_mul(s ^ lengths(aad.len(), len), self.h);
+        let tag = (u128::from_be_bytes(ej0) ^ s).to_be_bytes();
+        ej0.zeroize();
+        Ok(tag)
+    }
+
+    /// `E_K(J0)` for a 96-bit nonce.
+    fn e_j0(&self, nonce: &[u8; 12]) -> [u8; 16] {
+        let mut j0 = [0u8; 16];
+        j0[..12].copy_from_slice(nonce);
+        j0[15] = 1;
+        self.gcm.aes().encrypt_block(&mut j0);
+        j0
     }
 
     /// Decrypt `buf` in place and verify `tag` in constant time; on failure
@@ -289,6 +426,36 @@ impl ParGcm {
         } else {
             buf.zeroize();
             Err(Error::ChunkAuthentication(0))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every meeting point of the front (fused) and the back pieces gives
+    /// the serial tag and ciphertext.
+    #[test]
+    fn split_seal_matches_serial_at_every_meeting_point() {
+        let pool = Pool::new(3).unwrap();
+        let key = [0x24u8; 32];
+        let g = ParGcm::new(&key).unwrap();
+        for len in [4 * GCM_PIECE, 4 * GCM_PIECE + 5, 5 * GCM_PIECE - 16] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            for aad in [&b""[..], b"some aad, 27 bytes long...."] {
+                let mut want = data.clone();
+                let wt = g
+                    .gcm()
+                    .seal_in_place_detached(&[5; 12], aad, &mut want)
+                    .unwrap();
+                for front in [0, 1, 2, 4, 5, usize::MAX] {
+                    let mut got = data.clone();
+                    let t = g.seal_split(&pool, &[5; 12], aad, &mut got, front).unwrap();
+                    assert!(got == want, "{len} {front}");
+                    assert_eq!(t, wt, "{len} {front}");
+                }
+            }
         }
     }
 }

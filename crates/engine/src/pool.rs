@@ -24,6 +24,9 @@ pub const PIECE: usize = 256 * 1024;
 pub struct Pool {
     inner: Option<rayon::ThreadPool>,
     threads: usize,
+    /// The I/O loops' workers (one more than `threads`), created on first
+    /// use; `None` inside for a one-thread pool.
+    io: OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl std::fmt::Debug for Pool {
@@ -63,7 +66,11 @@ impl Pool {
                     })?,
             )
         };
-        Ok(Pool { inner, threads })
+        Ok(Pool {
+            inner,
+            threads,
+            io: OnceLock::new(),
+        })
     }
 
     /// The one-thread pool: everything runs on the calling thread.
@@ -71,6 +78,7 @@ impl Pool {
         static INLINE: Pool = Pool {
             inner: None,
             threads: 1,
+            io: OnceLock::new(),
         };
         &INLINE
     }
@@ -151,6 +159,52 @@ impl Pool {
         E: Send,
     {
         match &self.inner {
+            Some(p) if n > 1 => p.install(|| {
+                use rayon::prelude::*;
+                (0..n).into_par_iter().with_max_len(1).try_for_each(&f)
+            }),
+            _ => (0..n).try_for_each(f),
+        }
+    }
+
+    /// The number of loops [`Pool::try_for_each_io_loop`] runs at once: one
+    /// more than [`Pool::threads`] (1 for a one-thread pool).
+    pub fn io_loops(&self) -> usize {
+        match self.io_pool() {
+            Some(p) => p.current_num_threads(),
+            None => 1,
+        }
+    }
+
+    fn io_pool(&self) -> Option<&rayon::ThreadPool> {
+        self.io
+            .get_or_init(|| {
+                if self.threads == 1 {
+                    return None;
+                }
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads + 1)
+                    .thread_name(|i| format!("aesflow-io-{i}"))
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+            .or(self.inner.as_ref())
+    }
+
+    /// Run `f(i)` for `i in 0..n` (`n` at most [`Pool::io_loops`]), each on
+    /// its own thread, stopping at the first error: for loops that do
+    /// blocking I/O between computations. They run on a second set of
+    /// workers, one more than the pool's threads and created on first use,
+    /// so that while one loop waits in the kernel (a write queued behind
+    /// another on the same file, a disk) the cores keep computing. A
+    /// one-thread pool runs the loops one after the other on the caller.
+    pub fn try_for_each_io_loop<F, E>(&self, n: usize, f: F) -> std::result::Result<(), E>
+    where
+        F: Fn(usize) -> std::result::Result<(), E> + Sync + Send,
+        E: Send,
+    {
+        match self.io_pool() {
             Some(p) if n > 1 => p.install(|| {
                 use rayon::prelude::*;
                 (0..n).into_par_iter().with_max_len(1).try_for_each(&f)
