@@ -10,6 +10,8 @@ const BSWAP: u128 = u128::from_le_bytes([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 
 #[macro_use]
 mod body;
 
+pub(super) mod aesni;
+
 /// 128-bit registers: one block each, 8 registers per group.
 pub(super) mod w128 {
     use core::arch::x86_64::*;

@@ -1,0 +1,495 @@
+//! Hand-scheduled fused AES-GCM for AES-NI + PCLMULQDQ (VEX-encoded, 16 xmm
+//! registers), 8 blocks per group.
+//!
+//! The steady-state group is inline assembly with fixed registers, because
+//! LLVM's scheduler, given the same work as intrinsics, serialises the AES
+//! rounds block by block and spills the GHASH state. One group:
+//!
+//! * 8 counter blocks `ctr + 0..8` (byte-reflected domain, so a 32-bit
+//!   `vpaddd` is exactly GCM's `inc32`), byte-swapped and whitened;
+//! * AES rounds 1..8 each carry one GHASH block: byte-swap, Karatsuba
+//!   multiplication by H^(8−j) with 3 PCLMULQDQ (`hi ⊕ lo` of each power
+//!   precomputed), the three partial products accumulated over the group;
+//!   round 9 carries the one Montgomery reduction per 8 blocks; the AES and
+//!   the carry-less multiplier ports work at the same time;
+//! * the last round key is XORed with the input first, so `aesenclast` gives
+//!   the output block directly.
+//!
+//! Register map: xmm0–7 AES states, xmm8/9/10 GHASH lo/mid/hi, xmm11 round
+//! key, xmm12/13 temporaries, xmm14 the byte-swap mask, xmm15 the GHASH
+//! state. Decryption hashes the group's own ciphertext (read before the
+//! plaintext overwrites it); encryption hashes the previous group's
+//! ciphertext (still in L1), the first group's AES and the last group's
+//! GHASH running with intrinsics outside the loop.
+//!
+//! (An AVX-512VL instantiation would gain nothing: without VAES/VPCLMULQDQ,
+//! `aesenc` and `pclmulqdq` cannot address xmm16–31.)
+
+use super::{BSWAP, GFPOLY};
+use core::arch::{asm, x86_64::*};
+
+/// The constants of one call, at fixed offsets used by the assembly.
+#[repr(C, align(16))]
+struct Tab {
+    /// Round keys 0..=NR (offset 0).
+    rk: [__m128i; 15],
+    /// H^8..H^1 premultiplied by y: block j of a group uses h[j] (240).
+    h: [__m128i; 8],
+    /// `hi ⊕ lo` of h[j] in the low qword (368).
+    hk: [__m128i; 8],
+    /// The reduction constant (496).
+    gf: __m128i,
+    /// The byte-swap mask (512).
+    mask: __m128i,
+    /// Counter increments 0..8 in dword 0 (528).
+    inc: [__m128i; 8],
+    /// 8 in dword 0 (656).
+    step: __m128i,
+}
+
+// The offsets the assembly uses.
+const _: () = {
+    assert!(core::mem::offset_of!(Tab, h) == 240);
+    assert!(core::mem::offset_of!(Tab, hk) == 368);
+    assert!(core::mem::offset_of!(Tab, gf) == 496);
+    assert!(core::mem::offset_of!(Tab, mask) == 512);
+    assert!(core::mem::offset_of!(Tab, inc) == 528);
+    assert!(core::mem::offset_of!(Tab, step) == 656);
+};
+
+/// The 8 `vaesenc` of one round with round key xmm11, and 8 more
+/// instructions (string literals) between them.
+macro_rules! aes_round_with {
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr) => {
+        concat!(
+            "vaesenc xmm0, xmm0, xmm11\n",
+            $a,
+            "\nvaesenc xmm1, xmm1, xmm11\n",
+            $b,
+            "\nvaesenc xmm2, xmm2, xmm11\n",
+            $c,
+            "\nvaesenc xmm3, xmm3, xmm11\n",
+            $d,
+            "\nvaesenc xmm4, xmm4, xmm11\n",
+            $e,
+            "\nvaesenc xmm5, xmm5, xmm11\n",
+            $f,
+            "\nvaesenc xmm6, xmm6, xmm11\n",
+            $g,
+            "\nvaesenc xmm7, xmm7, xmm11\n",
+            $h,
+            "\n",
+        )
+    };
+}
+
+/// AES round `$rk` (byte offset of its key in `Tab`) with GHASH block 0 (the
+/// state xmm15 XORed in; starts the accumulators).
+macro_rules! round_gh_first {
+    ($rk:literal) => {
+        concat!(
+            "vmovdqa xmm11, [{t} + ",
+            $rk,
+            "]\n",
+            aes_round_with!(
+                "vmovdqu xmm12, [{gh}]",
+                "vpshufb xmm12, xmm12, xmm14",
+                "vpxor xmm12, xmm12, xmm15",
+                "vpclmulqdq xmm8, xmm12, [{t} + 240], 0x00",
+                "vpclmulqdq xmm10, xmm12, [{t} + 240], 0x11",
+                "vpshufd xmm13, xmm12, 0x4e",
+                "vpxor xmm12, xmm12, xmm13",
+                "vpclmulqdq xmm9, xmm12, [{t} + 368], 0x00"
+            ),
+        )
+    };
+}
+
+/// AES round `$rk` with GHASH block at byte offset `$blk`, power at `$h`,
+/// its `hi ⊕ lo` at `$hk`, accumulated.
+macro_rules! round_gh {
+    ($rk:literal, $blk:literal, $h:literal, $hk:literal) => {
+        concat!(
+            "vmovdqa xmm11, [{t} + ",
+            $rk,
+            "]\n",
+            "vmovdqu xmm12, [{gh} + ",
+            $blk,
+            "]\n",
+            aes_round_with!(
+                "vpshufb xmm12, xmm12, xmm14",
+                concat!("vpclmulqdq xmm13, xmm12, [{t} + ", $h, "], 0x00"),
+                "vpxor xmm8, xmm8, xmm13",
+                concat!("vpclmulqdq xmm13, xmm12, [{t} + ", $h, "], 0x11"),
+                "vpxor xmm10, xmm10, xmm13\nvpshufd xmm13, xmm12, 0x4e",
+                "vpxor xmm12, xmm12, xmm13",
+                concat!("vpclmulqdq xmm12, xmm12, [{t} + ", $hk, "], 0x00"),
+                "vpxor xmm9, xmm9, xmm12"
+            ),
+        )
+    };
+}
+
+/// A plain AES round (key at byte offset `$rk`).
+macro_rules! round {
+    ($rk:literal) => {
+        concat!(
+            "vmovdqa xmm11, [{t} + ",
+            $rk,
+            "]\n",
+            aes_round_with!("", "", "", "", "", "", "", ""),
+        )
+    };
+}
+
+/// One steady-state group: AES-CTR rounds 0..=9 of counters `[{c}] + 0..8`
+/// (and `[{c}]` advanced by 8) with the GHASH of the 8 blocks at `{gh}`
+/// into xmm15; the AES states are left in xmm0–7.
+macro_rules! group_head {
+    () => {
+        concat!(
+            // Counters and round 0.
+            "vmovdqa xmm14, [{t} + 512]\n",
+            "vmovdqa xmm13, [{c}]\n",
+            "vmovdqa xmm11, [{t}]\n",
+            "vpshufb xmm0, xmm13, xmm14\n",
+            "vpaddd xmm1, xmm13, [{t} + 544]\n",
+            "vpaddd xmm2, xmm13, [{t} + 560]\n",
+            "vpaddd xmm3, xmm13, [{t} + 576]\n",
+            "vpaddd xmm4, xmm13, [{t} + 592]\n",
+            "vpaddd xmm5, xmm13, [{t} + 608]\n",
+            "vpaddd xmm6, xmm13, [{t} + 624]\n",
+            "vpaddd xmm7, xmm13, [{t} + 640]\n",
+            "vpaddd xmm13, xmm13, [{t} + 656]\n",
+            "vmovdqa [{c}], xmm13\n",
+            "vpxor xmm0, xmm0, xmm11\n",
+            "vpshufb xmm1, xmm1, xmm14\n",
+            "vpxor xmm1, xmm1, xmm11\n",
+            "vpshufb xmm2, xmm2, xmm14\n",
+            "vpxor xmm2, xmm2, xmm11\n",
+            "vpshufb xmm3, xmm3, xmm14\n",
+            "vpxor xmm3, xmm3, xmm11\n",
+            "vpshufb xmm4, xmm4, xmm14\n",
+            "vpxor xmm4, xmm4, xmm11\n",
+            "vpshufb xmm5, xmm5, xmm14\n",
+            "vpxor xmm5, xmm5, xmm11\n",
+            "vpshufb xmm6, xmm6, xmm14\n",
+            "vpxor xmm6, xmm6, xmm11\n",
+            "vpshufb xmm7, xmm7, xmm14\n",
+            "vpxor xmm7, xmm7, xmm11\n",
+            // Rounds 1..8 with GHASH blocks 0..7.
+            round_gh_first!("16"),
+            round_gh!("32", "16", "256", "384"),
+            round_gh!("48", "32", "272", "400"),
+            round_gh!("64", "48", "288", "416"),
+            round_gh!("80", "64", "304", "432"),
+            round_gh!("96", "80", "320", "448"),
+            round_gh!("112", "96", "336", "464"),
+            round_gh!("128", "112", "352", "480"),
+            // Round 9 with the Karatsuba fix-up and the Montgomery reduction (see
+            // `gcm::ghash`): mid ^= lo ^ hi; mid ^= swap(lo) ^ lo.lo·gf.hi;
+            // state = hi ^ swap(mid) ^ mid.lo·gf.hi.
+            "vmovdqa xmm11, [{t} + 144]\n",
+            aes_round_with!(
+                "vpxor xmm9, xmm9, xmm8\nvpxor xmm9, xmm9, xmm10",
+                "vpshufd xmm13, xmm8, 0x4e",
+                "vpxor xmm9, xmm9, xmm13",
+                "vpclmulqdq xmm13, xmm8, [{t} + 496], 0x10",
+                "vpxor xmm9, xmm9, xmm13",
+                "vpshufd xmm13, xmm9, 0x4e\nvpxor xmm10, xmm10, xmm13",
+                "vpclmulqdq xmm13, xmm9, [{t} + 496], 0x10",
+                "vpxor xmm15, xmm10, xmm13"
+            ),
+        )
+    };
+}
+
+/// Rounds 10 and 11 (AES-192, AES-256).
+macro_rules! rounds_10_11 {
+    () => {
+        concat!(round!("160"), round!("176"))
+    };
+}
+/// Rounds 12 and 13 (AES-256).
+macro_rules! rounds_12_13 {
+    () => {
+        concat!(round!("192"), round!("208"))
+    };
+}
+
+/// The last round, XORed into the 8 blocks at `{src}`, stored to `{dst}`:
+/// `aesenclast(s, k_last ⊕ x) = aesenclast(s, k_last) ⊕ x`.
+macro_rules! group_tail {
+    () => {
+        concat!(
+            "vmovdqa xmm11, [{kl}]\n",
+            "vpxor xmm8, xmm11, [{src}]\n",
+            "vpxor xmm9, xmm11, [{src} + 16]\n",
+            "vpxor xmm10, xmm11, [{src} + 32]\n",
+            "vpxor xmm12, xmm11, [{src} + 48]\n",
+            "vaesenclast xmm0, xmm0, xmm8\n",
+            "vaesenclast xmm1, xmm1, xmm9\n",
+            "vaesenclast xmm2, xmm2, xmm10\n",
+            "vaesenclast xmm3, xmm3, xmm12\n",
+            "vpxor xmm8, xmm11, [{src} + 64]\n",
+            "vpxor xmm9, xmm11, [{src} + 80]\n",
+            "vpxor xmm10, xmm11, [{src} + 96]\n",
+            "vpxor xmm12, xmm11, [{src} + 112]\n",
+            "vaesenclast xmm4, xmm4, xmm8\n",
+            "vaesenclast xmm5, xmm5, xmm9\n",
+            "vaesenclast xmm6, xmm6, xmm10\n",
+            "vaesenclast xmm7, xmm7, xmm12\n",
+            "vmovdqu [{dst}], xmm0\n",
+            "vmovdqu [{dst} + 16], xmm1\n",
+            "vmovdqu [{dst} + 32], xmm2\n",
+            "vmovdqu [{dst} + 48], xmm3\n",
+            "vmovdqu [{dst} + 64], xmm4\n",
+            "vmovdqu [{dst} + 80], xmm5\n",
+            "vmovdqu [{dst} + 96], xmm6\n",
+            "vmovdqu [{dst} + 112], xmm7\n",
+        )
+    };
+}
+
+/// A `u128` as a register (low qword = low 64 bits).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+fn v(x: u128) -> __m128i {
+    _mm_set_epi64x((x >> 64) as i64, x as i64)
+}
+
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+fn to_u128(v: __m128i) -> u128 {
+    let lo = _mm_cvtsi128_si64(v) as u64 as u128;
+    let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
+    (hi << 64) | lo
+}
+
+/// Karatsuba fix-up and Montgomery reduction of `hi·y^128 + mi·y^64 + lo`,
+/// `mi` still `(a.lo ⊕ a.hi)(b.lo ⊕ b.hi)` (as the assembly's round 9).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+fn reduce(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
+    let gf = v(GFPOLY);
+    let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
+    let mi = _mm_xor_si128(
+        _mm_xor_si128(mi, _mm_shuffle_epi32::<0x4e>(lo)),
+        _mm_clmulepi64_si128::<0x10>(lo, gf),
+    );
+    _mm_xor_si128(
+        _mm_xor_si128(hi, _mm_shuffle_epi32::<0x4e>(mi)),
+        _mm_clmulepi64_si128::<0x10>(mi, gf),
+    )
+}
+
+/// GHASH of the 8 blocks at `gh` into `acc` (the encryption's last group).
+///
+/// # Safety
+/// `gh` readable for 128 bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+unsafe fn ghash8(t: &Tab, gh: *const u8, acc: __m128i) -> __m128i {
+    let z = _mm_setzero_si128();
+    let (mut lo, mut mi, mut hi) = (z, z, z);
+    for j in 0..8 {
+        // SAFETY: j < 8, within the caller's 128 bytes.
+        let mut d = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(gh.add(16 * j).cast()) }, t.mask);
+        if j == 0 {
+            d = _mm_xor_si128(d, acc);
+        }
+        let dk = _mm_xor_si128(d, _mm_shuffle_epi32::<0x4e>(d));
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, t.h[j]));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, t.h[j]));
+        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x00>(dk, t.hk[j]));
+    }
+    reduce(lo, mi, hi)
+}
+
+/// AES-CTR of one group without GHASH (the encryption's first group):
+/// counters `ctr + 0..8`, XORed into the 128 bytes at `p` in place.
+///
+/// # Safety
+/// `p` valid for reading and writing 128 bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, p: *mut u8) {
+    let mut s = [_mm_setzero_si128(); 8];
+    for (j, sj) in s.iter_mut().enumerate() {
+        let c = _mm_add_epi32(ctr, t.inc[j]);
+        *sj = _mm_xor_si128(_mm_shuffle_epi8(c, t.mask), t.rk[0]);
+    }
+    for k in &t.rk[1..NR] {
+        for sj in s.iter_mut() {
+            *sj = _mm_aesenc_si128(*sj, *k);
+        }
+    }
+    for (j, sj) in s.iter().enumerate() {
+        // SAFETY: j < 8, within the caller's 128 bytes.
+        unsafe {
+            let q = p.add(16 * j);
+            let x = _mm_loadu_si128(q.cast());
+            _mm_storeu_si128(
+                q.cast(),
+                _mm_xor_si128(_mm_aesenclast_si128(*sj, t.rk[NR]), x),
+            );
+        }
+    }
+}
+
+/// One steady-state group (the assembly above).
+///
+/// # Safety
+/// `src` and `gh` readable, `dst` writable for 128 bytes (`dst` may equal
+/// `src`, `gh` may equal `src`: it is read before `dst` is written); the CPU
+/// has AES-NI, PCLMULQDQ and AVX.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+unsafe fn group<const NR: usize>(
+    t: &Tab,
+    ctr: &mut __m128i,
+    src: *const u8,
+    dst: *mut u8,
+    gh: *const u8,
+    acc: &mut __m128i,
+) {
+    let kl: *const __m128i = &t.rk[NR];
+    let (s0, s1, s2, s3, s4, s5, s6, s7): (
+        __m128i,
+        __m128i,
+        __m128i,
+        __m128i,
+        __m128i,
+        __m128i,
+        __m128i,
+        __m128i,
+    );
+    // SAFETY: reads `Tab` at its asserted offsets, `*ctr` (read and
+    // written) and 128 bytes at `gh`, all valid; writes only registers and
+    // `*ctr`; the stack is not touched.
+    unsafe {
+        asm!(
+            group_head!(),
+            t = in(reg) t,
+            c = in(reg) ctr as *mut __m128i,
+            gh = in(reg) gh,
+            out("xmm0") s0, out("xmm1") s1, out("xmm2") s2, out("xmm3") s3,
+            out("xmm4") s4, out("xmm5") s5, out("xmm6") s6, out("xmm7") s7,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _,
+            inout("xmm15") *acc,
+            options(nostack, preserves_flags),
+        );
+    }
+    let (mut s0, mut s1, mut s2, mut s3, mut s4, mut s5, mut s6, mut s7) =
+        (s0, s1, s2, s3, s4, s5, s6, s7);
+    macro_rules! more_rounds {
+        ($text:expr) => {
+            // SAFETY: reads round keys from `Tab`; registers only.
+            unsafe {
+                asm!(
+                    $text,
+                    t = in(reg) t,
+                    inout("xmm0") s0, inout("xmm1") s1, inout("xmm2") s2, inout("xmm3") s3,
+                    inout("xmm4") s4, inout("xmm5") s5, inout("xmm6") s6, inout("xmm7") s7,
+                    out("xmm11") _,
+                    options(nostack, preserves_flags, readonly),
+                );
+            }
+        };
+    }
+    if NR > 10 {
+        more_rounds!(rounds_10_11!());
+    }
+    if NR > 12 {
+        more_rounds!(rounds_12_13!());
+    }
+    // SAFETY: reads the last round key and 128 bytes at `src`, writes 128
+    // bytes at `dst`, all valid per the caller.
+    unsafe {
+        asm!(
+            group_tail!(),
+            kl = in(reg) kl,
+            src = in(reg) src,
+            dst = in(reg) dst,
+            in("xmm0") s0, in("xmm1") s1, in("xmm2") s2, in("xmm3") s3,
+            in("xmm4") s4, in("xmm5") s5, in("xmm6") s6, in("xmm7") s7,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _, out("xmm12") _,
+            options(nostack, preserves_flags),
+        );
+    }
+}
+
+/// Fused GCM over whole groups of `data` (its length a multiple of 128):
+/// CTR from counter block `ctr` (32-bit increments), GHASH of the ciphertext
+/// into `x`. `rk`: NR + 1 round keys; `powers`: H^16..H^1.
+///
+/// # Safety
+/// The CPU has AES-NI, PCLMULQDQ and AVX.
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+pub(crate) unsafe fn gcm_crypt<const NR: usize>(
+    rk: &[[u8; 16]],
+    powers: &[u128; 16],
+    ctr: [u8; 16],
+    x: &mut u128,
+    data: &mut [u8],
+    encrypt: bool,
+) {
+    const { assert!(NR == 10 || NR == 12 || NR == 14) };
+    assert_eq!(rk.len(), NR + 1);
+    assert_eq!(data.len() % 128, 0);
+    let z = _mm_setzero_si128();
+    let mut t = Tab {
+        rk: [z; 15],
+        h: [z; 8],
+        hk: [z; 8],
+        gf: v(GFPOLY),
+        mask: v(BSWAP),
+        inc: [z; 8],
+        step: _mm_set_epi32(0, 0, 0, 8),
+    };
+    for (ki, r) in t.rk.iter_mut().zip(rk) {
+        *ki = v(u128::from_le_bytes(*r));
+    }
+    for (j, p) in powers[8..].iter().enumerate() {
+        t.h[j] = v(*p);
+        t.hk[j] = v(((*p >> 64) ^ *p) as u64 as u128);
+        t.inc[j] = _mm_set_epi32(0, 0, 0, j as i32);
+    }
+    let groups = data.len() / 128;
+    let p = data.as_mut_ptr();
+    let mut c = v(u128::from_be_bytes(ctr));
+    let mut acc = v(*x);
+    if encrypt {
+        if groups > 0 {
+            // SAFETY: the first group lies within `data`.
+            unsafe { ctr8::<NR>(&t, c, p) };
+            c = _mm_add_epi32(c, t.step);
+        }
+        for g in 1..groups {
+            // SAFETY: group g (bytes 128·g .. 128·(g+1) ≤ data.len()) and the
+            // previous one lie within `data`, exclusively borrowed.
+            unsafe {
+                let cur = p.add(128 * g);
+                group::<NR>(&t, &mut c, cur, cur, cur.sub(128), &mut acc);
+            }
+        }
+        if groups > 0 {
+            // SAFETY: the last group lies within `data`.
+            acc = unsafe { ghash8(&t, p.add(128 * (groups - 1)), acc) };
+        }
+    } else {
+        for g in 0..groups {
+            // SAFETY: group g lies within `data`, exclusively borrowed; its
+            // ciphertext is hashed before the plaintext overwrites it.
+            unsafe {
+                let cur = p.add(128 * g);
+                group::<NR>(&t, &mut c, cur, cur, cur, &mut acc);
+            }
+        }
+    }
+    *x = to_u128(acc);
+    // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the
+    // key copies from outliving the call on the stack.
+    unsafe { core::ptr::write_volatile(&mut t, core::mem::zeroed()) };
+}
