@@ -288,6 +288,75 @@ impl fmt::Display for BenchError {
 
 impl std::error::Error for BenchError {}
 
+/// The CPU clock used to turn seconds into cycles: the `cpu MHz` that
+/// `/proc/cpuinfo` reports for the first CPU (the nominal clock on most
+/// virtual machines; with turbo the core may run faster, so these are
+/// nominal cycles). Falls back to 1 GHz, said so in the method string, when
+/// the file is unreadable. (No `rdtsc`: `unsafe` stays in kernel modules.)
+pub fn tsc_ghz() -> (f64, String) {
+    let mhz = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("cpu MHz"))
+            .and_then(|l| l.split(':').nth(1))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+    });
+    match mhz {
+        Some(m) if m > 0.0 => (
+            m / 1000.0,
+            "/proc/cpuinfo 'cpu MHz' (nominal clock; turbo may run faster)".into(),
+        ),
+        _ => (
+            1.0,
+            "unknown clock: /proc/cpuinfo unreadable, cycles assume 1 GHz".into(),
+        ),
+    }
+}
+
+/// CPU model from `/proc/cpuinfo`, if readable.
+    pub cpu: Option<String>,
+    /// Measured TSC rate in GHz (the unit of `cycles_per_byte`).
+    pub tsc_ghz: f64,
+    /// How `tsc_ghz` was obtained.
+    pub tsc_method: String,
+    /// `openssl version`, if OpenSSL was used.
+    pub openssl_version: Option<String>,
+    /// Skipped kernels and peers, and other remarks.
+    pub notes: Vec<String>,
+}
+
+/// A bad option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// No kernel has this name.
+    UnknownKernel {
+        /// The name given.
+        name: String,
+        /// The kernels that exist.
+        known: Vec<&'static str>,
+    },
+    /// Nothing to measure (an empty list of sizes, ops or key sizes).
+    Empty(&'static str),
+    /// A section could not be set up or failed (bad option, backend
+    /// unavailable, engine I/O error).
+    Setup(String),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::UnknownKernel { name, known } => write!(
+                f,
+                "unknown AES kernel '{name}' (known kernels: {})",
+                known.join(", ")
+            ),
+            BenchError::Empty(what) => write!(f, "nothing to benchmark: no {what} given"),
+            BenchError::Setup(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
 /// Measure the TSC rate against the wall clock over about 50 ms.
 pub fn tsc_ghz() -> (f64, String) {
     #[cfg(target_arch = "x86_64")]
