@@ -413,11 +413,11 @@ struct GcmState {
 
 impl Drop for GcmState {
     fn drop(&mut self) {
-        self.j0.zeroize();
-        self.ctr.zeroize();
+        kernels::wipe_block(&mut self.j0);
+        kernels::wipe_block(&mut self.ctr);
         self.x.zeroize();
-        self.buf.zeroize();
-        self.ks.zeroize();
+        kernels::wipe_block(&mut self.buf);
+        kernels::wipe_block(&mut self.ks);
     }
 }
 

@@ -57,7 +57,6 @@ macro_rules! aes_ghash_group {
 macro_rules! gcm_body {
     ($feat:literal) => {
         use super::{BSWAP, GFPOLY};
-        use zeroize::Zeroize;
 
         /// Blocks per group.
         const N: usize = LANES * REGS;
@@ -126,25 +125,11 @@ macro_rules! gcm_body {
             let done = groups * N * 16;
             let rest = (data.len() - done) / 16 * 16;
             if rest > 0 {
-                // Fewer than N blocks: right-align them in a zeroed group, the
-                // state XORed into the first real block; the leading zero
-                // blocks contribute nothing.
-                let mut buf = [0u8; 16 * N];
-                let off = 16 * N - rest;
-                buf[off..].copy_from_slice(&data[done..done + rest]);
-                for (b, s) in buf[off..off + 16]
-                    .iter_mut()
-                    .zip(to_u128(acc).to_be_bytes())
-                {
-                    *b ^= s;
-                }
-                for (r, dr) in d.iter_mut().enumerate() {
-                    // SAFETY: `buf` holds N·16 bytes; register r reads
-                    // bytes r·LANES·16 .. (r+1)·LANES·16.
-                    *dr = shuffle(unsafe { load(buf.as_ptr().add(r * LANES * 16)) }, mask);
-                }
-                acc = ghash_group(&pw, &d, from_u128(0));
-                buf.zeroize();
+                // Fewer than N blocks: 128-bit multiplications by H^rest..H^1,
+                // one reduction, no padding buffer.
+                // SAFETY: this width's features include PCLMULQDQ and SSE4.1.
+                let y = unsafe { super::ghash_few(powers, to_u128(acc), &data[done..done + rest]) };
+                acc = from_u128(y);
             }
             *x = to_u128(acc);
         }

@@ -12,6 +12,47 @@ mod body;
 
 pub(super) mod aesni;
 
+/// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
+/// into state `x` with 128-bit PCLMULQDQ: block i of n multiplies
+/// H^(n−i), one Montgomery reduction (see `gcm::ghash`). For the few
+/// blocks after the whole groups, and the one length block of every tag.
+///
+/// # Safety
+/// The CPU has PCLMULQDQ and SSE4.1.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(super) unsafe fn ghash_few(powers: &[u128; 16], x: u128, data: &[u8]) -> u128 {
+    use core::arch::x86_64::*;
+    let v = |x: u128| _mm_set_epi64x((x >> 64) as i64, x as i64);
+    let blocks = data.as_chunks::<16>().0;
+    let n = blocks.len();
+    assert!(n <= 16);
+    let z = _mm_setzero_si128();
+    let (mut lo, mut mi, mut hi) = (z, z, z);
+    for (i, b) in blocks.iter().enumerate() {
+        let d = u128::from_be_bytes(*b) ^ if i == 0 { x } else { 0 };
+        let (d, p) = (v(d), v(powers[16 - n + i]));
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, p));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, p));
+        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x01>(d, p));
+        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x10>(d, p));
+    }
+    if n == 0 {
+        return x;
+    }
+    let gf = v(GFPOLY);
+    let mi = _mm_xor_si128(
+        _mm_xor_si128(mi, _mm_shuffle_epi32::<0x4e>(lo)),
+        _mm_clmulepi64_si128::<0x10>(lo, gf),
+    );
+    let r = _mm_xor_si128(
+        _mm_xor_si128(hi, _mm_shuffle_epi32::<0x4e>(mi)),
+        _mm_clmulepi64_si128::<0x10>(mi, gf),
+    );
+    let lo = _mm_cvtsi128_si64(r) as u64 as u128;
+    let hi = _mm_extract_epi64::<1>(r) as u64 as u128;
+    (hi << 64) | lo
+}
+
 /// 128-bit registers: one block each, 8 registers per group.
 pub(super) mod w128 {
     use core::arch::x86_64::*;
