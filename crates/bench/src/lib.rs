@@ -15,10 +15,8 @@
 //!
 //! Each measurement is the best of several repetitions (the machine may be
 //! shared); throughput is in GB/s (10^9 bytes per second) and in cycles per
-//! byte, where a "cycle" is a tick of the time-stamp counter, whose rate is
-//! measured once per run against the wall clock (`rdtsc` vs `Instant` over
-//! about 50 ms). With turbo the core clock can run faster than the TSC, so
-//! these are reference cycles.
+//! byte at the nominal clock that `/proc/cpuinfo` reports ([`tsc_ghz`]).
+//! With turbo the core clock can run faster, so these are nominal cycles.
 //!
 //! ```no_run
 //! use aesflow_bench::{BenchOptions, render_table, run};
@@ -226,7 +224,7 @@ pub struct BenchRow {
     pub size: usize,
     /// aesflow throughput, 10^9 bytes/s (best of the repetitions).
     pub gbps: f64,
-    /// TSC cycles per byte.
+    /// Cycles per byte at the nominal clock (see [`tsc_ghz`]).
     pub cycles_per_byte: f64,
     /// RustCrypto throughput for the same key size, op and size.
     pub rustcrypto_gbps: Option<f64>,
@@ -245,7 +243,7 @@ pub struct BenchReport {
     pub rows: Vec<BenchRow>,
     /// CPU model from `/proc/cpuinfo`, if readable.
     pub cpu: Option<String>,
-    /// Measured TSC rate in GHz (the unit of `cycles_per_byte`).
+    /// Nominal CPU clock in GHz (the unit of `cycles_per_byte`).
     pub tsc_ghz: f64,
     /// How `tsc_ghz` was obtained.
     pub tsc_method: String,
@@ -309,87 +307,6 @@ pub fn tsc_ghz() -> (f64, String) {
             1.0,
             "unknown clock: /proc/cpuinfo unreadable, cycles assume 1 GHz".into(),
         ),
-    }
-}
-
-/// CPU model from `/proc/cpuinfo`, if readable.
-    pub cpu: Option<String>,
-    /// Measured TSC rate in GHz (the unit of `cycles_per_byte`).
-    pub tsc_ghz: f64,
-    /// How `tsc_ghz` was obtained.
-    pub tsc_method: String,
-    /// `openssl version`, if OpenSSL was used.
-    pub openssl_version: Option<String>,
-    /// Skipped kernels and peers, and other remarks.
-    pub notes: Vec<String>,
-}
-
-/// A bad option.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BenchError {
-    /// No kernel has this name.
-    UnknownKernel {
-        /// The name given.
-        name: String,
-        /// The kernels that exist.
-        known: Vec<&'static str>,
-    },
-    /// Nothing to measure (an empty list of sizes, ops or key sizes).
-    Empty(&'static str),
-    /// A section could not be set up or failed (bad option, backend
-    /// unavailable, engine I/O error).
-    Setup(String),
-}
-
-impl fmt::Display for BenchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BenchError::UnknownKernel { name, known } => write!(
-                f,
-                "unknown AES kernel '{name}' (known kernels: {})",
-                known.join(", ")
-            ),
-            BenchError::Empty(what) => write!(f, "nothing to benchmark: no {what} given"),
-            BenchError::Setup(what) => f.write_str(what),
-        }
-    }
-}
-
-impl std::error::Error for BenchError {}
-
-/// Measure the TSC rate against the wall clock over about 50 ms.
-pub fn tsc_ghz() -> (f64, String) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `rdtsc` is unprivileged and present on every x86-64 CPU.
-        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
-        let i0 = Instant::now();
-        while i0.elapsed() < Duration::from_millis(50) {
-            std::hint::spin_loop();
-        }
-        // SAFETY: as above.
-        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
-        let dt = i0.elapsed().as_secs_f64();
-        let ghz = (t1 - t0) as f64 / dt / 1e9;
-        (
-            ghz,
-            "TSC ticks (rdtsc) per wall-clock second, measured over 50 ms; \
-             reference cycles, not turbo core cycles"
-                .into(),
-        )
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mhz = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("cpu MHz"))
-                    .and_then(|l| l.split(':').nth(1))
-                    .and_then(|v| v.trim().parse::<f64>().ok())
-            })
-            .unwrap_or(1000.0);
-        (mhz / 1000.0, "/proc/cpuinfo 'cpu MHz'".into())
     }
 }
 
@@ -827,7 +744,7 @@ fn machine_header(cpu: Option<&str>, tsc: f64, method: &str, openssl: Option<&st
     if let Some(cpu) = cpu {
         let _ = writeln!(s, "cpu: {cpu}");
     }
-    let _ = writeln!(s, "cycles: TSC at {tsc:.3} GHz ({method})");
+    let _ = writeln!(s, "cycles: at {tsc:.3} GHz ({method})");
     if let Some(v) = openssl {
         let _ = writeln!(s, "openssl: {v}");
     }
@@ -973,7 +890,7 @@ pub struct SuiteReport {
     pub cpu: Option<String>,
     /// Logical CPUs.
     pub cpus: usize,
-    /// Measured TSC rate in GHz.
+    /// Nominal CPU clock in GHz.
     pub tsc_ghz: f64,
     /// How `tsc_ghz` was obtained.
     pub tsc_method: String,

@@ -138,7 +138,7 @@ pub struct ModesRow {
     pub size: usize,
     /// Total throughput over all streams, 10^9 bytes/s.
     pub gbps: f64,
-    /// TSC cycles per byte (total).
+    /// Cycles per byte (total) at the nominal clock.
     pub cycles_per_byte: f64,
     /// RustCrypto, one stream of `size` bytes.
     pub rustcrypto_gbps: Option<f64>,
@@ -161,7 +161,7 @@ pub struct ModesReport {
     pub multistream_lanes: usize,
     /// The `openssl speed` command lines run.
     pub openssl_commands: Vec<String>,
-    /// TSC rate used for `cycles_per_byte`.
+    /// Nominal clock used for `cycles_per_byte`.
     pub tsc_ghz: f64,
     /// Remarks and skipped peers.
     pub notes: Vec<String>,
