@@ -211,8 +211,9 @@ pub fn demo_round_trip() -> Result<()> {
     let size = 64 << 20;
     let (e, d) = files::demo_round_trip(size)?;
     println!(
-        "File round trip (Cobblestone-256, {} MiB, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
+        "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
         size >> 20,
+        aesflow_engine::bench::default_dir().display(),
         Pool::global().threads(),
         e.gbps(),
         d.gbps()

@@ -107,6 +107,24 @@ fn best(reps: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Best seconds of `f(one)` and `f(all)` over `reps` alternating runs,
+/// after one warm-up of each (`f` returns the seconds it measured).
+fn pair(
+    one: &Pool,
+    all: &Pool,
+    reps: usize,
+    mut f: impl FnMut(&Pool) -> Result<f64>,
+) -> Result<(f64, f64)> {
+    f(one)?;
+    f(all)?;
+    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..reps.max(1) {
+        a = a.min(f(one)?);
+        b = b.min(f(all)?);
+    }
+    Ok((a, b))
+}
+
 /// `memcpy`, CTR, GCM (seal and open) and Cobblestone sealing on `size`
 /// bytes in memory, with one thread and with `threads` (0: all cores);
 /// best of `reps`. The first row is the one-thread `memcpy` (the baseline
@@ -146,47 +164,53 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize) -> Result<Vec<Row
         push(&mut rows, "memcpy", all.threads(), s);
     }
     drop(dst);
-    for pool in [&one, &all] {
-        let s = best(reps, || {
-            let mut c = [0u8; 16];
-            par::ctr_xor(pool, &aes, &mut c, &mut buf);
-        });
-        push(&mut rows, "AES-256-CTR in place", pool.threads(), s);
-    }
-    for pool in [&one, &all] {
-        let s = best(reps, || {
-            let t = gcm.seal_in_place(pool, &[1; 12], b"", &mut buf);
-            std::hint::black_box(t.ok());
-        });
-        push(&mut rows, "AES-256-GCM seal in place", pool.threads(), s);
-    }
-    // Open: a valid tag for the buffer as it is (each open decrypts it, so
-    // the next open needs the tag of the new contents: re-seal, untimed).
-    for pool in [&one, &all] {
-        let mut times = Vec::new();
-        for _ in 0..=reps.max(1) {
-            let tag = gcm.seal_in_place(pool, &[2; 12], b"", &mut buf)?;
-            let t = Instant::now();
-            gcm.open_in_place(pool, &[2; 12], b"", &mut buf, &tag)?;
-            times.push(t.elapsed().as_secs_f64());
-        }
-        let s = times[1..].iter().copied().fold(f64::INFINITY, f64::min);
-        push(&mut rows, "AES-256-GCM open in place", pool.threads(), s);
-    }
-    for pool in [&one, &all] {
-        let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"")?;
-        let mut out = Vec::with_capacity(cobblestone::ciphertext_len(size as u64) as usize);
-        let s = best(reps, || {
-            keys.seal_chunks(pool, 0, &buf, true, &mut out)
-                .expect("in range");
-        });
-        push(
-            &mut rows,
-            "Cobblestone-256 seal (copying)",
-            pool.threads(),
-            s,
-        );
-    }
+    // Each operation alternates one thread and all threads rep by rep, so
+    // both see the same background load.
+    let (a, b) = pair(&one, &all, reps, |pool| {
+        let mut c = [0u8; 16];
+        let t = Instant::now();
+        par::ctr_xor(pool, &aes, &mut c, &mut buf);
+        Ok(t.elapsed().as_secs_f64())
+    })?;
+    push(&mut rows, "AES-256-CTR in place", one.threads(), a);
+    push(&mut rows, "AES-256-CTR in place", all.threads(), b);
+    let (a, b) = pair(&one, &all, reps, |pool| {
+        let t = Instant::now();
+        let tag = gcm.seal_in_place(pool, &[1; 12], b"", &mut buf);
+        let s = t.elapsed().as_secs_f64();
+        tag.map(|_| s)
+    })?;
+    push(&mut rows, "AES-256-GCM seal in place", one.threads(), a);
+    push(&mut rows, "AES-256-GCM seal in place", all.threads(), b);
+    // Open: each open decrypts the buffer, so the next one needs the tag of
+    // the new contents: a seal (untimed) before every open.
+    let (a, b) = pair(&one, &all, reps, |pool| {
+        let tag = gcm.seal_in_place(pool, &[2; 12], b"", &mut buf)?;
+        let t = Instant::now();
+        gcm.open_in_place(pool, &[2; 12], b"", &mut buf, &tag)?;
+        Ok(t.elapsed().as_secs_f64())
+    })?;
+    push(&mut rows, "AES-256-GCM open in place", one.threads(), a);
+    push(&mut rows, "AES-256-GCM open in place", all.threads(), b);
+    let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"")?;
+    let mut out = Vec::with_capacity(cobblestone::ciphertext_len(size as u64) as usize);
+    let (a, b) = pair(&one, &all, reps, |pool| {
+        let t = Instant::now();
+        keys.seal_chunks(pool, 0, &buf, true, &mut out)?;
+        Ok(t.elapsed().as_secs_f64())
+    })?;
+    push(
+        &mut rows,
+        "Cobblestone-256 seal (copying)",
+        one.threads(),
+        a,
+    );
+    push(
+        &mut rows,
+        "Cobblestone-256 seal (copying)",
+        all.threads(),
+        b,
+    );
     if all.threads() == 1 {
         // One pool: the "all threads" rows are the one-thread rows again.
         rows.dedup_by(|b, a| a.name == b.name && a.threads == b.threads);

@@ -10,12 +10,11 @@
 //! GCM: the counter-mode part runs per piece; each piece's GHASH is computed
 //! from a zero state and the pieces are combined with powers of H:
 //! `GHASH(C) = Σ_j GHASH(C_j) · H^{blocks after C_j}` (Horner's rule from the
-//! first piece). Sealing also keeps the fused AES+GHASH kernel busy: one
-//! worker runs it from the front while the others take pieces from the end
-//! (see [`ParGcm::seal_in_place`]); opening uses the per-piece split only
-//! (the fused kernel is not reachable for a prefix of a message being
-//! opened). Small inputs or one-thread pools use the fused single-thread
-//! kernel of `aesflow-modes`.
+//! first piece). Sealing runs each piece on the fused AES+GHASH kernel of
+//! `aesflow-modes` (see [`ParGcm::seal_in_place`]); opening runs CTR and
+//! then GHASH per 16 KiB step of a piece (the fused kernel is reachable for
+//! opening only with the whole message's tag). Small inputs or one-thread
+//! pools use the fused single-thread kernel.
 
 use crate::error::{Error, Result};
 use crate::pool::{PIECE, Pool};
@@ -157,11 +156,16 @@ pub struct ParGcm {
     gcm: Gcm,
     ghash: GhashKey,
     h: u128,
+    /// `H⁻¹` and `H⁻²`, for the per-piece fused sealing.
+    h_inv: u128,
+    h_inv2: u128,
 }
 
 impl Drop for ParGcm {
     fn drop(&mut self) {
         self.h.zeroize();
+        self.h_inv.zeroize();
+        self.h_inv2.zeroize();
     }
 }
 
@@ -180,7 +184,22 @@ impl ParGcm {
         let ghash = GhashKey::new(&hb, GhashImpl::detect());
         let h = u128::from_be_bytes(hb);
         hb.zeroize();
-        Ok(ParGcm { gcm, ghash, h })
+        // H⁻¹ = H^(2^128 − 2): square and multiply over the 128-bit exponent.
+        let mut h_inv = 1u128 << 127; // the field's one
+        for bit in (0..128).rev() {
+            h_inv = gf128_mul(h_inv, h_inv);
+            if bit != 0 {
+                h_inv = gf128_mul(h_inv, h);
+            }
+        }
+        let h_inv2 = gf128_mul(h_inv, h_inv);
+        Ok(ParGcm {
+            gcm,
+            ghash,
+            h,
+            h_inv,
+            h_inv2,
+        })
     }
 
     /// The one-thread GCM underneath.
@@ -218,7 +237,9 @@ impl ParGcm {
         tag
     }
 
-    fn pieces(&self, pool: &Pool, nonce: &[u8; 12], buf: &mut [u8], encrypt: bool) -> Vec<u128> {
+    /// Open's pieces: GHASH of each piece's ciphertext (from a zero state),
+    /// then CTR, 16 KiB at a time; returns the per-piece GHASH values.
+    fn open_pieces(&self, pool: &Pool, nonce: &[u8; 12], buf: &mut [u8]) -> Vec<u128> {
         let mut ys = vec![0u128; buf.len().div_ceil(GCM_PIECE)];
         let mut j0 = [0u8; 16];
         j0[..12].copy_from_slice(nonce);
@@ -237,13 +258,8 @@ impl ParGcm {
             let mut ctr = add_counter(&j0, (*i * (GCM_PIECE / 16)) as u128);
             let mut x = 0u128;
             for step in piece.chunks_mut(GCM_STEP) {
-                if encrypt {
-                    aes.ctr_xor(&mut ctr, step);
-                    ghash.update_padded(&mut x, step);
-                } else {
-                    ghash.update_padded(&mut x, step);
-                    aes.ctr_xor(&mut ctr, step);
-                }
+                ghash.update_padded(&mut x, step);
+                aes.ctr_xor(&mut ctr, step);
             }
             **y = x;
         });
@@ -252,13 +268,14 @@ impl ParGcm {
 
     /// Encrypt `buf` in place; returns the 16-byte tag.
     ///
-    /// On several threads, one worker (the *front*) runs the fused one-thread
-    /// kernel from the first piece upwards while the others take pieces from
-    /// the end (CTR, then GHASH from a zero state, per piece); they meet
-    /// wherever the speeds put them. The front's tag gives its GHASH state
-    /// (`tag ⊕ E(J0) = (X ⊕ len)·H`), which the back pieces extend by
-    /// Horner's rule. So two threads are never slower than the fused kernel
-    /// alone, even when one core is busy with something else.
+    /// On several threads every piece runs the fused AES+GHASH kernel of
+    /// `aesflow-modes`, started at the piece's own counter block: GCM with
+    /// a 16-byte IV starts from `J0 = IV·H² ⊕ [128]_64·H`, so the IV that
+    /// gives `J0 = nonce ‖ (1 + first block of the piece)` is `(J0 ⊕
+    /// [128]_64·H)·H⁻²`. The piece's tag then yields its GHASH value `y =
+    /// (tag ⊕ E(J0))·H⁻¹ ⊕ len`, and the pieces are combined as in
+    /// [`ParGcm::open_in_place`]. Each thread runs at the one-thread fused
+    /// speed, so more threads are never slower than one.
     pub fn seal_in_place(
         &self,
         pool: &Pool,
@@ -270,125 +287,44 @@ impl ParGcm {
         if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
             return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
         }
-        self.seal_split(pool, nonce, aad, buf, usize::MAX)
-    }
-
-    /// [`ParGcm::seal_in_place`] with the front limited to `front_max`
-    /// pieces (tests pin the meeting point with it).
-    fn seal_split(
-        &self,
-        pool: &Pool,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        front_max: usize,
-    ) -> Result<Tag> {
-        use std::sync::Mutex;
-        struct Claims<'a> {
-            pieces: Vec<Option<&'a mut [u8]>>,
-            lo: usize,
-            hi: usize,
-        }
-        let len = buf.len();
-        let n = len.div_ceil(GCM_PIECE);
-        let claims = Mutex::new(Claims {
-            pieces: buf.chunks_mut(GCM_PIECE).map(Some).collect(),
-            lo: 0,
-            hi: n,
-        });
-        let lock = || claims.lock().unwrap_or_else(|e| e.into_inner());
-        let ys = Mutex::new(vec![0u128; n]);
-        let mut j0 = [0u8; 16];
-        j0[..12].copy_from_slice(nonce);
-        j0[15] = 2; // inc32(J0): the first counter block for data
-        let aes = self.gcm.aes();
-        let front = || -> Result<(usize, Tag)> {
-            let mut enc = self.gcm.encryptor(nonce)?;
-            enc.update_aad(aad)?;
-            let mut m = 0;
-            while m < front_max {
-                let piece = {
-                    let mut c = lock();
-                    if c.lo >= c.hi {
-                        break;
-                    }
-                    let i = c.lo;
-                    c.lo += 1;
-                    c.pieces[i].take().expect("each piece is claimed once")
-                };
-                enc.update_in_place(piece)?;
-                m += 1;
-            }
-            Ok((m, enc.finalize()))
-        };
-        let back = |_| loop {
-            let (i, piece) = {
-                let mut c = lock();
-                if c.hi <= c.lo {
-                    return;
-                }
-                c.hi -= 1;
-                let i = c.hi;
-                (i, c.pieces[i].take().expect("each piece is claimed once"))
+        let mut ys = vec![0u128; buf.len().div_ceil(GCM_PIECE)];
+        let mut base = [0u8; 16];
+        base[..12].copy_from_slice(nonce);
+        base[15] = 1; // J0
+        let iv_len = u128::from(16u8 * 8); // the length block of a 16-byte IV
+        let lh = gf128_mul(iv_len, self.h);
+        let mut work: Vec<(usize, &mut u128, &mut [u8])> = ys
+            .iter_mut()
+            .zip(buf.chunks_mut(GCM_PIECE))
+            .enumerate()
+            .map(|(i, (y, c))| (i, y, c))
+            .collect();
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        pool.for_each_mut(&mut work, |(i, y, piece)| {
+            // J0 of the piece: its first data counter is inc32(J0). GCM's
+            // inc32 equals the 128-bit increment here (the text limit keeps
+            // the low word from wrapping).
+            let j0 = u128::from_be_bytes(add_counter(&base, (*i * (GCM_PIECE / 16)) as u128));
+            let mut iv = gf128_mul(j0 ^ lh, self.h_inv2).to_be_bytes();
+            let tag = self.gcm.encryptor(&iv).and_then(|mut e| {
+                e.update_in_place(piece)?;
+                Ok(e.finalize())
+            });
+            iv.zeroize();
+            let Ok(tag) = tag else {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                return;
             };
-            // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
-            // starts the low word at 2 and the text limit keeps it from wrapping.
-            let mut ctr = add_counter(&j0, (i * (GCM_PIECE / 16)) as u128);
-            let mut x = 0u128;
-            for step in piece.chunks_mut(GCM_STEP) {
-                aes.ctr_xor(&mut ctr, step);
-                self.ghash.update_padded(&mut x, step);
-            }
-            ctr.zeroize();
-            ys.lock().unwrap_or_else(|e| e.into_inner())[i] = x;
-        };
-        let backs = pool.threads() - 1;
-        let (front, ()) = pool.install(|| {
-            rayon::join(front, || {
-                use rayon::prelude::*;
-                (0..backs).into_par_iter().with_max_len(1).for_each(back)
-            })
+            let mut ej0 = j0.to_be_bytes();
+            self.gcm.aes().encrypt_block(&mut ej0);
+            let s = u128::from_be_bytes(tag) ^ u128::from_be_bytes(ej0);
+            ej0.zeroize();
+            **y = gf128_mul(s, self.h_inv) ^ lengths(0, piece.len());
         });
-        let (m, front_tag) = front?;
-        if m == n {
-            return Ok(front_tag);
+        if failed.into_inner() {
+            return Err(Error::TooLong);
         }
-        let ys = ys.into_inner().unwrap_or_else(|e| e.into_inner());
-        let per = GCM_PIECE / 16;
-        let blocks = |j: usize| {
-            if j + 1 == n {
-                len.div_ceil(16) - per * (n - 1)
-            } else {
-                per
-            }
-        };
-        let mut ej0 = self.e_j0(nonce);
-        // s = X·H^b ⊕ y_m: X the GHASH state after the AAD and the front's
-        // m pieces, b the blocks of piece m.
-        let b = blocks(m) as u64;
-        let mut s = if m == 0 {
-            let mut xa = 0u128;
-            self.ghash.update_padded(&mut xa, aad);
-            gf128_mul(xa, gf128_pow(self.h, b))
-        } else {
-            // tag ⊕ E(J0) = (X ⊕ L)·H, so X·H^b = S·H^(b-1) ⊕ L·H^b.
-            let sf = u128::from_be_bytes(front_tag) ^ u128::from_be_bytes(ej0);
-            let l = lengths(aad.len(), m * GCM_PIECE);
-            gf128_mul(sf, gf128_pow(self.h, b - 1)) ^ gf128_mul(l, gf128_pow(self.h, b))
-        } ^ ys[m];
-        let hm = gf128_pow(self.h, per as u64);
-        for (j, y) in ys.iter().enumerate().skip(m + 1) {
-            let p = if j + 1 == n {
-                gf128_pow(self.h, blocks(j) as u64)
-            } else {
-                hm
-            };
-            s = gf128_mul(s, p) ^ y;
-        }
-        s = gf128_mul(s ^ lengths(aad.len(), len), self.h);
-        let tag = (u128::from_be_bytes(ej0) ^ s).to_be_bytes();
-        ej0.zeroize();
-        Ok(tag)
+        Ok(self.finish(nonce, aad, &ys, buf.len()))
     }
 
     /// `E_K(J0)` for a 96-bit nonce.
@@ -417,7 +353,7 @@ impl ParGcm {
                 .open_in_place_detached(nonce, aad, buf, tag)
                 .map_err(|_| Error::ChunkAuthentication(0));
         }
-        let ys = self.pieces(pool, nonce, buf, false);
+        let ys = self.open_pieces(pool, nonce, buf);
         let mut t = self.finish(nonce, aad, &ys, buf.len());
         let ok: bool = t.ct_eq(tag).into();
         t.zeroize();
@@ -434,26 +370,33 @@ impl ParGcm {
 mod tests {
     use super::*;
 
-    /// Every meeting point of the front (fused) and the back pieces gives
-    /// the serial tag and ciphertext.
     #[test]
-    fn split_seal_matches_serial_at_every_meeting_point() {
-        let pool = Pool::new(3).unwrap();
+    fn h_inverse() {
+        let g = ParGcm::new(&[0x24u8; 32]).unwrap();
+        assert_eq!(gf128_mul(g.h, g.h_inv), 1u128 << 127);
+        assert_eq!(gf128_mul(gf128_mul(g.h, g.h), g.h_inv2), 1u128 << 127);
+    }
+
+    /// Per-piece fused sealing equals the serial seal for whole and
+    /// partial last pieces, with and without AAD.
+    #[test]
+    fn piecewise_seal_matches_serial() {
         let key = [0x24u8; 32];
         let g = ParGcm::new(&key).unwrap();
-        for len in [4 * GCM_PIECE, 4 * GCM_PIECE + 5, 5 * GCM_PIECE - 16] {
-            let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
-            for aad in [&b""[..], b"some aad, 27 bytes long...."] {
-                let mut want = data.clone();
-                let wt = g
-                    .gcm()
-                    .seal_in_place_detached(&[5; 12], aad, &mut want)
-                    .unwrap();
-                for front in [0, 1, 2, 4, 5, usize::MAX] {
+        for threads in [2, 3] {
+            let pool = Pool::new(threads).unwrap();
+            for len in [4 * GCM_PIECE, 4 * GCM_PIECE + 5, 5 * GCM_PIECE - 16] {
+                let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+                for aad in [&b""[..], b"some aad, 27 bytes long...."] {
+                    let mut want = data.clone();
+                    let wt = g
+                        .gcm()
+                        .seal_in_place_detached(&[5; 12], aad, &mut want)
+                        .unwrap();
                     let mut got = data.clone();
-                    let t = g.seal_split(&pool, &[5; 12], aad, &mut got, front).unwrap();
-                    assert!(got == want, "{len} {front}");
-                    assert_eq!(t, wt, "{len} {front}");
+                    let t = g.seal_in_place(&pool, &[5; 12], aad, &mut got).unwrap();
+                    assert!(got == want, "{len}");
+                    assert_eq!(t, wt, "{len}");
                 }
             }
         }
