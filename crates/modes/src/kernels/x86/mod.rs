@@ -1,5 +1,8 @@
 //! x86-64 kernels: the shared body instantiated for 128-bit (AES-NI,
-//! PCLMULQDQ, AVX) and 512-bit (AVX-512F/BW, VAES, VPCLMULQDQ) registers.
+//! PCLMULQDQ, AVX) and 512-bit (AVX-512F/BW, VAES, VPCLMULQDQ) registers,
+//! and the hand-scheduled AES-NI fused GCM kernel (`aesni`), which replaces
+//! the 128-bit body's fused kernel in production (that one stays as its test
+//! reference).
 
 /// The reduction constant (see `gcm::ghash`).
 const GFPOLY: u128 = crate::gcm::ghash::GFPOLY;
