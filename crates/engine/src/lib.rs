@@ -37,6 +37,7 @@ pub mod passphrase;
 pub mod pool;
 pub mod progress;
 pub mod raw;
+pub mod streams;
 
 pub use error::{Error, Result};
 pub use pool::{Pool, available_threads};

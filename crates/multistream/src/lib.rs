@@ -108,7 +108,7 @@ mod queue;
 pub use aesflow_cipher::RoundKeys;
 pub use queue::{Completed, MultiStreamQueue, Ticket, TunnelId};
 
-use aesflow_cipher::{Kernel, KernelError, KeyError};
+use aesflow_cipher::{Kernel, KernelError, KeyError, KeySize};
 use core::fmt;
 use kernels::{Sched, Simd, Stream, StreamData};
 use std::collections::HashMap;
@@ -250,6 +250,37 @@ impl<'a> Job<'a> {
             mode,
         }
     }
+}
+
+/// Check one job's shape: output as long as input, whole blocks for CBC,
+/// and a 16-, 24- or 32-byte key.
+fn check_job(
+    job: usize,
+    key: Key<'_>,
+    mode: Mode,
+    input: usize,
+    output: usize,
+) -> Result<(), Error> {
+    if input != output {
+        return Err(Error::LengthMismatch { job, input, output });
+    }
+    if mode.needs_whole_blocks() && !input.is_multiple_of(16) {
+        return Err(Error::NotBlockAligned { job, len: input });
+    }
+    if let Key::Bytes(b) = key {
+        KeySize::from_len(b.len()).map_err(|error| Error::Key { job, error })?;
+    }
+    Ok(())
+}
+
+/// Check every job without processing any: the errors [`process`] would
+/// return before writing, so a caller that splits a call (e.g. across
+/// cores) can keep the all-or-nothing guarantee.
+pub fn validate(jobs: &[Job<'_>]) -> Result<(), Error> {
+    for (i, j) in jobs.iter().enumerate() {
+        check_job(i, j.key, j.mode, j.input.len(), j.output.len())?;
+    }
+    Ok(())
 }
 
 /// One stream processed in place.
@@ -583,19 +614,11 @@ impl MultiStream {
     fn process_refs(&self, refs: Vec<JobRef<'_>>) -> Result<Vec<[u8; 16]>, Error> {
         // Validate everything before writing anything.
         for (job, r) in refs.iter().enumerate() {
-            if let StreamData::Split { input, output } = &r.data
-                && input.len() != output.len()
-            {
-                return Err(Error::LengthMismatch {
-                    job,
-                    input: input.len(),
-                    output: output.len(),
-                });
-            }
-            let len = r.data.len();
-            if r.mode.needs_whole_blocks() && !len.is_multiple_of(16) {
-                return Err(Error::NotBlockAligned { job, len });
-            }
+            let (input, output) = match &r.data {
+                StreamData::Split { input, output } => (input.len(), output.len()),
+                other => (other.len(), other.len()),
+            };
+            check_job(job, r.key, r.mode, input, output)?;
         }
         match self.engine {
             Engine::Simd(simd) => run_all::<Sched>(
