@@ -43,6 +43,14 @@ pub trait Kernel: Send + Sync + 'static {
     /// rank among constant-time kernels is the default.
     fn rank(&self) -> u32;
 
+    /// Whether the kernel runs the CPU's AES instructions. Code with its own
+    /// fused hardware paths (GCM, multi-stream) uses them only when the
+    /// chosen kernel does, so forcing a portable kernel keeps everything
+    /// portable.
+    fn uses_aes_instructions(&self) -> bool {
+        false
+    }
+
     /// Encrypt blocks in place (ECB, the forward cipher).
     fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]);
 

@@ -478,6 +478,9 @@ impl Kernel for AesNi {
     fn rank(&self) -> u32 {
         20
     }
+    fn uses_aes_instructions(&self) -> bool {
+        true
+    }
     fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
         require();
         for_each_keyed(keys, Dir::Enc, blocks, ONLINE_BATCH, |rk, b| {

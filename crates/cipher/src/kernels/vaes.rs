@@ -406,6 +406,9 @@ impl Kernel for Vaes {
     fn rank(&self) -> u32 {
         30
     }
+    fn uses_aes_instructions(&self) -> bool {
+        true
+    }
     fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
         require();
         // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.

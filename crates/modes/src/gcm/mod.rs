@@ -161,7 +161,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
             FusedChoice::Auto => {
-                let hw = matches!(a.kernel().name(), "aesni" | "vaes");
+                let hw = a.kernel().uses_aes_instructions();
                 [Fused::Vaes, Fused::Aesni]
                     .into_iter()
                     .find(|f| hw && offline && f.is_available())
