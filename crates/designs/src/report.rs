@@ -284,7 +284,9 @@ pub fn format_table(rows: &[Row], platform: &Platform) -> String {
     s
 }
 
-fn jstr(s: &str) -> String {
+/// A JSON string literal for `s` (quotes, backslashes and control
+/// characters escaped); shared with `aesflow-energy`'s JSON report.
+pub fn jstr(s: &str) -> String {
     let mut o = String::from("\"");
     for c in s.chars() {
         match c {
@@ -300,7 +302,8 @@ fn jstr(s: &str) -> String {
     o
 }
 
-fn jnum(x: f64) -> String {
+/// A JSON number for `x`, or `null` when it is not finite.
+pub fn jnum(x: f64) -> String {
     if x.is_finite() {
         format!("{x}")
     } else {

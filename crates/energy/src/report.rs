@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aesflow_cipher::KeySize;
+use aesflow_designs::report::{jnum, jstr};
 use aesflow_designs::{Engine, Expansion};
 
 use crate::activity::{
@@ -944,30 +945,6 @@ pub fn format_text(s: &Study) -> String {
         );
     }
     o
-}
-
-fn jstr(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-fn jnum(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
 }
 
 fn jopt(x: Option<f64>) -> String {
