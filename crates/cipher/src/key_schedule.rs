@@ -150,9 +150,17 @@ impl fmt::Debug for CipherKey {
 /// alone at `i mod Nk = 4` when `Nk > 6`, and nothing otherwise.
 #[inline]
 pub fn key_schedule_core(prev: Word, i: usize, nk: usize) -> Word {
-    if i.is_multiple_of(nk) {
-        key_xor(key_sub_word(key_rot_word(prev)), rcon(i / nk))
-    } else if nk > 6 && i % nk == 4 {
+    key_schedule_step(prev, i % nk, i / nk, nk)
+}
+
+/// [`key_schedule_core`] for word `i = group·Nk + pos`, with the position
+/// already known (a loop that counts `pos` and `group` avoids two integer
+/// divisions per word, which dominated the expansion's time).
+#[inline]
+fn key_schedule_step(prev: Word, pos: usize, group: usize, nk: usize) -> Word {
+    if pos == 0 {
+        key_xor(key_sub_word(key_rot_word(prev)), rcon(group))
+    } else if nk > 6 && pos == 4 {
         key_sub_word(prev)
     } else {
         prev
@@ -186,8 +194,14 @@ impl RoundKeys {
         for (i, wi) in w.iter_mut().enumerate().take(nk) {
             *wi = key.word(i);
         }
+        let (mut pos, mut group) = (0, 1);
         for i in nk..4 * (nr + 1) {
-            w[i] = key_xor(w[i - nk], key_schedule_core(w[i - 1], i, nk));
+            w[i] = key_xor(w[i - nk], key_schedule_step(w[i - 1], pos, group, nk));
+            pos += 1;
+            if pos == nk {
+                pos = 0;
+                group += 1;
+            }
         }
         let mut enc = [[0u8; 16]; MAX_ROUND_KEYS];
         for (r, rk) in enc.iter_mut().enumerate().take(nr + 1) {
