@@ -14,9 +14,6 @@ use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use zeroize::Zeroize;
 
-/// Blocks per batch for parallel work (decryption), on the stack.
-pub(crate) const BATCH: usize = 64;
-
 /// The chaining state of a block mode.
 #[derive(Clone, Debug)]
 pub(crate) enum Chain {

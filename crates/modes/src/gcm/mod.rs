@@ -58,7 +58,7 @@ pub use ghash::{GhashImpl, GhashKey};
 
 use crate::error::{Error, Result, same_len};
 use crate::kernels::{self, Fused};
-use aesflow_cipher::{Aes, Block, KeySchedule};
+use aesflow_cipher::{Aes, Block, Isa, KeySchedule};
 use core::borrow::Borrow;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -80,8 +80,11 @@ pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 /// Which fused AES+GHASH kernel to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FusedChoice {
-    /// The best available when the AES kernel is a hardware one (`aesni`,
-    /// `vaes`) and the key schedule is offline; otherwise none.
+    /// The one of the AES kernel's family ([`Kernel::isa`]): AES-NI +
+    /// PCLMULQDQ for `aesni`, VAES + VPCLMULQDQ for `vaes`, none for a
+    /// portable kernel or an online key schedule.
+    ///
+    /// [`Kernel::isa`]: aesflow_cipher::Kernel::isa
     #[default]
     Auto,
     /// Never: always the generic path through the AES kernel.
@@ -95,7 +98,8 @@ pub enum FusedChoice {
 /// Construction options for [`Gcm::with_options`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GcmOptions {
-    /// The GHASH backend (`None`: the fastest available).
+    /// The GHASH backend (`None`: the one of the AES kernel's family,
+    /// [`GhashImpl::for_isa`]).
     pub ghash: Option<GhashImpl>,
     /// The fused kernel policy.
     pub fused: FusedChoice,
@@ -141,8 +145,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// implementation is not available.
     pub fn with_options(aes: A, options: GcmOptions) -> Result<Self> {
         let a = aes.borrow();
+        let isa = a.kernel().isa();
         let imp = match options.ghash {
-            None => GhashImpl::detect(),
+            None => GhashImpl::for_isa(isa),
             Some(g) if g.is_available() => g,
             Some(g) => return Err(Error::Unavailable(g.name())),
         };
@@ -160,12 +165,12 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 want(Fused::Aesni, "fused AES-NI GCM kernel (needs offline keys)")?
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
-            FusedChoice::Auto => {
-                let hw = a.kernel().uses_aes_instructions();
-                [Fused::Vaes, Fused::Aesni]
-                    .into_iter()
-                    .find(|f| hw && offline && f.is_available())
+            FusedChoice::Auto => match isa {
+                Isa::Vaes => Some(Fused::Vaes),
+                Isa::Aesni => Some(Fused::Aesni),
+                Isa::Portable => None,
             }
+            .filter(|f| offline && f.is_available()),
         };
         let mut h = [0u8; 16];
         a.encrypt_block(&mut h);
