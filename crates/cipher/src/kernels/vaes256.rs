@@ -36,8 +36,7 @@ pub struct Vaes256;
 pub const IN_FLIGHT: usize = 8;
 
 fn detected() -> bool {
-    let f = crate::cpu::features();
-    f.aesni() && f.avx2 && f.vaes
+    crate::cpu::features().vaes256()
 }
 
 fn require() {
