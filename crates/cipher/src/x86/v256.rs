@@ -92,19 +92,34 @@ pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m256
     }
 }
 
+/// `a + b` on each 128-bit little-endian lane (carry from the low into the
+/// high 64 bits), wrapping; branch-free (AVX2 has no unsigned 64-bit
+/// compare: the operands are biased by 2^63 for a signed one).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn add128(a: __m256i, b: __m256i) -> __m256i {
+    let s = _mm256_add_epi64(a, b);
+    let bias = _mm256_set1_epi64x(i64::MIN);
+    // All ones in each qword where s < b unsigned, i.e. the add carried.
+    let lt = _mm256_cmpgt_epi64(_mm256_xor_si256(b, bias), _mm256_xor_si256(s, bias));
+    // Only the low qword's carry counts, into the high qword: subtract −1.
+    _mm256_sub_epi64(s, _mm256_bslli_epi128::<8>(lt))
+}
+
 /// `N` registers of consecutive big-endian counter blocks from `ctr`
 /// (lane `j` of register `i` holds `ctr + 2i + j`, 128-bit wrapping).
-/// Branch-free: each is an `add`/`adc` pair, whatever the counter's value.
+/// Branch-free whatever the counter's value.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m256i; N]) {
     let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     ));
+    let b = ctr.wrapping_add(1);
+    let base = _mm256_set_epi64x((b >> 64) as i64, b as i64, (ctr >> 64) as i64, ctr as i64);
     for (i, v) in x.iter_mut().enumerate() {
-        let a = ctr.wrapping_add(2 * i as u128);
-        let b = a.wrapping_add(1);
-        let c = _mm256_set_epi64x((b >> 64) as i64, b as i64, (a >> 64) as i64, a as i64);
+        let step = (2 * i) as i64;
+        let c = add128(base, _mm256_set_epi64x(0, step, 0, step));
         *v = _mm256_shuffle_epi8(c, bswap);
     }
 }
