@@ -89,7 +89,7 @@ impl Params {
     fn enc_len(&self, n: usize) -> PyResult<usize> {
         if self.pad {
             Ok((n / 16 + 1) * 16)
-        } else if self.block_mode() && n % 16 != 0 {
+        } else if self.block_mode() && !n.is_multiple_of(16) {
             Err(PyValueError::new_err(
                 "with padding=False the data must be a multiple of 16 bytes",
             ))
@@ -121,7 +121,7 @@ impl Params {
     /// decrypted and its padding checked first.
     fn dec_len(&self, data: &[u8]) -> PyResult<usize> {
         let n = data.len();
-        if self.block_mode() && (n % 16 != 0 || (self.pad && n == 0)) {
+        if self.block_mode() && (!n.is_multiple_of(16) || (self.pad && n == 0)) {
             return Err(PyValueError::new_err(
                 "the data is not a non-empty multiple of 16 bytes (truncated?)",
             ));
