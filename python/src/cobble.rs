@@ -96,7 +96,7 @@ impl EncState {
             let m = d.len() / CHUNK_SIZE;
             let (whole, rest) = d.split_at(m * CHUNK_SIZE);
             chunks::seal(
-                Pool::global(),
+                crate::pool(),
                 &self.keys,
                 self.index,
                 whole,
@@ -218,7 +218,7 @@ impl DecState {
             let m = d.len() / ENC_CHUNK_SIZE;
             let (whole, rest) = d.split_at(m * ENC_CHUNK_SIZE);
             if chunks::open(
-                Pool::global(),
+                crate::pool(),
                 keys,
                 self.index,
                 whole,

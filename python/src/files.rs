@@ -11,12 +11,12 @@
 use crate::buffer::View;
 use crate::chunks;
 use crate::errors::{self, InvalidTag};
+use aesflow_engine::Error;
 use aesflow_engine::cobblestone::{
     CHUNK_SIZE, CHUNKS_PER_BATCH, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, SALT_SIZE, Suite,
     ciphertext_len, plaintext_len,
 };
 use aesflow_engine::files::{Job, KeyMaterial, Operation, run_job};
-use aesflow_engine::{Error, Pool};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -66,7 +66,7 @@ fn file_job(
         output: Some(dst),
     };
     let r = py
-        .detach(|| run_job(Pool::global(), &op, &job, encrypt, force, false))
+        .detach(|| run_job(crate::pool(), &op, &job, encrypt, force, false))
         .map_err(errors::engine)?;
     Ok(r.bytes_out)
 }
@@ -215,7 +215,7 @@ pub fn seal_file_range(
                 .read_exact_at(&mut plain, p0)
                 .map_err(io(format!("reading {}", src.display())))?;
             enc.resize(chunks::sealed_len(plain.len(), last), 0);
-            chunks::seal(Pool::global(), &keys, k, &plain, &mut enc, last);
+            chunks::seal(crate::pool(), &keys, k, &plain, &mut enc, last);
             output
                 .write_all_at(&enc, PREFIX_SIZE as u64 + k * ENC_CHUNK_SIZE as u64)
                 .map_err(io(format!("writing {}", dst.display())))?;
@@ -277,7 +277,7 @@ pub fn open_file_range(
                 "the last chunk has an impossible length (truncated or extended)",
             ))?;
             plain.resize(n, 0);
-            chunks::open(Pool::global(), &keys, k, &enc, &mut plain, last)
+            chunks::open(crate::pool(), &keys, k, &enc, &mut plain, last)
                 .map_err(Error::ChunkAuthentication)?;
             output
                 .write_all_at(&plain, k * CHUNK_SIZE as u64)

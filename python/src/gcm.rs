@@ -5,7 +5,6 @@
 
 use crate::buffer::{View, input_for, read_opt};
 use crate::errors::{self, InvalidTag};
-use aesflow_engine::Pool;
 use aesflow_engine::par::ParGcm;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -39,7 +38,7 @@ fn check_nonce(n: &[u8]) -> PyResult<()> {
 impl AesGcm {
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> aesflow_engine::Result<[u8; 16]> {
         match <&[u8; 12]>::try_from(nonce) {
-            Ok(n12) => self.inner.seal_in_place(Pool::global(), n12, aad, buf),
+            Ok(n12) => self.inner.seal_in_place(crate::pool(), n12, aad, buf),
             Err(_) => Ok(self.inner.gcm().seal_in_place_detached(nonce, aad, buf)?),
         }
     }
@@ -48,7 +47,7 @@ impl AesGcm {
         match (<&[u8; 12]>::try_from(nonce), <&[u8; 16]>::try_from(tag)) {
             (Ok(n12), Ok(t16)) => self
                 .inner
-                .open_in_place(Pool::global(), n12, aad, buf, t16)
+                .open_in_place(crate::pool(), n12, aad, buf, t16)
                 .is_ok(),
             _ => self
                 .inner

@@ -69,10 +69,27 @@ fn default_kernel() -> PyResult<&'static str> {
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
 
-/// The number of threads the engine's pool uses for one call.
+/// The pool every call spreads its work over: `AESFLOW_THREADS` workers if
+/// that variable is set to a positive number when aesflow first needs them,
+/// else one per available CPU.
+pub(crate) fn pool() -> &'static aesflow_engine::Pool {
+    static POOL: std::sync::OnceLock<aesflow_engine::Pool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let n = std::env::var("AESFLOW_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        aesflow_engine::Pool::new(n.min(4096))
+            .or_else(|_| aesflow_engine::Pool::new(1))
+            .expect("a one-thread pool needs no threads")
+    })
+}
+
+/// The number of threads one call spreads its work over (one per CPU, or
+/// ``AESFLOW_THREADS`` if set before the first call).
 #[pyfunction]
 fn threads() -> usize {
-    aesflow_engine::Pool::global().threads()
+    pool().threads()
 }
 
 #[pymodule]

@@ -3,7 +3,7 @@
 
 use crate::buffer::View;
 use crate::errors;
-use aesflow_engine::{Pool, streams};
+use aesflow_engine::streams;
 use aesflow_multistream::{Backend, Job, Mode, MultiStream};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -76,7 +76,7 @@ pub fn cbc_encrypt_many<'py>(
             .zip(&iv_arr)
             .map(|(((o, i), k), iv)| Job::new(Mode::CbcEncrypt, *k, *iv, i, o))
             .collect();
-        streams::process(Pool::global(), &engine, &mut jobs)
+        streams::process(crate::pool(), &engine, &mut jobs)
     })
     .map_err(errors::engine)?;
     Ok(outs.iter().map(|o| PyBytes::new(py, o)).collect())

@@ -16,7 +16,7 @@
 use crate::buffer::{View, input_for};
 use crate::errors;
 use aesflow_cipher::Aes;
-use aesflow_engine::{Pool, par};
+use aesflow_engine::par;
 use aesflow_modes::padding::{pkcs7_pad_block, pkcs7_unpad_block};
 use aesflow_modes::{cbc, cfb, ofb};
 use pyo3::exceptions::PyValueError;
@@ -105,7 +105,7 @@ impl Params {
         if self.pad {
             out[whole..].copy_from_slice(&pkcs7_pad_block(&data[whole..]));
         }
-        let pool = Pool::global();
+        let pool = crate::pool();
         let mut iv = self.iv;
         match self.mode {
             Mode::Ecb => par::ecb_encrypt(pool, &self.aes, out)?,
@@ -154,7 +154,7 @@ impl Params {
 
     /// Decrypt `data` into `out` (exactly `dec_len` bytes).
     fn decrypt(&self, data: &[u8], out: &mut [u8]) -> aesflow_engine::Result<()> {
-        let pool = Pool::global();
+        let pool = crate::pool();
         let mut iv = self.iv;
         let body = if self.pad {
             data.len() - 16
