@@ -10,9 +10,16 @@ mod bench_cmd;
 mod demo;
 mod designs_cmd;
 mod energy_cmd;
+mod exit;
 mod files_cmd;
+mod jobs;
 mod kernels_cmd;
 mod keygen_cmd;
+mod keys;
+mod prompt;
+mod signals;
+mod stdio;
+mod version;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,7 +27,8 @@ use std::process::ExitCode;
 /// Parallel AES engines: the many-core designs of Liu & Baas, modelled and
 /// run, and a fast AES engine for today's CPUs.
 #[derive(Parser)]
-#[command(name = "aesflow", version, about, long_about = None)]
+#[command(name = "aesflow", version, long_version = version::long(), about, long_about = None,
+          after_help = exit::HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -97,7 +105,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("aesflow: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(exit::code(&e))
         }
     }
 }

@@ -43,7 +43,8 @@
 //! (*A depth-16 circuit for the AES S-box*, IFIP SEC 2012; ePrint 2011/332):
 //! a top linear layer (23 XORs), a 34-AND / 30-XOR nonlinear middle and a
 //! bottom linear layer (30 XORs, 4 XNORs). It is the composite-field
-//! construction of the seed paper (Hodjat & Verbauwhede, seed 004, Fig. 4b:
+//! construction of Hodjat & Verbauwhede (*Area-Throughput Trade-Offs for
+//! Fully Pipelined 30 to 70 Gbits/s AES Processors*, Fig. 4b:
 //! map GF(2^8) to GF((2^4)^2), invert there with GF(2^4) operations, map
 //! back, apply the affine map) taken down to the tower
 //! GF(((2^2)^2)^2), with the isomorphism and affine maps merged into the two
