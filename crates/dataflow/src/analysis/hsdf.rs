@@ -73,6 +73,35 @@ impl Hsdf {
 }
 
 impl SdfGraph {
+    /// Checks, before anything of that size is allocated, that the HSDF
+    /// graph stays within `opts.max_hsdf_nodes` nodes and
+    /// `opts.max_hsdf_edges` edges (an upper bound computed from the
+    /// rates); returns the repetition vector.
+    pub fn check_hsdf_size(&self, opts: &AnalysisOptions) -> Result<RepetitionVector, SdfError> {
+        let q = self.repetition_vector()?;
+        let total = q.total_firings();
+        if total > opts.max_hsdf_nodes as u128 {
+            return Err(SdfError::HsdfTooLarge {
+                nodes: total,
+                limit: opts.max_hsdf_nodes,
+            });
+        }
+        // firing j of the consumer depends on at most min(q[src], (c-1)/p + 2)
+        // firings of the producer; plus the chains of sequential actors
+        let mut edges: u128 = if opts.auto_concurrency { 0 } else { total };
+        for e in self.flow_edges(opts.respect_capacities)? {
+            let per = (q.as_slice()[e.src] as u128).min((e.cons as u128 - 1) / e.prod as u128 + 2);
+            edges = edges.saturating_add(q.as_slice()[e.dst] as u128 * per);
+        }
+        if edges > opts.max_hsdf_edges as u128 {
+            return Err(SdfError::HsdfTooManyEdges {
+                edges,
+                limit: opts.max_hsdf_edges,
+            });
+        }
+        Ok(q)
+    }
+
     /// Builds the equivalent HSDF graph with default options (no
     /// auto-concurrency, capacities respected).
     pub fn to_hsdf(&self) -> Result<Hsdf, SdfError> {
@@ -83,14 +112,8 @@ impl SdfGraph {
     /// or the HSDF graph would have more than `opts.max_hsdf_nodes` nodes.
     /// Deadlock is *not* checked here (it shows as a cycle without tokens).
     pub fn to_hsdf_with(&self, opts: &AnalysisOptions) -> Result<Hsdf, SdfError> {
-        let q = self.repetition_vector()?;
+        let q = self.check_hsdf_size(opts)?;
         let total = q.total_firings();
-        if total > opts.max_hsdf_nodes as u128 {
-            return Err(SdfError::HsdfTooLarge {
-                nodes: total,
-                limit: opts.max_hsdf_nodes,
-            });
-        }
         let flow = self.flow_edges(opts.respect_capacities)?;
         let mut nodes = Vec::with_capacity(total as usize);
         let mut first = Vec::with_capacity(self.num_actors());
