@@ -4,14 +4,27 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-/// Greatest common divisor (binary-free Euclid) on `u128`.
+/// Greatest common divisor on `u128` (Stein's binary algorithm: shifts and
+/// subtractions, no 128-bit division).
 pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+    if a == 0 {
+        return b;
     }
-    a
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// A non-negative rational number `numer / denom`, always kept in lowest
@@ -137,6 +150,15 @@ mod tests {
         assert_eq!(Rational::new(8, 4).to_string(), "2");
         assert_eq!(Rational::ZERO.recip(), None);
         assert_eq!(a.recip(), Some(Rational::new(2, 3)));
+    }
+
+    #[test]
+    fn binary_gcd() {
+        assert_eq!(gcd(0, 0), 0);
+        assert_eq!(gcd(0, 7), 7);
+        assert_eq!(gcd(12, 18), 6);
+        assert_eq!(gcd(1 << 100, 3 << 90), 1 << 90);
+        assert_eq!(gcd(u128::MAX, u128::MAX - 1), 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 
 use super::AnalysisOptions;
+use super::consistency::RepetitionVector;
 use crate::error::SdfError;
 use crate::graph::{ActorId, SdfGraph};
 
@@ -40,6 +41,15 @@ impl SdfGraph {
         opts: &AnalysisOptions,
     ) -> Result<Vec<(ActorId, u64)>, SdfError> {
         let q = self.repetition_vector()?;
+        self.schedule_for(&q, opts)
+    }
+
+    /// The schedule for a repetition vector computed by the caller.
+    pub(crate) fn schedule_for(
+        &self,
+        q: &RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<Vec<(ActorId, u64)>, SdfError> {
         let edges = self.flow_edges(opts.respect_capacities)?;
         let n = self.num_actors();
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];

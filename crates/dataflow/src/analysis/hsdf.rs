@@ -16,8 +16,6 @@
 //! the back edge (equivalent to an SDF self-loop with one token): firing
 //! `i+1` can only start when firing `i` has finished.
 
-use std::collections::HashMap;
-
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
 use crate::error::SdfError;
@@ -113,6 +111,16 @@ impl SdfGraph {
     /// Deadlock is *not* checked here (it shows as a cycle without tokens).
     pub fn to_hsdf_with(&self, opts: &AnalysisOptions) -> Result<Hsdf, SdfError> {
         let q = self.check_hsdf_size(opts)?;
+        self.hsdf_for(q, opts)
+    }
+
+    /// The expansion for a repetition vector that passed
+    /// [`check_hsdf_size`](Self::check_hsdf_size).
+    pub(crate) fn hsdf_for(
+        &self,
+        q: RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<Hsdf, SdfError> {
         let total = q.total_firings();
         let flow = self.flow_edges(opts.respect_capacities)?;
         let mut nodes = Vec::with_capacity(total as usize);
@@ -128,25 +136,13 @@ impl SdfGraph {
             }
         }
         let mut edges: Vec<HsdfEdge> = Vec::new();
-        let mut index: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut add = |src: usize, dst: usize, tokens: u64, origin: EdgeOrigin| match index
-            .get(&(src, dst))
-        {
-            Some(&i) => {
-                if tokens < edges[i].tokens {
-                    edges[i].tokens = tokens;
-                    edges[i].origin = origin;
-                }
-            }
-            None => {
-                index.insert((src, dst), edges.len());
-                edges.push(HsdfEdge {
-                    src,
-                    dst,
-                    tokens,
-                    origin,
-                });
-            }
+        let mut add = |src: usize, dst: usize, tokens: u64, origin: EdgeOrigin| {
+            edges.push(HsdfEdge {
+                src,
+                dst,
+                tokens,
+                origin,
+            })
         };
         for e in &flow {
             let qu = q.as_slice()[e.src] as i128;
@@ -183,6 +179,10 @@ impl SdfGraph {
                 add(base + qa - 1, base, 1, origin);
             }
         }
+        // merge parallel edges, keeping the fewest tokens (the first such
+        // edge in generation order: the sort is stable)
+        edges.sort_by_key(|e| (e.src, e.dst, e.tokens));
+        edges.dedup_by(|later, kept| (later.src, later.dst) == (kept.src, kept.dst));
         Ok(Hsdf {
             nodes,
             edges,

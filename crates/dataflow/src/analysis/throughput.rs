@@ -89,9 +89,9 @@ impl SdfGraph {
     ) -> Result<ThroughputAnalysis, SdfError> {
         // the size guard runs first: the deadlock check is as large as the
         // HSDF graph
-        self.check_hsdf_size(opts)?;
-        self.check_deadlock_with(opts)?;
-        let h = self.to_hsdf_with(opts)?;
+        let q = self.check_hsdf_size(opts)?;
+        self.schedule_for(&q, opts)?;
+        let h = self.hsdf_for(q, opts)?;
         let redges: Vec<RatioEdge> = h
             .edges
             .iter()

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 
 use crate::error::SdfError;
+use crate::fxhash::FxSet;
 
 mod types;
 
@@ -31,10 +32,10 @@ pub struct SdfGraph {
     name: String,
     actors: Vec<Actor>,
     channels: Vec<Channel>,
-    /// Every name a channel of this graph has ever had (a superset of the
-    /// current names), so that [`SdfGraph::connect`] finds a fresh name in
-    /// constant time instead of scanning all channels.
-    used_channel_names: HashSet<String>,
+    /// Every `k` such that a channel of this graph has ever been named
+    /// `ch{k}` (the form of generated names), so that [`SdfGraph::connect`]
+    /// finds a fresh name in constant time instead of scanning all channels.
+    used_channel_names: FxSet<u64>,
 }
 
 impl PartialEq for SdfGraph {
@@ -52,7 +53,7 @@ impl SdfGraph {
             name: name.into(),
             actors: Vec::new(),
             channels: Vec::new(),
-            used_channel_names: HashSet::new(),
+            used_channel_names: FxSet::default(),
         }
     }
 
@@ -188,14 +189,11 @@ impl SdfGraph {
     }
 
     fn fresh_channel_name(&self) -> String {
-        let mut k = self.channels.len();
-        loop {
-            let n = format!("ch{k}");
-            if !self.used_channel_names.contains(&n) {
-                return n;
-            }
+        let mut k = self.channels.len() as u64;
+        while self.used_channel_names.contains(&k) {
             k += 1;
         }
+        format!("ch{k}")
     }
 
     fn push_channel(
@@ -208,7 +206,7 @@ impl SdfGraph {
         let id = ChannelId(self.channels.len());
         self.actors[src.actor.0].ports[src.index].channel = Some(id);
         self.actors[dst.actor.0].ports[dst.index].channel = Some(id);
-        self.used_channel_names.insert(name.clone());
+        types::note_generated_name(&mut self.used_channel_names, &name);
         self.channels.push(Channel {
             name,
             src,
@@ -225,11 +223,31 @@ impl SdfGraph {
     /// the actor already has a self-loop that lets at most one firing run at
     /// a time (fewer than two firings' worth of tokens). Port names
     /// `seq_out`/`seq_in` and the channel name `<actor>_seq` get a numeric
-    /// suffix if taken. Returns the new channel, if one was added.
+    /// suffix if taken. Returns the new channel, if one was added. Takes
+    /// time linear in the number of channels (to keep names unique); to
+    /// make many actors sequential use [`make_all_sequential`](Self::make_all_sequential).
     ///
     /// # Panics
     /// Panics if `actor` is not an actor of this graph.
     pub fn make_sequential(&mut self, actor: ActorId) -> Option<ChannelId> {
+        let mut names: HashSet<String> = self.channels.iter().map(|c| c.name.clone()).collect();
+        self.make_sequential_named(actor, &mut names)
+    }
+
+    /// [`make_sequential`](Self::make_sequential) for every actor; returns
+    /// the channels added.
+    pub fn make_all_sequential(&mut self) -> Vec<ChannelId> {
+        let mut names: HashSet<String> = self.channels.iter().map(|c| c.name.clone()).collect();
+        (0..self.actors.len())
+            .filter_map(|a| self.make_sequential_named(ActorId(a), &mut names))
+            .collect()
+    }
+
+    fn make_sequential_named(
+        &mut self,
+        actor: ActorId,
+        names: &mut HashSet<String>,
+    ) -> Option<ChannelId> {
         let already = self.output_channels(actor).any(|c| {
             let ch = &self.channels[c.0];
             ch.dst.actor == actor && {
@@ -262,10 +280,11 @@ impl SdfGraph {
         let base = format!("{}_seq", self.actors[actor.0].name);
         let mut name = base.clone();
         let mut k = 1usize;
-        while self.used_channel_names.contains(&name) {
+        while names.contains(&name) {
             name = format!("{base}{k}");
             k += 1;
         }
+        names.insert(name.clone());
         Some(self.push_channel(name, sp, dp, 1))
     }
 

@@ -1,9 +1,10 @@
 //! Actors, ports, channels and their ids: the parts an [`SdfGraph`](super::SdfGraph) is made of.
 
-use std::collections::HashSet;
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::fxhash::FxSet;
 /// Identifies an actor inside one [`SdfGraph`] (an index into its actor
 /// list). Ids are only meaningful for the graph that created them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -194,14 +195,14 @@ impl Channel {
 #[derive(Debug)]
 pub struct ChannelMut<'a> {
     pub(super) channel: &'a mut Channel,
-    pub(super) used_names: &'a mut HashSet<String>,
+    pub(super) used_names: &'a mut FxSet<u64>,
 }
 
 impl ChannelMut<'_> {
     /// Renames the channel.
     pub fn set_name(&mut self, name: impl Into<String>) -> &mut Self {
         self.channel.name = name.into();
-        self.used_names.insert(self.channel.name.clone());
+        note_generated_name(self.used_names, &self.channel.name);
         self
     }
 
@@ -221,6 +222,19 @@ impl ChannelMut<'_> {
     pub fn set_token_size(&mut self, size: Option<u64>) -> &mut Self {
         self.channel.token_size = size;
         self
+    }
+}
+
+/// Records `k` if `name` is exactly `ch{k}`, the form of the names
+/// [`SdfGraph::connect`](super::SdfGraph::connect) generates.
+pub(super) fn note_generated_name(used: &mut FxSet<u64>, name: &str) {
+    if let Some(r) = name.strip_prefix("ch")
+        && !r.is_empty()
+        && r.bytes().all(|b| b.is_ascii_digit())
+        && (r == "0" || !r.starts_with('0'))
+        && let Ok(k) = r.parse::<u64>()
+    {
+        used.insert(k);
     }
 }
 

@@ -1,11 +1,10 @@
 //! Reading SDF3 XML (see the module documentation for the exact rules).
 
-use std::collections::{HashMap, HashSet};
-
 use roxmltree::{Document, Node, ParsingOptions};
 
 use super::scan::check_depth;
 use crate::error::SdfError;
+use crate::fxhash::FxMap;
 use crate::graph::{ActorId, ChannelId, PortDirection, PortId, SdfGraph};
 
 /// SDF3's `SDFTIME_MAX` (its execution times are 32-bit `uint`): the
@@ -88,9 +87,9 @@ pub fn from_xml_with(xml: &str, opts: &ReadOptions) -> Result<Sdf3Import, SdfErr
         .unwrap_or("");
     let mut b = Builder {
         g: SdfGraph::new(name),
-        actors: HashMap::new(),
-        ports: Vec::new(),
-        channels: HashMap::new(),
+        actors: FxMap::default(),
+        ports: FxMap::default(),
+        channels: FxMap::default(),
     };
     for an in children(sdf, "actor") {
         r.actor(&mut b, an)?;
@@ -132,20 +131,22 @@ pub(crate) fn parse_c_number(s: &str) -> Option<u64> {
     u64::from_str_radix(digits, radix).ok()
 }
 
-struct Builder {
+/// The graph under construction and name indexes borrowing from the
+/// document (no string is copied for a lookup).
+struct Builder<'d> {
     g: SdfGraph,
-    actors: HashMap<String, ActorId>,
-    /// Per actor: port name -> port index.
-    ports: Vec<HashMap<String, usize>>,
-    channels: HashMap<String, ChannelId>,
+    actors: FxMap<&'d str, ActorId>,
+    /// (actor index, port name) -> port index.
+    ports: FxMap<(usize, &'d str), usize>,
+    channels: FxMap<&'d str, ChannelId>,
 }
 
 /// What the `<actorProperties>` of one actor said.
 #[derive(Default)]
-struct ActorProps {
-    types: HashSet<String>,
+struct ActorProps<'d> {
+    types: Vec<&'d str>,
     /// The last processor marked default: its type and execution time.
-    default: Option<(String, Option<u64>)>,
+    default: Option<(&'d str, Option<u64>)>,
     defaults_seen: u32,
 }
 
@@ -153,7 +154,7 @@ struct Reader<'d, 'i> {
     doc: &'d Document<'i>,
 }
 
-impl Reader<'_, '_> {
+impl<'d, 'i> Reader<'d, 'i> {
     fn err(&self, n: Node<'_, '_>, message: impl Into<String>) -> SdfError {
         let p = self.doc.text_pos_at(n.range().start);
         SdfError::sdf3_at(message, p.row, p.col)
@@ -181,14 +182,13 @@ impl Reader<'_, '_> {
         })
     }
 
-    fn actor(&self, b: &mut Builder, an: Node<'_, '_>) -> Result<(), SdfError> {
+    fn actor(&self, b: &mut Builder<'d>, an: Node<'d, 'i>) -> Result<(), SdfError> {
         let aname = self.attr(an, "name")?;
         if b.actors.contains_key(aname) {
             return Err(self.err(an, format!("duplicate actor `{aname}`")));
         }
         let a = b.g.add_actor(aname, an.attribute("type").unwrap_or(""), 0);
-        b.actors.insert(aname.to_string(), a);
-        let mut ports = HashMap::new();
+        b.actors.insert(aname, a);
         for pn in children(an, "port") {
             let pname = self.attr(pn, "name")?;
             let dir = match self.attr(pn, "type")? {
@@ -213,17 +213,16 @@ impl Reader<'_, '_> {
             if rate == 0 {
                 return Err(self.err(pn, format!("port `{aname}.{pname}` has rate 0")));
             }
-            if ports.contains_key(pname) {
+            if b.ports.contains_key(&(a.index(), pname)) {
                 return Err(self.err(pn, format!("duplicate port `{aname}.{pname}`")));
             }
             let p = b.g.add_port(a, pname, dir, rate);
-            ports.insert(pname.to_string(), p.index);
+            b.ports.insert((a.index(), pname), p.index);
         }
-        b.ports.push(ports);
         Ok(())
     }
 
-    fn channel(&self, b: &mut Builder, cn: Node<'_, '_>) -> Result<(), SdfError> {
+    fn channel(&self, b: &mut Builder<'d>, cn: Node<'d, 'i>) -> Result<(), SdfError> {
         let cname = self.attr(cn, "name")?;
         if b.channels.contains_key(cname) {
             return Err(self.err(cn, format!("duplicate channel `{cname}`")));
@@ -237,7 +236,7 @@ impl Reader<'_, '_> {
                     format!("channel `{cname}` refers to unknown actor `{an}`"),
                 )
             })?;
-            let index = *b.ports[a.index()].get(pn).ok_or_else(|| {
+            let index = *b.ports.get(&(a.index(), pn)).ok_or_else(|| {
                 self.err(
                     cn,
                     format!("channel `{cname}` refers to unknown port `{an}.{pn}`"),
@@ -254,14 +253,14 @@ impl Reader<'_, '_> {
         let c =
             b.g.connect_ports(cname, src, dst, tokens)
                 .map_err(|e| self.err(cn, format!("channel `{cname}`: {e}")))?;
-        b.channels.insert(cname.to_string(), c);
+        b.channels.insert(cname, c);
         Ok(())
     }
 
     fn properties(
         &self,
-        b: &mut Builder,
-        props: Node<'_, '_>,
+        b: &mut Builder<'d>,
+        props: Node<'d, 'i>,
         warnings: &mut Vec<String>,
     ) -> Result<(), SdfError> {
         let mut aprops: Vec<ActorProps> = Vec::new();
@@ -275,7 +274,7 @@ impl Reader<'_, '_> {
             let st = &mut aprops[a.index()];
             for p in children(ap, "processor") {
                 let ty = self.attr(p, "type")?;
-                if !st.types.insert(ty.to_string()) {
+                if st.types.contains(&ty) {
                     return Err(
                         self.err(p, format!("actor `{an}` has two processors of type `{ty}`"))
                     );
@@ -285,19 +284,20 @@ impl Reader<'_, '_> {
                     None => None,
                 };
                 if p.attribute("default").is_some() {
-                    st.default = Some((ty.to_string(), et));
+                    st.default = Some((ty, et));
                     st.defaults_seen += 1;
                 }
             }
         }
         for (i, st) in aprops.into_iter().enumerate() {
             let a = ActorId::from_index(i);
-            let name = b.g.actor(a).name.clone();
+            let name = || b.g.actor(a).name.clone();
             let t = match st.default {
                 Some((ty, Some(t))) => {
                     if st.defaults_seen > 1 {
                         warnings.push(format!(
-                            "actor `{name}`: {} processors marked default; the last (`{ty}`, time {t}) counts, as in SDF3",
+                            "actor `{}`: {} processors marked default; the last (`{ty}`, time {t}) counts, as in SDF3",
+                            name(),
                             st.defaults_seen
                         ));
                     }
@@ -305,13 +305,15 @@ impl Reader<'_, '_> {
                 }
                 Some((ty, None)) => {
                     warnings.push(format!(
-                        "actor `{name}`: default processor `{ty}` has no executionTime; SDF3 uses {SDF3_TIME_MAX}"
+                        "actor `{}`: default processor `{ty}` has no executionTime; SDF3 uses {SDF3_TIME_MAX}",
+                        name()
                     ));
                     SDF3_TIME_MAX
                 }
                 None => {
                     warnings.push(format!(
-                        "actor `{name}`: no processor marked default; execution time 0, as in SDF3"
+                        "actor `{}`: no processor marked default; execution time 0, as in SDF3",
+                        name()
                     ));
                     0
                 }

@@ -31,7 +31,7 @@ pub struct WriteOptions {
     /// token (rate 1, ports `seq_in`/`seq_out`, channel `<actor>_seq`, names
     /// made unique), so that SDF3's auto-concurrency semantics compute the
     /// period of this crate's default semantics (actors as sequential
-    /// processes). See [`SdfGraph::make_sequential`].
+    /// processes). See [`SdfGraph::make_all_sequential`].
     pub sequential_actors: bool,
 }
 
@@ -46,9 +46,7 @@ pub fn to_xml(g: &SdfGraph) -> Result<String, SdfError> {
 pub fn to_xml_with(g: &SdfGraph, opts: &WriteOptions) -> Result<String, SdfError> {
     if opts.sequential_actors {
         let mut seq = g.clone();
-        for a in g.actor_ids() {
-            seq.make_sequential(a);
-        }
+        seq.make_all_sequential();
         return to_xml(&seq);
     }
     g.validate()?;
