@@ -279,6 +279,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                         self.err(p, format!("actor `{an}` has two processors of type `{ty}`"))
                     );
                 }
+                st.types.push(ty);
                 let et = match children(p, "executionTime").next() {
                     Some(et) => Some(self.num(et, "time")?),
                     None => None,
@@ -305,7 +306,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                 }
                 Some((ty, None)) => {
                     warnings.push(format!(
-                        "actor `{}`: default processor `{ty}` has no executionTime; SDF3 uses {SDF3_TIME_MAX}",
+                        "actor `{}`: default processor `{ty}` has no executionTime; SDF3 uses {SDF3_TIME_MAX} (and its state space then mistakes that firing for a deadlock: SDF3 reports throughput 0)",
                         name()
                     ));
                     SDF3_TIME_MAX
