@@ -126,6 +126,14 @@ impl PartialOrd for Rational {
     }
 }
 
+/// Serialised as its exact decimal text, `"a"` or `"a/b"` (JSON numbers
+/// cannot hold 128-bit values exactly).
+impl serde::Serialize for Rational {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl fmt::Display for Rational {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.denom == 1 {

@@ -16,6 +16,7 @@
 //! state-space functions): sizes are checked before allocating, and all
 //! clock, token and weight arithmetic is checked.
 
+pub mod buffer;
 pub mod consistency;
 pub mod deadlock;
 pub mod hsdf;
