@@ -20,6 +20,7 @@ mod prompt;
 mod signals;
 mod stdio;
 mod version;
+mod sdf_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -58,6 +59,9 @@ enum Command {
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
+    /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
+    Sdf(sdf_cmd::SdfArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Sdf(args) => sdf_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
