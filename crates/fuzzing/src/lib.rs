@@ -23,8 +23,11 @@ use aesflow_engine::passphrase::{HEADER_SIZE, Header};
 use aesflow_engine::raw::{RawMode, RawParams, raw_stream};
 use std::sync::OnceLock;
 
-/// The fuzz targets, by name (the folder names under `fuzz/corpus/`).
-pub const TARGETS: [(&str, fn(&[u8])); 5] = [
+/// A fuzz target: its name (the folder under `fuzz/corpus/`) and property.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// The fuzz targets.
+pub const TARGETS: [Target; 5] = [
     ("cobblestone", cobblestone),
     ("passphrase_header", passphrase_header),
     ("raw_padding", raw_padding),
