@@ -17,10 +17,10 @@ mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
 mod prompt;
+mod sdf_cmd;
 mod signals;
 mod stdio;
 mod version;
-mod sdf_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
