@@ -5,11 +5,11 @@
 //! `--version`.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_aesflow");
+mod common;
+use common::{BIN, KDF, in_pty, openssl, private, test_dir};
 
 fn cmd(args: &[&str]) -> Command {
     let mut c = Command::new(BIN);
@@ -32,24 +32,20 @@ fn s(p: &Path) -> &str {
 }
 
 struct D {
-    _t: tempfile::TempDir,
+    _t: common::TestDir,
     p: PathBuf,
     key: PathBuf,
     input: PathBuf,
 }
 
 fn setup() -> D {
-    let t = tempfile::tempdir().unwrap();
-    let p = t.path().to_path_buf();
-    let key = p.join("k.key");
-    fs::write(&key, [0x5au8; 32]).unwrap();
-    fs::set_permissions(&key, fs::Permissions::from_mode(0o600)).unwrap();
-    let input = p.join("in.bin");
+    let t = test_dir(0x5a);
+    let input = t.p.join("in.bin");
     fs::write(&input, (0..70000u32).map(|i| i as u8).collect::<Vec<_>>()).unwrap();
     D {
+        p: t.p.clone(),
+        key: t.key.clone(),
         _t: t,
-        p,
-        key,
         input,
     }
 }
@@ -100,25 +96,6 @@ fn quiet_in_pipes_summary_on_request() {
     assert_eq!(v["ok"][0]["bytes_in"], 70000);
     assert!(v["ok"][0]["kernel"].is_string());
     assert_eq!(v["failed"].as_array().unwrap().len(), 0);
-}
-
-/// Run a shell command line in a pseudo-terminal (`script`).
-fn in_pty(line: &str) -> Option<(String, Option<i32>)> {
-    if Command::new("script").arg("--version").output().is_err() {
-        println!("SKIP: `script` (util-linux) not found; terminal cases not checked");
-        return None;
-    }
-    let o = Command::new("script")
-        .args(["-qec", line, "/dev/null"])
-        .env("BIN", BIN)
-        .env_remove("AESFLOW_KERNEL")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Some((
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        o.status.code(),
-    ))
 }
 
 #[test]
@@ -217,7 +194,7 @@ fn key_sources_and_diagnoses() {
     // A 128-bit key chooses Cobblestone-128; --suite 256 with it is named.
     let k16 = d.p.join("k16.key");
     fs::write(&k16, "00112233445566778899aabbccddeeff\n").unwrap();
-    fs::set_permissions(&k16, fs::Permissions::from_mode(0o600)).unwrap();
+    private(&k16);
     let ct16 = d.p.join("k16.cob");
     let o = run(&mut cmd(&[
         "encrypt",
@@ -242,16 +219,7 @@ fn key_sources_and_diagnoses() {
     assert!(err(&o).contains("Cobblestone-128"), "{}", err(&o));
     // -k on a passphrase file.
     let pf = d.p.join("p.cob");
-    let o = run(&mut cmd(&[
-        "encrypt",
-        "--passphrase-env",
-        "PW",
-        "--kdf-memory-kib",
-        "64",
-        "--kdf-iterations",
-        "1",
-        "--kdf-parallelism",
-        "1",
+    let o = run(cmd(&["encrypt", "--passphrase-env", "PW"]).args(KDF).args([
         "-o",
         s(&pf),
         s(&d.input),
@@ -292,7 +260,7 @@ fn exit_codes_are_distinct() {
     );
     let wrong = d.p.join("w.key");
     fs::write(&wrong, [1u8; 32]).unwrap();
-    fs::set_permissions(&wrong, fs::Permissions::from_mode(0o600)).unwrap();
+    private(&wrong);
     let code = |a: &[&str]| run(&mut cmd(a)).status.code();
     assert_eq!(
         code(&["decrypt", "-k", s(&wrong), "-o", "-", s(&ct)]),
@@ -313,17 +281,6 @@ fn exit_codes_are_distinct() {
     );
     let help = String::from_utf8(run(&mut cmd(&["--help"])).stdout).unwrap();
     assert!(help.contains("Exit status:") && help.contains("authentication failed"));
-}
-
-fn openssl() -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("SKIP: openssl not found; openssl enc -pbkdf2 interop not checked");
-    }
-    ok
 }
 
 #[test]
@@ -361,42 +318,30 @@ fn openssl_pbkdf2_files_both_ways() {
             .status()
             .unwrap();
         assert!(st.success());
-        let o = run(&mut cmd(&[
-            "decrypt",
-            "--raw",
-            "--mode",
-            mode,
-            "--pbkdf2",
-            "--iter",
-            iter,
-            "--key-size",
-            bits,
-            "--passphrase-env",
-            "PW",
-            "-o",
-            "-",
-            s(&theirs),
-        ]));
+        let aesflow = |dir: &str, out: &str, inp: &Path| {
+            run(&mut cmd(&[
+                dir,
+                "--raw",
+                "--mode",
+                mode,
+                "--pbkdf2",
+                "--iter",
+                iter,
+                "--key-size",
+                bits,
+                "--passphrase-env",
+                "PW",
+                "-o",
+                out,
+                s(inp),
+            ]))
+        };
+        let o = aesflow("decrypt", "-", &theirs);
         assert!(o.status.success(), "{mode}: {}", err(&o));
         assert_eq!(o.stdout, fs::read(&d.input).unwrap(), "{mode}");
         // aesflow -> openssl
         let mine = d.p.join(format!("{mode}.mine"));
-        let o = run(&mut cmd(&[
-            "encrypt",
-            "--raw",
-            "--mode",
-            mode,
-            "--pbkdf2",
-            "--iter",
-            iter,
-            "--key-size",
-            bits,
-            "--passphrase-env",
-            "PW",
-            "-o",
-            s(&mine),
-            s(&d.input),
-        ]));
+        let o = aesflow("encrypt", s(&mine), &d.input);
         assert!(o.status.success(), "{mode}: {}", err(&o));
         let o = Command::new("openssl")
             .args([
