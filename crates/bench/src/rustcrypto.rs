@@ -25,6 +25,18 @@ pub enum Work {
     GcmSeal,
     /// AES-GCM open of a sealed message (tag checked).
     GcmOpen,
+    /// XTS encryption of one data unit (`xts-mode` 0.5; the 0.8
+    /// generation only).
+    XtsEnc,
+    /// XTS decryption of one data unit.
+    XtsDec,
+}
+
+/// The XTS key of a key size: `Key1 ‖ Key2`, two different AES keys.
+pub fn xts_key(size: KeySize) -> Vec<u8> {
+    let mut k = test_key(size);
+    k.extend(test_key(size).iter().map(|b| b ^ 0x5c));
+    k
 }
 
 /// The AAD of the AEAD rows (13 bytes, as `openssl speed -aead` uses: a TLS
@@ -35,10 +47,41 @@ pub const AEAD_AAD: [u8; 13] = [0x17; 13];
 /// for the block modes), or `None` for a peer other than the two
 /// RustCrypto generations.
 pub fn contender(peer: Peer, size: KeySize, work: Work, n: usize) -> Option<Contender<'static>> {
-    match peer {
-        Peer::RustCrypto => Some(old(size, work, n)),
-        Peer::RustCrypto09 => Some(new(size, work, n)),
+    match (peer, work) {
+        (Peer::RustCrypto, Work::XtsEnc | Work::XtsDec) => Some(xts(size, work, n)),
+        (Peer::RustCrypto09, Work::XtsEnc | Work::XtsDec) => None,
+        (Peer::RustCrypto, _) => Some(old(size, work, n)),
+        (Peer::RustCrypto09, _) => Some(new(size, work, n)),
         _ => None,
+    }
+}
+
+/// `xts-mode` 0.5 (on `aes` 0.8) on one data unit of `n` bytes.
+fn xts(size: KeySize, work: Work, n: usize) -> Contender<'static> {
+    use aes::cipher::KeyInit;
+    let key = xts_key(size);
+    let half = key.len() / 2;
+    let mut data = vec![0u8; n];
+    fill(&mut data);
+    macro_rules! with {
+        ($c:ty) => {{
+            let x = xts_mode::Xts128::new(
+                <$c>::new_from_slice(&key[..half]).expect("key length"),
+                <$c>::new_from_slice(&key[half..]).expect("key length"),
+            );
+            Box::new(move || {
+                let t = xts_mode::get_tweak_default(7);
+                if work == Work::XtsEnc {
+                    x.encrypt_sector(black_box(&mut data[..]), t)
+                } else {
+                    x.decrypt_sector(black_box(&mut data[..]), t)
+                }
+            }) as Contender<'static>
+        }};
+    }
+    match size {
+        KeySize::Aes256 => with!(aes::Aes256),
+        _ => with!(aes::Aes128),
     }
 }
 
@@ -84,6 +127,7 @@ fn old(size: KeySize, work: Work, n: usize) -> Contender<'static> {
                         .expect("key and IV lengths");
                     Box::new(move || c.apply_keystream(black_box(&mut data[..])))
                 }
+                Work::XtsEnc | Work::XtsDec => unreachable!("xts() serves XTS"),
                 Work::GcmSeal | Work::GcmOpen => {
                     let c = AesGcm::<$c, U12>::new_from_slice(&key).expect("key length");
                     let nonce = Nonce::from_slice(&[1u8; 12]);
@@ -163,6 +207,7 @@ fn new(size: KeySize, work: Work, n: usize) -> Contender<'static> {
                         .expect("key and IV lengths");
                     Box::new(move || c.apply_keystream(black_box(&mut data[..])))
                 }
+                Work::XtsEnc | Work::XtsDec => unreachable!("xts-mode 0.5 has no 0.9 twin"),
                 Work::GcmSeal | Work::GcmOpen => {
                     let c = AesGcm::<$c, U12>::new_from_slice(&key).expect("key length");
                     let nonce: Nonce<U12> = [1u8; 12].into();
@@ -217,8 +262,15 @@ mod tests {
                 Work::Ctr,
                 Work::GcmSeal,
                 Work::GcmOpen,
+                Work::XtsEnc,
+                Work::XtsDec,
             ] {
                 for size in KeySize::ALL {
+                    if matches!(work, Work::XtsEnc | Work::XtsDec)
+                        && (size == KeySize::Aes192 || peer == Peer::RustCrypto09)
+                    {
+                        continue;
+                    }
                     let mut f = contender(peer, size, work, 64).unwrap();
                     f();
                     f();

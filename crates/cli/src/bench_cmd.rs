@@ -19,7 +19,8 @@ const EXAMPLES: &str = "\
 Sections:
   kernels  ECB enc/dec and CTR of the hardware kernels (default; ~10 s)
   modes    CBC encryption through the multi-stream engine (1..64 streams of
-           16 KiB), CBC decryption, CTR, GCM seal and open per key size (~30 s)
+           16 KiB), CBC decryption, CTR, GCM seal and open, XTS per key
+           size (~40 s)
   engine   256 MiB in memory with 1 thread and all threads (memcpy, CTR, GCM
            seal/open, Cobblestone seal/open, 64-stream CBC) vs `openssl
            speed` on the same size, and a 1 GiB file: aesflow encrypt/decrypt
@@ -105,6 +106,10 @@ pub enum ModeOpArg {
     GcmSeal,
     /// GCM open.
     GcmOpen,
+    /// XTS encryption of one data unit (128- and 256-bit keys).
+    XtsEnc,
+    /// XTS decryption of one data unit.
+    XtsDec,
 }
 
 /// Arguments of `aesflow bench`.
@@ -272,6 +277,8 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
                 ModeOpArg::Ctr => ModeOp::Ctr,
                 ModeOpArg::GcmSeal => ModeOp::GcmSeal,
                 ModeOpArg::GcmOpen => ModeOp::GcmOpen,
+                ModeOpArg::XtsEnc => ModeOp::XtsEnc,
+                ModeOpArg::XtsDec => ModeOp::XtsDec,
             })
             .collect();
     }

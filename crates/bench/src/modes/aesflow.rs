@@ -19,6 +19,10 @@ fn setup(e: impl std::fmt::Display) -> BenchError {
     BenchError::Setup(e.to_string())
 }
 
+fn size_of(key: &[u8]) -> KeySize {
+    KeySize::from_bits(key.len() * 8).expect("a benchmark key")
+}
+
 /// `aesflow-modes` on one stream of `n` bytes; returns the contender and
 /// its implementation name (`modes/<kernel>`).
 pub(crate) fn one_stream(
@@ -42,6 +46,20 @@ pub(crate) fn one_stream(
         ModeOp::Ctr => {
             let mut c = aesflow_modes::Ctr::new(aes, &[0u8; 16]).map_err(setup)?;
             Box::new(move || c.apply_keystream(black_box(&mut buf)))
+        }
+        ModeOp::XtsEnc | ModeOp::XtsDec => {
+            let xts = aesflow_modes::Xts::new(&crate::rustcrypto::xts_key(size_of(key)))
+                .map_err(setup)?;
+            let name = format!("modes/{}", xts.data_cipher().kernel().name());
+            let f: Contender<'static> = Box::new(move || {
+                let r = if op == ModeOp::XtsEnc {
+                    xts.encrypt_sector(7, black_box(&mut buf))
+                } else {
+                    xts.decrypt_sector(7, black_box(&mut buf))
+                };
+                r.expect("a data unit of 16 bytes or more");
+            });
+            return Ok((f, name));
         }
         ModeOp::GcmSeal | ModeOp::GcmOpen => {
             let gcm = aesflow_modes::Gcm::new(key).map_err(setup)?;

@@ -45,19 +45,26 @@ pub enum ModeOp {
     GcmSeal,
     /// GCM open (authenticate and decrypt one message).
     GcmOpen,
+    /// XTS encryption of one data unit (XTS-AES-128/256).
+    XtsEnc,
+    /// XTS decryption of one data unit.
+    XtsDec,
 }
 
 impl ModeOp {
     /// All operations, in report order.
-    pub const ALL: [ModeOp; 5] = [
+    pub const ALL: [ModeOp; 7] = [
         ModeOp::CbcEnc,
         ModeOp::CbcDec,
         ModeOp::Ctr,
         ModeOp::GcmSeal,
         ModeOp::GcmOpen,
+        ModeOp::XtsEnc,
+        ModeOp::XtsDec,
     ];
 
-    /// `"cbc-enc"`, `"cbc-dec"`, `"ctr"`, `"gcm-seal"` or `"gcm-open"`.
+    /// `"cbc-enc"`, `"cbc-dec"`, `"ctr"`, `"gcm-seal"`, `"gcm-open"`,
+    /// `"xts-enc"` or `"xts-dec"`.
     pub fn name(self) -> &'static str {
         match self {
             ModeOp::CbcEnc => "cbc-enc",
@@ -65,6 +72,8 @@ impl ModeOp {
             ModeOp::Ctr => "ctr",
             ModeOp::GcmSeal => "gcm-seal",
             ModeOp::GcmOpen => "gcm-open",
+            ModeOp::XtsEnc => "xts-enc",
+            ModeOp::XtsDec => "xts-dec",
         }
     }
 
@@ -76,6 +85,8 @@ impl ModeOp {
             "ctr" => Some(ModeOp::Ctr),
             "gcm-seal" | "gcm" => Some(ModeOp::GcmSeal),
             "gcm-open" => Some(ModeOp::GcmOpen),
+            "xts-enc" | "xts" => Some(ModeOp::XtsEnc),
+            "xts-dec" => Some(ModeOp::XtsDec),
             _ => None,
         }
     }
@@ -87,6 +98,8 @@ impl ModeOp {
             ModeOp::Ctr => Work::Ctr,
             ModeOp::GcmSeal => Work::GcmSeal,
             ModeOp::GcmOpen => Work::GcmOpen,
+            ModeOp::XtsEnc => Work::XtsEnc,
+            ModeOp::XtsDec => Work::XtsDec,
         }
     }
 
@@ -177,6 +190,8 @@ fn openssl_peer(op: ModeOp, size: KeySize, n: usize, seconds: u32) -> OpensslSpe
         ModeOp::Ctr => ("ctr", false, false),
         ModeOp::GcmSeal => ("gcm", false, true),
         ModeOp::GcmOpen => ("gcm", true, true),
+        ModeOp::XtsEnc => ("xts", false, false),
+        ModeOp::XtsDec => ("xts", true, false),
     };
     OpensslSpeed {
         decrypt,
@@ -236,8 +251,10 @@ impl Run<'_> {
             }
         }
         for p in o.peers.rustcrypto_peers() {
-            contenders.extend(rustcrypto::contender(p, size, op.work(), n));
-            who.push((Who::Peer(p, 1), n));
+            if let Some(f) = rustcrypto::contender(p, size, op.work(), n) {
+                contenders.push(f);
+                who.push((Who::Peer(p, 1), n));
+            }
         }
         if o.peers.ipsec_mb {
             for &l in &lanes {
@@ -316,16 +333,23 @@ pub fn run_modes(
     };
     let mut rows = Vec::new();
     for &op in ModeOp::ALL.iter().filter(|o| opts.ops.contains(o)) {
-        let sizes = if op == ModeOp::CbcEnc {
-            vec![opts.cbc_enc_key]
-        } else {
-            opts.key_sizes.clone()
+        let sizes = match op {
+            ModeOp::CbcEnc => vec![opts.cbc_enc_key],
+            // XTS-AES is defined for 128- and 256-bit keys only.
+            ModeOp::XtsEnc | ModeOp::XtsDec => opts
+                .key_sizes
+                .iter()
+                .copied()
+                .filter(|&k| k != KeySize::Aes192)
+                .collect(),
+            _ => opts.key_sizes.clone(),
         };
         for size in sizes {
             progress(&format!("modes: {op} AES-{}", size.bits()));
             rows.extend(run.measure(op, size)?);
         }
     }
+    xts_vs_ctr(&mut rows);
     let mut notes = run.notes;
     if opts.ops.contains(&ModeOp::CbcEnc) {
         notes.push(format!(
@@ -347,7 +371,30 @@ pub fn run_modes(
                 .into(),
         );
     }
+    if opts
+        .ops
+        .iter()
+        .any(|o| matches!(o, ModeOp::XtsEnc | ModeOp::XtsDec))
+    {
+        notes.push(
+            "xts: one data unit of `size` bytes per operation (tweak: sequence number 7); \
+             x base is against CTR of the same key size on the same kernel; ipsec-mb 1.3 \
+             has no XTS"
+                .into(),
+        );
+    }
     Ok(Report { rows, notes })
+}
+
+/// XTS rows take the CTR row of the same AES key size as their baseline
+/// (XTS should run at CTR speed: every block is independent).
+fn xts_vs_ctr(rows: &mut [Row]) {
+    let ctr: Vec<Row> = rows.iter().filter(|r| r.op == "ctr").cloned().collect();
+    for r in rows.iter_mut().filter(|r| r.op.starts_with("xts")) {
+        if let Some(c) = ctr.iter().find(|c| c.key_bits == r.key_bits) {
+            r.compare(c);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -389,11 +436,27 @@ mod tests {
             ..ModesOptions::default()
         };
         let r = run_modes(&opts, &mut |_| {}).unwrap();
-        // cbc-enc: modes + 2 multistream; cbc-dec, ctr, gcm seal/open: one each.
+        // cbc-enc: modes + 2 multistream; cbc-dec, ctr, gcm seal/open: one
+        // each; no XTS-AES-192.
         assert_eq!(r.rows.len(), 7);
         assert!(r.rows.iter().all(|x| x.gbps > 0.0
             && x.peer(Peer::RustCrypto).is_some()
             && x.peer(Peer::RustCrypto09).is_some()));
+        let xts_opts = ModesOptions {
+            key_sizes: vec![KeySize::Aes128, KeySize::Aes256],
+            ops: vec![ModeOp::Ctr, ModeOp::XtsEnc, ModeOp::XtsDec],
+            size: 4096,
+            ..opts.clone()
+        };
+        let r2 = run_modes(&xts_opts, &mut |_| {}).unwrap();
+        assert_eq!(r2.rows.len(), 6);
+        let xts = r2
+            .rows
+            .iter()
+            .find(|x| x.op == "xts-dec" && x.key_bits == Some(256));
+        let xts = xts.unwrap();
+        assert!(xts.vs_baseline.is_some() && xts.peer(Peer::RustCrypto).is_some());
+        assert!(xts.baseline.as_deref().unwrap().starts_with("ctr"));
         let ms = r.rows.iter().find(|x| x.streams == 3).unwrap();
         assert_eq!(
             (ms.op.as_str(), ms.bytes, ms.key_bits),
