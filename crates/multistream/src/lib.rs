@@ -817,10 +817,12 @@ mod tests {
     /// (mode, key, iv, data)
     type Case = (Mode, Vec<u8>, [u8; 16], Vec<u8>);
 
-    /// The 32-lane scheduler paths (4-lane groups, idle lanes, compaction,
-    /// refill) through the AES-NI test double of the VAES kernel, against
-    /// the 8-lane AES-NI engine (itself checked against RustCrypto in
-    /// `tests/`).
+    /// The VAES path's logic — the same kernel code with each zmm replaced
+    /// by four xmm registers: 4×4 transposes, partial chunks, idle lanes,
+    /// 1/2/4/8 groups, keys in registers for a shared key, and the 32-lane
+    /// scheduler (refill, compaction) — against the 8-lane AES-NI engine
+    /// (itself checked against RustCrypto in `tests/`). Runs on any CPU
+    /// with AES-NI, VAES or not.
     #[test]
     fn scheduler_with_32_lanes() {
         if !kernels::has_aesni() {
@@ -832,13 +834,18 @@ mod tests {
         };
         let narrow = MultiStream::new(Backend::Aesni).unwrap();
         let mut rng = StdRng::seed_from_u64(32);
-        for trial in 0..60 {
+        for trial in 0..80 {
             let n = match trial % 3 {
                 0 => rng.random_range(1..=8),
                 1 => rng.random_range(25..=40),
                 _ => rng.random_range(1..=100),
             };
             let mode0 = Mode::ALL[rng.random_range(0..4)];
+            // Every fourth trial: one key for all streams (the VAES
+            // kernel's keys-in-registers path).
+            let klen0 = [16, 24, 32][rng.random_range(0..3)];
+            let key0: Vec<u8> = (0..klen0).map(|_| rng.random()).collect();
+            let one_key = trial % 4 == 3;
             let cases: Vec<Case> = (0..n)
                 .map(|_| {
                     let mode = if trial % 2 == 0 {
@@ -852,9 +859,14 @@ mod tests {
                     } else {
                         rng.random_range(0..=1024)
                     };
+                    let key = if one_key {
+                        key0.clone()
+                    } else {
+                        (0..klen).map(|_| rng.random()).collect()
+                    };
                     (
                         mode,
-                        (0..klen).map(|_| rng.random()).collect(),
+                        key,
                         rng.random(),
                         (0..len).map(|_| rng.random()).collect(),
                     )
