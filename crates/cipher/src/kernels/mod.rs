@@ -15,6 +15,8 @@
 pub mod aesni;
 pub mod ctime;
 pub mod reference;
+#[cfg(test)]
+pub(crate) mod testutil;
 pub mod ttable;
 #[cfg(target_arch = "x86_64")]
 pub mod vaes;
