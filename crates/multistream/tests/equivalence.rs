@@ -296,10 +296,22 @@ fn forcing_a_missing_backend_is_a_clear_error() {
             }
         }
     }
+    // Auto follows the selected kernel's family.
+    let selected = aesflow_cipher::default_kernel().unwrap();
     assert_eq!(
         MultiStream::new(Backend::Auto).unwrap().backend(),
-        Backend::detect()
+        Backend::for_isa(selected.isa())
     );
+    assert_eq!(MultiStream::auto().backend(), Backend::detect());
+    for k in aesflow_cipher::available_kernels() {
+        let e = MultiStream::with_kernel(k).unwrap();
+        assert_eq!(
+            e.backend(),
+            Backend::for_isa(k.isa()),
+            "kernel {}",
+            k.name()
+        );
+    }
     assert_eq!("AES-NI".parse::<Backend>().unwrap(), Backend::Aesni);
     assert!("nope".parse::<Backend>().is_err());
 }

@@ -76,31 +76,16 @@ impl Simd {
     }
 }
 
-/// Whether this CPU has AES-NI (and SSE2).
+/// Whether this CPU runs the AES-NI engine (the `aesni` kernel's CPU set,
+/// from `aesflow-cipher`'s one features token).
 pub(crate) fn has_aesni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("sse2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    aesflow_cipher::features().aesni()
 }
 
-/// Whether this CPU has 512-bit VAES (VAES + AVX-512F, and AES-NI for the
-/// single-block tail path).
+/// Whether this CPU runs the 512-bit VAES engine (the `vaes` kernel's CPU
+/// set: AVX-512F/BW, VAES, AES-NI for the single-block tail path).
 pub(crate) fn has_vaes() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_aesni()
-            && std::arch::is_x86_feature_detected!("vaes")
-            && std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    aesflow_cipher::features().vaes()
 }
 
 /// One kernel call: `n` blocks on lanes `0..active` (`shared`: every

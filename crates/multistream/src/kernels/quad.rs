@@ -41,8 +41,9 @@ pub(super) trait Quad: Copy {
     unsafe fn zero() -> Self;
     /// 64 bytes at `p` (unaligned).
     unsafe fn load(p: *const u8) -> Self;
-    /// The 16 bytes at `p` in all four lanes.
-    unsafe fn broadcast(p: *const u8) -> Self;
+    /// Round keys `rk` (at most 15), each in all four lanes; the rest
+    /// zero.
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; super::MAX_RK];
     /// The first `blocks` (1..=3) 16-byte blocks at `p`; the other lanes
     /// zero. Only those bytes are read.
     unsafe fn load_part(p: *const u8, blocks: usize) -> Self;
@@ -116,14 +117,19 @@ pub(super) unsafe fn run<
     // The round keys, copied once into locals: the stores to the lanes'
     // outputs cannot alias them, so the compiler never reloads or re-copies
     // them inside the loop (with `SHARED` they fit in registers).
+    let shared = if SHARED {
+        // SAFETY: register values from `ctx.shared` (16-byte rows,
+        // NR < MAX_RK); features are the caller's.
+        unsafe { V::broadcast_keys(&ctx.shared[..=NR]) }
+    } else {
+        // SAFETY: a register value.
+        [unsafe { V::zero() }; super::MAX_RK]
+    };
     let keys: [[V; super::MAX_RK]; G] = core::array::from_fn(|g| {
         core::array::from_fn(|r| {
-            if r > NR || (SHARED && g > 0) {
+            if r > NR || SHARED {
                 // SAFETY: a register value.
                 unsafe { V::zero() }
-            } else if SHARED {
-                // SAFETY: `ctx.shared[r]` (r <= NR < MAX_RK) is 16 bytes.
-                unsafe { V::broadcast(ctx.shared[r].as_ptr()) }
             } else {
                 // SAFETY: the row `ctx.keys[g][r]` (g < G <= MAX_GROUPS,
                 // r <= NR < MAX_RK) is 64 initialized bytes.
@@ -131,7 +137,7 @@ pub(super) unsafe fn run<
             }
         })
     });
-    let key = |g: usize, r: usize| -> V { if SHARED { keys[0][r] } else { keys[g][r] } };
+    let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
     let mut off = 0usize;
     for _ in 0..n / 4 {
         // SAFETY: the chunk's 64 bytes at `off` lie within the first `16n`

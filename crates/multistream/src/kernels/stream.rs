@@ -136,18 +136,13 @@ impl Sched {
     }
 }
 
-/// SubWord via `AESENCLAST` with a zero round key.
+/// SubWord with the CPU's AES instruction (`aesflow-cipher`'s helper).
 fn sub_word(w: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: only reached from `Sched::expand`, which checked AES-NI.
-    unsafe {
-        super::x86::sub_word(w)
-    }
+    let s = aesflow_cipher::kernels::aesni::sub_word(w.to_le_bytes());
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = w;
-        unreachable!("no SIMD kernels on this architecture");
-    }
+    let s = None;
+    u32::from_le_bytes(s.expect("only reached from `Sched::expand`, which checked AES-NI"))
 }
 
 /// One stream of a class: whole blocks, its key, its chaining value.

@@ -1,12 +1,14 @@
 //! The x86 quads and their kernel entry points: [`Zmm`] (512-bit VAES, a
 //! group in one register) and [`Xmm4`] (AES-NI, a group in four xmm
-//! registers, whose transpose is only a renaming). The AES-NI single-block
-//! path (CFB/OFB tails) and the AES-NI SubWord are here too.
+//! registers, whose transpose is only a renaming), and the AES-NI
+//! single-block path of CFB/OFB tails. Barriers, key broadcasts and the
+//! single-block rounds are `aesflow-cipher`'s shared x86 helpers.
 
 use super::lanes::LaneCtx;
 use super::quad::{self, Quad};
-use super::stream::Sched;
+use super::stream::{MAX_RK, Sched};
 use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
+use aesflow_cipher::x86::{v128, v512};
 use core::arch::x86_64::*;
 
 /// A group as one zmm register (lane `l` = 128-bit lane `l`).
@@ -31,9 +33,9 @@ impl Quad for Zmm {
         Zmm(unsafe { _mm512_loadu_si512(p as *const _) })
     }
     #[inline(always)]
-    unsafe fn broadcast(p: *const u8) -> Self {
-        // SAFETY: 16 readable bytes, AVX-512F (caller).
-        Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(p as *const __m128i)) })
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: AVX-512F (caller).
+        unsafe { v512::broadcast_keys(rk) }.map(Zmm)
     }
     #[inline(always)]
     unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
@@ -124,9 +126,9 @@ impl Quad for Xmm4 {
         }))
     }
     #[inline(always)]
-    unsafe fn broadcast(p: *const u8) -> Self {
-        // SAFETY: 16 readable bytes (caller).
-        Xmm4([unsafe { _mm_loadu_si128(p as *const __m128i) }; 4])
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: SSE2 (caller).
+        unsafe { v128::load_keys(rk) }.map(|k| Xmm4([k; 4]))
     }
     #[inline(always)]
     unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
@@ -182,18 +184,7 @@ impl Quad for Xmm4 {
     }
     #[inline(always)]
     unsafe fn barrier(v: &mut Self) {
-        for x in v.0.iter_mut() {
-            // SAFETY: an empty instruction sequence that reads and writes
-            // one xmm register in place; it touches no memory, stack or
-            // flags.
-            unsafe {
-                core::arch::asm!(
-                    "/* {0} */",
-                    inout(xmm_reg) * x,
-                    options(nomem, nostack, preserves_flags)
-                );
-            }
-        }
+        v128::round_barrier(&mut v.0);
     }
 }
 
@@ -304,35 +295,19 @@ fn round_up(g: usize, sizes: &[usize]) -> usize {
         .expect("group count within range")
 }
 
-/// Encrypt one block.
+/// Encrypt one block (the shared AES-NI round sequence of
+/// `aesflow-cipher`).
 ///
 /// # Safety
 /// The CPU must support AES-NI and SSE2.
 #[target_feature(enable = "aes,sse2")]
 pub(super) unsafe fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
-    let rk = keys.enc();
-    let nr = keys.nr();
-    // SAFETY: `block` is 16 readable bytes.
-    let mut x = unsafe { _mm_loadu_si128(block.as_ptr() as *const __m128i) };
-    // SAFETY: every `rk[r]` (r <= nr) is 16 readable bytes.
-    let k = |r: usize| unsafe { _mm_loadu_si128(rk[r].as_ptr() as *const __m128i) };
-    x = _mm_xor_si128(x, k(0));
-    for r in 1..nr {
-        x = _mm_aesenc_si128(x, k(r));
+    let k = v128::load_keys(keys.enc());
+    let mut x = [v128::load(block)];
+    match keys.nr() {
+        10 => v128::enc_n::<10, 1>(&mut x, &k),
+        12 => v128::enc_n::<12, 1>(&mut x, &k),
+        _ => v128::enc_n::<14, 1>(&mut x, &k),
     }
-    x = _mm_aesenclast_si128(x, k(nr));
-    // SAFETY: `block` is 16 writable bytes.
-    unsafe { _mm_storeu_si128(block.as_mut_ptr() as *mut __m128i, x) };
-}
-
-/// SubWord of a FIPS-197 word (bytes in little-endian order): with the word
-/// in all four columns, ShiftRows is the identity, so `AESENCLAST` with a
-/// zero round key is SubBytes.
-///
-/// # Safety
-/// The CPU must support AES-NI and SSE2.
-#[target_feature(enable = "aes,sse2")]
-pub(super) unsafe fn sub_word(w: u32) -> u32 {
-    let v = _mm_set1_epi32(w as i32);
-    _mm_cvtsi128_si32(_mm_aesenclast_si128(v, _mm_setzero_si128())) as u32
+    v128::store(block, x[0]);
 }
