@@ -2,7 +2,7 @@
 
 use crate::Error;
 use crate::kernels::{self, Simd};
-use aesflow_cipher::Isa;
+use aesflow_cipher::{Isa, Kernel};
 use core::fmt;
 use std::str::FromStr;
 
@@ -16,6 +16,9 @@ pub enum Backend {
     Auto,
     /// 512-bit VAES (the CPU set of the `vaes` kernel): 32 lanes.
     Vaes,
+    /// 256-bit VAES on AVX2 (the CPU set of the `vaes256` kernel, for CPUs
+    /// with VAES but no AVX-512): 16 lanes.
+    Vaes256,
     /// 128-bit AES-NI (the CPU set of the `aesni` kernel): 8 lanes.
     Aesni,
     /// Each stream alone on the default `aesflow-cipher` kernel.
@@ -24,13 +27,19 @@ pub enum Backend {
 
 impl Backend {
     /// The concrete backends, best first.
-    pub const CONCRETE: [Backend; 3] = [Backend::Vaes, Backend::Aesni, Backend::Portable];
+    pub const CONCRETE: [Backend; 4] = [
+        Backend::Vaes,
+        Backend::Vaes256,
+        Backend::Aesni,
+        Backend::Portable,
+    ];
 
     /// Short name (`auto`, `vaes`, `aesni`, `portable`).
     pub fn name(self) -> &'static str {
         match self {
             Backend::Auto => "auto",
             Backend::Vaes => "vaes",
+            Backend::Vaes256 => "vaes256",
             Backend::Aesni => "aesni",
             Backend::Portable => "portable",
         }
@@ -41,6 +50,7 @@ impl Backend {
         match self {
             Backend::Auto | Backend::Portable => true,
             Backend::Vaes => kernels::has_vaes(),
+            Backend::Vaes256 => kernels::has_vaes256(),
             Backend::Aesni => kernels::has_aesni(),
         }
     }
@@ -55,18 +65,19 @@ impl Backend {
 
     /// The best concrete backend of this CPU.
     pub fn detect() -> Backend {
-        Self::for_isa(Isa::best())
+        Self::available()[0]
     }
 
-    /// The backend of a family of code paths: the multi-stream engine
-    /// follows the kernel a caller chose ([`Kernel::isa`]).
-    ///
-    /// [`Kernel::isa`]: aesflow_cipher::Kernel::isa
-    pub fn for_isa(isa: Isa) -> Backend {
-        match isa {
-            Isa::Vaes => Backend::Vaes,
-            Isa::Aesni => Backend::Aesni,
-            Isa::Portable => Backend::Portable,
+    /// The backend that follows a kernel: its family ([`Kernel::isa`]) and
+    /// register width ([`Kernel::vector_bits`]) — `vaes` gives `Vaes`,
+    /// `vaes256` gives `Vaes256`, `aesni` gives `Aesni`, a portable kernel
+    /// `Portable`.
+    pub fn for_kernel(kernel: &dyn Kernel) -> Backend {
+        match (kernel.isa(), kernel.vector_bits()) {
+            (Isa::Vaes, _) => Backend::Vaes,
+            (Isa::Aesni, 256) => Backend::Vaes256,
+            (Isa::Aesni, _) => Backend::Aesni,
+            (Isa::Portable, _) => Backend::Portable,
         }
     }
 
@@ -82,6 +93,7 @@ impl Backend {
     pub fn lanes(self) -> usize {
         match self.resolve() {
             Backend::Vaes => Simd::Vaes.lanes(),
+            Backend::Vaes256 => Simd::Vaes256.lanes(),
             Backend::Aesni => Simd::Aesni.lanes(),
             _ => 1,
         }
@@ -100,6 +112,7 @@ impl FromStr for Backend {
         match s.trim().to_ascii_lowercase().as_str() {
             "auto" => Ok(Backend::Auto),
             "vaes" => Ok(Backend::Vaes),
+            "vaes256" | "vaes-256" => Ok(Backend::Vaes256),
             "aesni" | "aes-ni" => Ok(Backend::Aesni),
             "portable" => Ok(Backend::Portable),
             _ => Err(Error::UnknownBackend(s.to_string())),

@@ -58,6 +58,7 @@ impl MultiStream {
                 available: Backend::available(),
             }),
             Backend::Vaes => Ok(Self::simd(Simd::Vaes)),
+            Backend::Vaes256 => Ok(Self::simd(Simd::Vaes256)),
             Backend::Aesni => Ok(Self::simd(Simd::Aesni)),
         }
     }
@@ -65,7 +66,8 @@ impl MultiStream {
     fn simd(simd: Simd) -> Self {
         let backend = match simd {
             Simd::Aesni => Backend::Aesni,
-            _ => Backend::Vaes,
+            Simd::Vaes256 => Backend::Vaes256,
+            Simd::Vaes | Simd::AesniAsVaes => Backend::Vaes,
         };
         MultiStream {
             backend,
@@ -73,17 +75,18 @@ impl MultiStream {
         }
     }
 
-    /// The engine that follows `kernel`'s family of code paths
-    /// ([`Kernel::isa`]): the `vaes` kernel gives the 512-bit VAES engine,
-    /// `aesni` the 128-bit AES-NI engine, a portable kernel runs each
+    /// The engine that follows `kernel` ([`Backend::for_kernel`]): the
+    /// `vaes` kernel gives the 512-bit VAES engine, `vaes256` the 256-bit
+    /// one, `aesni` the 128-bit AES-NI engine, a portable kernel runs each
     /// stream alone on that kernel. An error if the CPU lacks the kernel.
     pub fn with_kernel(kernel: &'static dyn Kernel) -> Result<Self, Error> {
         let unavailable = || kernel_unavailable(kernel);
         if !kernel.is_available() {
             return Err(unavailable());
         }
-        match Backend::for_isa(kernel.isa()) {
+        match Backend::for_kernel(kernel) {
             Backend::Vaes if Backend::Vaes.is_available() => Ok(Self::simd(Simd::Vaes)),
+            Backend::Vaes256 if Backend::Vaes256.is_available() => Ok(Self::simd(Simd::Vaes256)),
             Backend::Aesni if Backend::Aesni.is_available() => Ok(Self::simd(Simd::Aesni)),
             Backend::Portable => Self::portable_with_kernel(kernel),
             _ => Err(unavailable()),

@@ -39,6 +39,8 @@ const MAX_GROUPS: usize = MAX_LANES / 4;
 pub(crate) const AESNI_LANES: usize = 8;
 /// Lanes of the VAES kernel.
 pub(crate) const VAES_LANES: usize = MAX_LANES;
+/// Lanes of the 256-bit VAES kernel (8 ymm chains in flight).
+pub(crate) const VAES256_LANES: usize = 16;
 
 /// The SIMD engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,8 @@ pub(crate) enum Simd {
     Aesni,
     /// 512-bit VAES: up to eight zmm chains of four streams.
     Vaes,
+    /// 256-bit VAES (AVX2, no AVX-512): four groups of two ymm chains.
+    Vaes256,
     /// Test double of `Vaes` on AES-NI: the same kernel code and the same
     /// group counts (32 lanes, shared-key path included) with each zmm
     /// replaced by four xmm registers. It tests the VAES path's logic
@@ -62,6 +66,7 @@ impl Simd {
         match self {
             Simd::Aesni => AESNI_LANES,
             Simd::Vaes | Simd::AesniAsVaes => VAES_LANES,
+            Simd::Vaes256 => VAES256_LANES,
         }
     }
 
@@ -72,6 +77,7 @@ impl Simd {
                 assert!(has_aesni(), "AES-NI kernel on a CPU without AES-NI")
             }
             Simd::Vaes => assert!(has_vaes(), "VAES kernel on a CPU without VAES/AVX-512F"),
+            Simd::Vaes256 => assert!(has_vaes256(), "VAES kernel on a CPU without VAES/AVX2"),
         }
     }
 }
@@ -88,6 +94,13 @@ pub(crate) fn has_vaes() -> bool {
     aesflow_cipher::features().vaes()
 }
 
+/// Whether this CPU runs the 256-bit VAES engine (AVX2, VAES, AES-NI: the
+/// `vaes256` kernel's CPU set).
+pub(crate) fn has_vaes256() -> bool {
+    let f = aesflow_cipher::features();
+    f.aesni() && f.avx && f.avx2 && f.vaes
+}
+
 /// One kernel call: `n` blocks on lanes `0..active` (`shared`: every
 /// active lane's key is `ctx.shared`).
 fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut LaneCtx, n: usize) {
@@ -99,6 +112,7 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
             Simd::Aesni => x86::xmm_kernel(groups, mode, nr, false),
             Simd::AesniAsVaes => x86::xmm_kernel(groups, mode, nr, shared),
             Simd::Vaes => x86::zmm_kernel(groups, mode, nr, shared),
+            Simd::Vaes256 => x86::ymm_kernel(groups, mode, nr),
         };
         assert!(active <= 4 * g && 4 * g <= MAX_LANES);
         // SAFETY: `run` checked the CPU features of `simd` (which choose

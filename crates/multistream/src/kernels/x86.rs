@@ -8,7 +8,7 @@ use super::lanes::LaneCtx;
 use super::quad::{self, Quad};
 use super::stream::{MAX_RK, Sched};
 use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
-use aesflow_cipher::x86::{v128, v512};
+use aesflow_cipher::x86::{v128, v256, v512};
 use core::arch::x86_64::*;
 
 /// A group as one zmm register (lane `l` = 128-bit lane `l`).
@@ -105,6 +105,148 @@ impl Zmm {
         unsafe {
             core::arch::asm!("/* {0} */", inout(zmm_reg) v.0, options(nomem, nostack, preserves_flags));
         }
+    }
+}
+
+/// A group as two ymm registers (lanes 0–1 in the first, 2–3 in the
+/// second): VAES on CPUs with AVX2 but without AVX-512.
+#[derive(Clone, Copy)]
+pub(super) struct Ymm2([__m256i; 2]);
+
+impl Ymm2 {
+    /// [`Quad::barrier`] (the `ymm_reg` class needs the feature here).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn barrier_impl(v: &mut Self) {
+        for y in v.0.iter_mut() {
+            // SAFETY: an empty instruction sequence that reads and writes
+            // one ymm register in place; it touches no memory, stack or
+            // flags.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} */",
+                    inout(ymm_reg) * y,
+                    options(nomem, nostack, preserves_flags)
+                );
+            }
+        }
+    }
+}
+
+impl Quad for Ymm2 {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX (caller).
+        Ymm2([unsafe { _mm256_setzero_si256() }; 2])
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 64 readable bytes, AVX (caller).
+        unsafe {
+            Ymm2([
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: AVX2 (caller).
+        unsafe { v256::broadcast_keys(rk) }.map(|k| Ymm2([k, k]))
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: only the first `blocks` (1..=3) blocks are read, which
+        // the caller guarantees readable; AVX (caller).
+        unsafe {
+            let one = |q: *const u8| _mm256_zextsi128_si256(_mm_loadu_si128(q as *const __m128i));
+            match blocks {
+                1 => Ymm2([one(p), _mm256_setzero_si256()]),
+                2 => Ymm2([
+                    _mm256_loadu_si256(p as *const __m256i),
+                    _mm256_setzero_si256(),
+                ]),
+                _ => Ymm2([_mm256_loadu_si256(p as *const __m256i), one(p.add(32))]),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: 64 writable bytes, AVX (caller).
+        unsafe {
+            _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
+            _mm256_storeu_si256(p.add(32) as *mut __m256i, v.0[1]);
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
+        // SAFETY: only the first `blocks` (0..=3) blocks are written, which
+        // the caller guarantees writable; AVX (caller).
+        unsafe {
+            let one = |q: *mut u8, y: __m256i| {
+                _mm_storeu_si128(q as *mut __m128i, _mm256_castsi256_si128(y))
+            };
+            match blocks {
+                0 => {}
+                1 => one(p, v.0[0]),
+                2 => _mm256_storeu_si256(p as *mut __m256i, v.0[0]),
+                _ => {
+                    _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
+                    one(p.add(32), v.0[1]);
+                }
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 (caller).
+        unsafe {
+            Ymm2([
+                _mm256_xor_si256(a.0[0], b.0[0]),
+                _mm256_xor_si256(a.0[1], b.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn enc(a: Self, k: Self) -> Self {
+        // SAFETY: AVX and VAES (caller).
+        unsafe {
+            Ymm2([
+                _mm256_aesenc_epi128(a.0[0], k.0[0]),
+                _mm256_aesenc_epi128(a.0[1], k.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn enc_last(a: Self, k: Self) -> Self {
+        // SAFETY: AVX and VAES (caller).
+        unsafe {
+            Ymm2([
+                _mm256_aesenclast_epi128(a.0[0], k.0[0]),
+                _mm256_aesenclast_epi128(a.0[1], k.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
+        let [a, b, c, d] = m.map(|y| y.0);
+        // SAFETY: AVX2 (caller).
+        unsafe {
+            // 0x20: (x.lo, y.lo); 0x31: (x.hi, y.hi).
+            let lo = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x20>(x, y);
+            let hi = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x31>(x, y);
+            [
+                Ymm2([lo(a[0], b[0]), lo(c[0], d[0])]),
+                Ymm2([hi(a[0], b[0]), hi(c[0], d[0])]),
+                Ymm2([lo(a[1], b[1]), lo(c[1], d[1])]),
+                Ymm2([hi(a[1], b[1]), hi(c[1], d[1])]),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn barrier(v: &mut Self) {
+        // SAFETY: AVX (caller).
+        unsafe { Ymm2::barrier_impl(v) }
     }
 }
 
@@ -205,6 +347,20 @@ unsafe fn zmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: boo
     unsafe { quad::run::<Zmm, G, MODE, NR, SHARED>(ctx, active, n) }
 }
 
+/// The 256-bit VAES kernel for `G` groups.
+///
+/// # Safety
+/// AVX2 and VAES; the contract of [`quad::run`].
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn ymm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+    ctx: &mut LaneCtx,
+    active: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { quad::run::<Ymm2, G, MODE, NR, SHARED>(ctx, active, n) }
+}
+
 /// The AES-NI kernel for `G` groups.
 ///
 /// # Safety
@@ -264,6 +420,18 @@ pub(super) fn zmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (K
     assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=8).contains(&groups));
     let g = round_up(groups, &ZMM_GROUPS);
     (pick!(zmm, g, mode, nr, shared, [1, 2, 4, 8]), g)
+}
+
+/// Group counts of the 256-bit VAES kernel (16 lanes: 8 ymm chains, what
+/// 16 ymm registers hold beside the round keys' memory operands).
+pub(super) const YMM_GROUPS: [usize; 3] = [1, 2, 4];
+
+/// The 256-bit VAES kernel for at least `groups` groups (keys stay in
+/// memory: 16 ymm registers hold the chains, not the round keys too).
+pub(super) fn ymm_kernel(groups: usize, mode: u8, nr: usize) -> (Kernel, usize) {
+    assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=4).contains(&groups));
+    let g = round_up(groups, &YMM_GROUPS);
+    (pick!(ymm, g, mode, nr, false, [1, 2, 4]), g)
 }
 
 /// The AES-NI kernel for at least `groups` groups (1 or 2; in the test
