@@ -130,7 +130,8 @@ pub struct Mapping {
     pub width: u32,
     /// Mesh height used.
     pub height: u32,
-    /// True if the mapping needs more tiles than the chip has.
+    /// True if the mapping needs more cores than the chip has
+    /// ([`Platform::chip_cores`]); the mesh was grown to simulate it anyway.
     pub exceeds_chip: bool,
 }
 
@@ -510,7 +511,7 @@ pub fn map(mut app: AppGraph, platform: &Platform) -> Result<Mapping, MapError> 
     let n_tiles = cores.iter().filter(|c| c.class.is_core()).count() as u32;
     let width = platform.width.max(1);
     let height = platform.height.max(n_tiles.div_ceil(width));
-    let exceeds_chip = n_tiles > platform.width * platform.height;
+    let exceeds_chip = n_tiles > platform.chip_cores.min(platform.width * platform.height);
     let mut order = Vec::new();
     let mut seen = vec![false; cores.len()];
     let mut q: VecDeque<usize> = VecDeque::new();

@@ -8,9 +8,13 @@
 pub struct Platform {
     /// Columns of the mesh (AsAP2: 164 processors on a mesh about 12 wide).
     pub width: u32,
-    /// Rows of the mesh; a mapping that needs more tiles grows the mesh and
-    /// says so ([`crate::Mapping::exceeds_chip`]).
+    /// Rows of the mesh; a mapping that needs more tiles grows the mesh so
+    /// that it can still be simulated, and says so
+    /// ([`crate::Mapping::exceeds_chip`]).
     pub height: u32,
+    /// Cores the chip has (AsAP2: 164; the mesh's last tiles hold other
+    /// blocks). A mapping with more is flagged ([`crate::Mapping::exceeds_chip`]).
+    pub chip_cores: u32,
     /// Statically configured input ports per core (AsAP2: two).
     pub max_inputs: usize,
     /// Distinct destinations one core's output can reach without help (the
@@ -45,6 +49,7 @@ impl Platform {
         Platform {
             width: 12,
             height: 14,
+            chip_cores: 164,
             max_inputs: 2,
             max_outputs: 4,
             fifo_depth: 32,

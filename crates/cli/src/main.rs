@@ -10,6 +10,7 @@ mod bench_cmd;
 mod demo;
 mod designs_cmd;
 mod energy_cmd;
+mod explore_cmd;
 mod files_cmd;
 mod kernels_cmd;
 mod keygen_cmd;
@@ -47,6 +48,10 @@ enum Command {
     /// Power, energy, per-core DVFS, duplication and Table 5 of the many-core
     /// engines from simulated activity, beside the paper; SVG charts.
     Energy(energy_cmd::EnergyArgs),
+    /// Generate and simulate the design space of many-core AES engines:
+    /// Pareto fronts (throughput vs cores, vs energy/bit), the paper's designs
+    /// against them, SVG charts.
+    Explore(explore_cmd::ExploreArgs),
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
@@ -91,6 +96,7 @@ fn main() -> ExitCode {
         Command::Kernels => kernels_cmd::run(),
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
+        Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
     };
     match result {

@@ -105,6 +105,7 @@ pub mod kinds;
 pub mod optimize;
 pub mod report;
 pub mod run;
+pub mod space;
 
 pub use engines::Engine;
 pub use graph::Design;
