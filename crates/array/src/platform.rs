@@ -41,6 +41,10 @@ pub struct Platform {
     pub halt_after: u64,
     /// Clock frequency for throughput in bits per second (1.2 GHz at 1.3 V).
     pub clock_hz: f64,
+    /// Step limit of a simulation: at most this many times the steps of
+    /// every core running one period per source period (plus one). A run
+    /// that needs more is stopped with an error instead of running on.
+    pub step_slack: u64,
 }
 
 impl Platform {
@@ -61,6 +65,7 @@ impl Platform {
             io_cycles_per_word: 1,
             halt_after: 8,
             clock_hz: 1.2e9,
+            step_slack: 16,
         }
     }
 

@@ -1,7 +1,7 @@
 //! `aesflow explore`: the design space of many-core AES engines, its Pareto
 //! fronts, and where the paper's eight designs stand.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -213,37 +213,6 @@ fn print_text(x: &Exploration, all: bool, secs: f64, jobs: usize) {
     }
 }
 
-/// Write `text` to `path` (`-`: stdout) through a temporary file renamed
-/// into place; an existing file is kept unless `force`.
-fn write_file(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
-    if path == Path::new("-") {
-        std::io::stdout().write_all(text.as_bytes())?;
-        return Ok(());
-    }
-    if path.exists() && !force {
-        anyhow::bail!("{} exists (use --force to overwrite)", path.display());
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let res = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::bail!("{}: {e}", path.display());
-    }
-    eprintln!("wrote {}", path.display());
-    Ok(())
-}
-
 /// Run `aesflow explore`.
 pub fn run(a: ExploreArgs) -> anyhow::Result<()> {
     if a.blocks < 16 {
@@ -306,7 +275,7 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<()> {
     }
     let svgs = x.charts();
     for (i, path) in &charts {
-        write_file(path, &chart::render(&svgs[*i]), a.force)?;
+        crate::designs_cmd::write_output(path, &chart::render(&svgs[*i]), a.force)?;
     }
     let unverified: Vec<&Point> = x
         .points

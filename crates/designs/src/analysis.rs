@@ -16,6 +16,7 @@
 
 use aesflow_dataflow::{ActorId, SdfGraph};
 
+use crate::error::Error;
 use crate::graph::{Design, Role};
 
 /// The expanded HSDF graph and, per design actor, its firing actors.
@@ -58,9 +59,12 @@ pub fn to_sdf(d: &Design) -> (SdfGraph, Vec<Vec<ActorId>>) {
 
 /// SDF bound: cycles per block, and the names of the design actors on the
 /// critical cycle.
-pub fn sdf_bound(d: &Design) -> Result<(f64, Vec<String>), String> {
+pub fn sdf_bound(d: &Design) -> Result<(f64, Vec<String>), Error> {
     let (g, ids) = to_sdf(d);
-    let t = g.analyze_throughput().map_err(|e| e.to_string())?;
+    let t = g.analyze_throughput().map_err(|e| Error::Dataflow {
+        design: d.name.clone(),
+        message: e.to_string(),
+    })?;
     let per_block = t.period.to_f64() / f64::from(d.interleave.max(1));
     let mut names = Vec::new();
     for id in t.critical_actors() {
@@ -75,6 +79,9 @@ pub fn sdf_bound(d: &Design) -> Result<(f64, Vec<String>), String> {
 }
 
 /// SDF3 XML of the expanded graph.
-pub fn to_sdf3(d: &Design) -> Result<String, String> {
-    aesflow_dataflow::sdf3::to_xml(&to_sdf(d).0).map_err(|e| e.to_string())
+pub fn to_sdf3(d: &Design) -> Result<String, Error> {
+    aesflow_dataflow::sdf3::to_xml(&to_sdf(d).0).map_err(|e| Error::Dataflow {
+        design: d.name.clone(),
+        message: e.to_string(),
+    })
 }

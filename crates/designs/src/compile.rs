@@ -26,6 +26,7 @@ use aesflow_cipher::steps::{
     sub_bytes_slice,
 };
 
+use crate::error::Error;
 use crate::graph::{Design, KEY_BASE, Payload, Role, SLOT_WORDS, SUBWORD_BASE, WINDOW_BASE};
 use crate::kinds::{Prim, step_delays, steps_nop};
 
@@ -326,17 +327,25 @@ pub fn compile(
     key: &[u8],
     plaintext: Arc<Vec<[u8; 16]>>,
     platform: &Platform,
-) -> Result<Compiled, String> {
+) -> Result<Compiled, Error> {
     d.validate()?;
     if key.len() != d.key.bytes() {
-        return Err(format!(
-            "design {} is for {}-bit keys, got a {}-byte key",
-            d.name,
-            d.key.bits(),
-            key.len()
-        ));
+        return Err(Error::Key {
+            design: d.name.clone(),
+            message: format!(
+                "the design is for {}-bit keys, got a {}-byte key",
+                d.key.bits(),
+                key.len()
+            ),
+        });
     }
-    let rk = RoundKeys::from_bytes(key).map_err(|e| e.to_string())?;
+    if plaintext.is_empty() {
+        return Err(Error::NoBlocks);
+    }
+    let rk = RoundKeys::from_bytes(key).map_err(|e| Error::Key {
+        design: d.name.clone(),
+        message: e.to_string(),
+    })?;
     let keys: Vec<[u8; 16]> = rk.enc().to_vec();
     let nk = d.key.nk();
     let nb = d.interleave.max(1) as usize;
@@ -428,9 +437,10 @@ pub fn compile(
                             };
                             for w in c.words() {
                                 if last_w.is_some_and(|l| l >= w) {
-                                    return Err(format!(
-                                        "{}: streaming input not in word order",
-                                        actor.name
+                                    return Err(Error::invalid(
+                                        &d.name,
+                                        Some(&actor.name),
+                                        "streaming input not in word order",
                                     ));
                                 }
                                 last_w = Some(w);

@@ -1,7 +1,7 @@
 //! # aesflow-designs: the 16 many-core AES engines of Liu & Baas
 //!
 //! Liu & Baas, *Parallel AES Encryption Engines for Many-Core Processor
-//! Arrays* (IEEE TC 2013, seed 000) map AES-128 onto AsAP2 in eight designs
+//! Arrays*, IEEE Transactions on Computers 2013) map AES-128 onto AsAP2 in eight designs
 //! (§4), each with online and offline key expansion: 16 engines. This crate
 //! builds them as dataflow graphs of AES actors ([`engines`], one doc
 //! comment per design with the paper's reasoning, since the paper's figures
@@ -100,14 +100,17 @@ pub mod analysis;
 pub mod compile;
 pub mod describe;
 pub mod engines;
+pub mod error;
 pub mod graph;
 pub mod kinds;
 pub mod optimize;
 pub mod report;
 pub mod run;
 pub mod space;
+pub mod validate;
 
 pub use engines::Engine;
+pub use error::Error;
 pub use graph::Design;
 pub use optimize::Optimisations;
 pub use run::{Expansion, Run, build, run_design};

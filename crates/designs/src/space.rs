@@ -39,6 +39,7 @@
 use aesflow_cipher::KeySize;
 
 use crate::engines::{Engine, KeyChain};
+use crate::error::Error;
 use crate::graph::{Design, Payload, Role};
 use crate::kinds::{Cols, Prim};
 use crate::optimize::Optimisations;
@@ -117,22 +118,26 @@ impl Params {
     }
 
     /// Checks the parameters name a buildable design.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         let m = self.key.nr() as u32 - 1;
+        let bad = |msg: String| Error::invalid(&self.label(), None, msg);
         if self.loops == 0 || !m.is_multiple_of(self.loops) {
-            return Err(format!("loops {} does not divide Nr - 1 = {m}", self.loops));
+            return Err(bad(format!(
+                "loops {} does not divide Nr - 1 = {m}",
+                self.loops
+            )));
         }
         if !(1..=2).contains(&self.interleave) || (self.unrolled() && self.interleave != 1) {
-            return Err(format!(
+            return Err(bad(format!(
                 "interleave {} (1, or 2 for a design with a round loop)",
                 self.interleave
-            ));
+            )));
         }
         if self.style == Style::NoMerge && !self.unrolled() {
-            return Err("the no-merge style is fully unrolled".into());
+            return Err(bad("the no-merge style is fully unrolled".into()));
         }
         if self.copies == 0 {
-            return Err("copies must be at least 1".into());
+            return Err(bad("copies must be at least 1".into()));
         }
         Ok(())
     }
@@ -259,7 +264,7 @@ impl Params {
 }
 
 /// The base design (online, before §5) of a point, named by its label.
-pub fn base_design(p: &Params) -> Result<Design, String> {
+pub fn base_design(p: &Params) -> Result<Design, Error> {
     p.validate()?;
     let nr = p.key.nr() as u32;
     let mut d = Design::new(&p.label(), p.key);
@@ -327,7 +332,7 @@ pub fn base_design(p: &Params) -> Result<Design, String> {
 
 /// The finished design of a point: §5 optimisations and the key-expansion
 /// style applied (copies are made at mapping time).
-pub fn generate(p: &Params) -> Result<Design, String> {
+pub fn generate(p: &Params) -> Result<Design, Error> {
     Ok(finish_design(
         base_design(p)?,
         p.expansion,

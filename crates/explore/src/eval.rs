@@ -146,15 +146,17 @@ pub fn map_copies(
         design: d.name.clone(),
         message: e,
     };
+    let ctx_d = |e: aesflow_designs::Error| ctx(e.to_string());
     let mut apps = Vec::new();
     for _ in 0..copies.max(1) {
         apps.push(
             compile(d, &key, Arc::new(vec![[0u8; 16]]), platform)
-                .map_err(ctx)?
+                .map_err(ctx_d)?
                 .app,
         );
     }
-    let m = map(gather(apps).map_err(ctx)?, platform).map_err(|e| ctx(e.to_string()))?;
+    let m = map(gather(apps).map_err(|e| ctx(e.to_string()))?, platform)
+        .map_err(|e| ctx(e.to_string()))?;
     let consumer = usize::from(copies > 1);
     Ok((m.total_cores() - consumer, m.comm_cores(), m.exceeds_chip))
 }
@@ -181,7 +183,7 @@ pub fn evaluate(p: &Params, blocks: usize) -> Result<Point, Error> {
     let platform = activity::platform();
     let d = generate(p).map_err(|e| Error::Design {
         design: p.label(),
-        message: e,
+        message: e.to_string(),
     })?;
     let (cores, comm_cores, exceeds_chip) = map_copies(&d, p.copies, &platform)?;
     let mut point = Point {
