@@ -227,35 +227,8 @@ pub fn simulate_clocked(
     let n = mapping.cores.len();
     assert_eq!(clocks.period.len(), n, "one clock period per core");
     let tick = clocks.ticks_per_cycle.max(1);
-    let mut fifos: Vec<Fifo> = mapping
-        .links
-        .iter()
-        .map(|l| Fifo {
-            buf: VecDeque::with_capacity(platform.fifo_depth),
-            depth: platform.fifo_depth.max(1),
-            latency: l.latency * tick,
-            last_arrival: 0,
-            pushed: 0,
-            popped: 0,
-            pop_times: vec![0; platform.fifo_depth.max(1)],
-            reader: l.dst,
-            writer: l.src,
-            reader_waiting: false,
-            writer_waiting: false,
-        })
-        .collect();
-    let mut rts: Vec<Rt> = mapping
-        .cores
-        .iter()
-        .map(|c| Rt {
-            pc: 0,
-            t: 0,
-            periods: 0,
-            max_periods: (c.class == CoreClass::Source).then_some(source_periods),
-            done: c.program.is_empty(),
-            mem: vec![0; c.mem_words.max(1)],
-        })
-        .collect();
+    let mut fifos = fifos(mapping, platform, tick);
+    let mut rts = runtimes(mapping, source_periods);
     let mut stats: Vec<CoreStats> = vec![CoreStats::default(); n];
     let mut link_stats: Vec<LinkStats> = vec![LinkStats::default(); mapping.links.len()];
     let sinks: Vec<usize> = (0..n)
@@ -388,6 +361,58 @@ pub fn simulate_clocked(
         st.end = rt.t;
     }
     let cycles = stats.iter().map(|s| s.end).max().unwrap_or(0);
+    let deadlocked = finish(mapping, &rts, &mut stats, cycles);
+    SimResult {
+        cores: stats,
+        links: link_stats,
+        sink_times,
+        cycles,
+        deadlocked,
+        step_limit,
+        steps,
+    }
+}
+
+/// One FIFO per link, latencies in ticks.
+fn fifos(mapping: &Mapping, platform: &Platform, tick: u64) -> Vec<Fifo> {
+    mapping
+        .links
+        .iter()
+        .map(|l| Fifo {
+            buf: VecDeque::with_capacity(platform.fifo_depth),
+            depth: platform.fifo_depth.max(1),
+            latency: l.latency * tick,
+            last_arrival: 0,
+            pushed: 0,
+            popped: 0,
+            pop_times: vec![0; platform.fifo_depth.max(1)],
+            reader: l.dst,
+            writer: l.src,
+            reader_waiting: false,
+            writer_waiting: false,
+        })
+        .collect()
+}
+
+/// Each core's run-time state at time 0.
+fn runtimes(mapping: &Mapping, source_periods: u64) -> Vec<Rt> {
+    mapping
+        .cores
+        .iter()
+        .map(|c| Rt {
+            pc: 0,
+            t: 0,
+            periods: 0,
+            max_periods: (c.class == CoreClass::Source).then_some(source_periods),
+            done: c.program.is_empty(),
+            mem: vec![0; c.mem_words.max(1)],
+        })
+        .collect()
+}
+
+/// Halted time of every core, and the cores stuck mid-period (a deadlock
+/// if any is not a source).
+fn finish(mapping: &Mapping, rts: &[Rt], stats: &mut [CoreStats], cycles: u64) -> Vec<usize> {
     let mut deadlocked = Vec::new();
     for (i, c) in mapping.cores.iter().enumerate() {
         let s = &mut stats[i];
@@ -402,13 +427,5 @@ pub fn simulate_clocked(
             deadlocked.push(i);
         }
     }
-    SimResult {
-        cores: stats,
-        links: link_stats,
-        sink_times,
-        cycles,
-        deadlocked,
-        step_limit,
-        steps,
-    }
+    deadlocked
 }

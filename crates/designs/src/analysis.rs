@@ -31,7 +31,7 @@
 use aesflow_dataflow::{ActorId, SdfGraph};
 
 use crate::error::Error;
-use crate::graph::{Design, Role};
+use crate::graph::Design;
 
 /// The expanded HSDF graph and, per design actor, its firing actors.
 pub fn to_sdf(d: &Design) -> (SdfGraph, Vec<Vec<ActorId>>) {

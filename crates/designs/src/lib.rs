@@ -97,6 +97,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+mod behavior;
 pub mod compile;
 pub mod describe;
 pub mod engines;
