@@ -75,33 +75,19 @@ Examples:
 A design file that deadlocks, runs without end, lacks a key path or encrypts
 wrongly is reported and the command exits non-zero.";
 
-/// Write `text` to `path` (`-`: stdout) through a temporary file renamed
-/// into place; an existing file is kept unless `force`.
+/// Write `text` to `path` (`-`: stdout) through an atomic output file
+/// (`aesflow-output`): whole or not at all, an existing file kept unless
+/// `force`.
 pub fn write_output(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     if path == Path::new("-") {
         std::io::stdout().write_all(text.as_bytes())?;
         return Ok(());
     }
-    if path.exists() && !force {
-        anyhow::bail!("{} exists (use --force to overwrite)", path.display());
-    }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let res = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::bail!("{}: {e}", path.display());
-    }
+    let mut f = aesflow_output::AtomicFile::create(path, force)?;
+    f.file_mut()
+        .write_all(text.as_bytes())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    f.commit(true)?;
     eprintln!("wrote {}", path.display());
     Ok(())
 }
