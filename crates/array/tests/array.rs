@@ -43,6 +43,31 @@ fn actor(name: &str, class: ActorClass, program: Vec<Step>, b: Box<dyn Behavior>
     }
 }
 
+/// A compute actor without behaviour.
+fn node(name: &str, program: Vec<Step>) -> AppActor {
+    actor(name, ActorClass::Compute, program, Box::new(NoBehavior))
+}
+
+/// A source writing one word per period on `edge`.
+fn source(name: &str, edge: usize) -> AppActor {
+    actor(
+        name,
+        ActorClass::Source,
+        vec![x(1), w(edge)],
+        Box::new(NoBehavior),
+    )
+}
+
+/// A sink reading one word per period from `edge`.
+fn sink(name: &str, edge: usize) -> AppActor {
+    actor(
+        name,
+        ActorClass::Sink,
+        vec![r(edge), x(0)],
+        Box::new(NoBehavior),
+    )
+}
+
 fn edge(src: usize, dst: usize) -> AppEdge {
     AppEdge {
         src,
@@ -122,18 +147,13 @@ fn fan_in(k: usize) -> AppGraph {
     let mut edges = Vec::new();
     for i in 0..k {
         let prog = vec![r(2 * i), x(1), w(2 * i + 1)];
-        actors.push(actor(
-            &format!("p{i}"),
-            ActorClass::Compute,
-            prog,
-            Box::new(NoBehavior),
-        ));
+        actors.push(node(&format!("p{i}"), prog));
         edges.push(edge(k + 1 + i, i));
         edges.push(edge(i, k));
     }
     let mut prog: Vec<Step> = (0..k).map(|i| r(2 * i + 1)).collect();
     prog.extend([x(1), w(2 * k)]);
-    actors.push(actor("c", ActorClass::Compute, prog, Box::new(NoBehavior)));
+    actors.push(node("c", prog));
     for i in 0..k {
         let prog = vec![x(1), w(2 * i)];
         actors.push(actor(
@@ -143,12 +163,7 @@ fn fan_in(k: usize) -> AppGraph {
             Box::new(NoBehavior),
         ));
     }
-    actors.push(actor(
-        "sink",
-        ActorClass::Sink,
-        vec![r(2 * k), x(0)],
-        Box::new(NoBehavior),
-    ));
+    actors.push(sink("sink", 2 * k));
     edges.push(edge(k, 2 * k + 1));
     AppGraph { actors, edges }
 }
@@ -175,39 +190,22 @@ fn dispatch_cores_where_destinations_exceed_the_directions() {
     // One producer writing to k consumers, each to its own sink.
     for (k, dispatches) in [(4, 0), (5, 1), (7, 1), (8, 2)] {
         let mut actors = vec![
-            actor(
-                "src",
-                ActorClass::Source,
-                vec![x(1), w(0)],
-                Box::new(NoBehavior),
-            ),
-            actor(
+            source("src", 0),
+            node(
                 "p",
-                ActorClass::Compute,
                 std::iter::once(r(0))
                     .chain(std::iter::once(x(1)))
                     .chain((0..k).map(|i| w(1 + i)))
                     .collect(),
-                Box::new(NoBehavior),
             ),
         ];
         let mut edges = vec![edge(0, 1)];
         for i in 0..k {
-            actors.push(actor(
-                &format!("c{i}"),
-                ActorClass::Compute,
-                vec![r(1 + i), x(1), w(1 + k + i)],
-                Box::new(NoBehavior),
-            ));
+            actors.push(node(&format!("c{i}"), vec![r(1 + i), x(1), w(1 + k + i)]));
             edges.push(edge(1, 2 + i));
         }
         for i in 0..k {
-            actors.push(actor(
-                &format!("sink{i}"),
-                ActorClass::Sink,
-                vec![r(1 + k + i), x(0)],
-                Box::new(NoBehavior),
-            ));
+            actors.push(sink(&format!("sink{i}"), 1 + k + i));
             edges.push(edge(2 + i, 2 + k + i));
         }
         let mut m = map(AppGraph { actors, edges }, &p).unwrap();
@@ -223,28 +221,13 @@ fn placement_is_a_serpentine_and_flags_the_chip() {
     let p = Platform::asap2();
     // A chain of 170 cores: more than the 164-core chip.
     let n = 170;
-    let mut actors = vec![actor(
-        "src",
-        ActorClass::Source,
-        vec![x(1), w(0)],
-        Box::new(NoBehavior),
-    )];
+    let mut actors = vec![source("src", 0)];
     let mut edges = vec![edge(0, 1)];
     for i in 0..n {
-        actors.push(actor(
-            &format!("a{i}"),
-            ActorClass::Compute,
-            vec![r(i), x(1), w(i + 1)],
-            Box::new(NoBehavior),
-        ));
+        actors.push(node(&format!("a{i}"), vec![r(i), x(1), w(i + 1)]));
         edges.push(edge(i + 1, i + 2));
     }
-    actors.push(actor(
-        "sink",
-        ActorClass::Sink,
-        vec![r(n), x(0)],
-        Box::new(NoBehavior),
-    ));
+    actors.push(sink("sink", n));
     let m = map(AppGraph { actors, edges }, &p).unwrap();
     assert!(m.exceeds_chip);
     assert!(m.height > p.height);
@@ -265,30 +248,10 @@ fn a_cycle_without_tokens_deadlocks_with_names() {
     let p = Platform::asap2();
     let app = AppGraph {
         actors: vec![
-            actor(
-                "src",
-                ActorClass::Source,
-                vec![x(1), w(0)],
-                Box::new(NoBehavior),
-            ),
-            actor(
-                "a",
-                ActorClass::Compute,
-                vec![r(0), r(2), x(1), w(1)],
-                Box::new(NoBehavior),
-            ),
-            actor(
-                "b",
-                ActorClass::Compute,
-                vec![r(1), x(1), w(2), w(3)],
-                Box::new(NoBehavior),
-            ),
-            actor(
-                "sink",
-                ActorClass::Sink,
-                vec![r(3), x(0)],
-                Box::new(NoBehavior),
-            ),
+            source("src", 0),
+            node("a", vec![r(0), r(2), x(1), w(1)]),
+            node("b", vec![r(1), x(1), w(2), w(3)]),
+            sink("sink", 3),
         ],
         edges: vec![edge(0, 1), edge(1, 2), edge(2, 1), edge(2, 3)],
     };

@@ -9,9 +9,8 @@ use aesflow_designs::report::{Row, fips_key, measure, normalise, table2, test_bl
 use aesflow_designs::{
     Design, Engine, Expansion, Optimisations, analysis, describe, run::finish_design,
 };
-use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::explore_cmd::KeySizeArg;
+use crate::explore_cmd::{KeySizeArg, table};
 
 /// Arguments of `aesflow designs`.
 #[derive(clap::Args, Debug, Default)]
@@ -181,9 +180,7 @@ the 164-core chip.";
 /// Rows as a table (model beside paper, with errors) and its legend.
 pub fn format_table(rows: &[Row], platform: &Platform) -> String {
     let key = rows.first().map_or(128, |r| r.key.bits());
-    let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
+    let mut t = table();
     t.set_header(vec![
         "engine",
         "keys",
@@ -406,9 +403,7 @@ pub fn run(a: DesignsArgs) -> anyhow::Result<()> {
         print!("{}", to_json(&rows));
         return Ok(());
     }
-    let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
+    let mut t = table();
     t.set_header(vec![
         "slug",
         "engine",

@@ -100,7 +100,8 @@ fn standing_text(x: &Exploration, s: &Standing, cost: &str) -> String {
     }
 }
 
-fn table() -> Table {
+/// A table that fits the terminal.
+pub fn table() -> Table {
     let mut t = Table::new();
     t.load_preset(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic);
