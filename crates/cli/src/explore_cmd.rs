@@ -179,7 +179,9 @@ fn print_text(x: &Exploration, all: bool, secs: f64, jobs: usize) {
     );
     println!("{}", design_table(x, &x.front_energy));
     if !x.paper.is_empty() {
-        println!("\nThe paper's designs against the fronts");
+        println!(
+            "\nThe paper's designs against the designs with the same key expansion (online or offline)"
+        );
         let mut t = table();
         t.set_header(vec![
             "design",

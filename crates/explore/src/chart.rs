@@ -60,7 +60,7 @@ impl LogAxis {
             (lo, hi) = (1.0, 10.0);
         }
         let lo = lo / 1.3;
-        let hi = (hi * 1.3).max(lo * 10.0);
+        let hi = (hi * 1.3).max(lo * 3.0);
         LogAxis { lo, hi }
     }
     fn frac(&self, v: f64) -> f64 {
@@ -169,15 +169,18 @@ pub fn render(c: &Scatter) -> String {
             pts.join(" ")
         );
     }
-    for d in c.dots.iter().filter(|d| d.label.is_some()) {
+    // Labels alternate above and below their marker so that pairs (a
+    // design online and offline) do not overprint.
+    for (k, d) in c.dots.iter().filter(|d| d.label.is_some()).enumerate() {
         let (x, y) = (px(d.x), py(d.y));
+        let dy = if k % 2 == 0 { -7.0 } else { 15.0 };
         let _ = writeln!(
             s,
             r##"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="#2ca02c" stroke="black"/><text x="{:.1}" y="{:.1}" font-size="11">{}</text>"##,
             x - 4.0,
             y - 4.0,
-            x + 7.0,
-            y - 6.0,
+            x + 6.0,
+            y + dy,
             esc(d.label.as_deref().unwrap_or(""))
         );
     }

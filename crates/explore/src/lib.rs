@@ -15,7 +15,8 @@
 //! the supply that minimises energy per bit. Over the designs that fit the
 //! 164-core chip it computes two Pareto fronts — throughput against cores,
 //! throughput against energy per bit (both at 1.3 V) — and says for each
-//! of the paper's designs whether it lies on a front or which generated
+//! of the paper's designs whether it lies on the front of the designs with
+//! its key expansion (online or offline: like for like) or which generated
 //! design dominates it, and by how much.
 //!
 //! * [`eval`] — one point: generate, map, simulate, verify, measure;
@@ -77,7 +78,8 @@ impl Axis {
     }
 }
 
-/// Where one of the paper's designs stands.
+/// Where one of the paper's designs stands, among the designs with the
+/// same key expansion.
 #[derive(Clone, Debug, Serialize)]
 pub struct PaperStanding {
     /// Index of its point.
@@ -117,10 +119,15 @@ pub fn front_of(points: &[Point], axis: Axis) -> Vec<usize> {
     front(&obj).into_iter().map(|k| idx[k]).collect()
 }
 
+/// The standing of point `i` among the designs with the same key expansion
+/// (an offline design cannot change keys per block: comparing it with an
+/// online one would not be like for like).
 fn standing_of(points: &[Point], i: usize, axis: Axis) -> Standing {
+    let x = points[i].params.expansion;
     let (idx, obj): (Vec<usize>, Vec<(f64, f64)>) = points
         .iter()
         .enumerate()
+        .filter(|(_, p)| p.params.expansion == x)
         .filter_map(|(i, p)| axis.objectives(p).map(|o| (i, o)))
         .unzip();
     let Some(me) = axis.objectives(&points[i]) else {
@@ -203,7 +210,10 @@ impl Exploration {
     /// The two charts: throughput vs cores, energy per bit vs throughput.
     pub fn charts(&self) -> [chart::Scatter; 2] {
         let feasible: Vec<&Point> = self.points.iter().filter(|p| p.feasible()).collect();
-        let label = |p: &Point| p.paper.map(|_| p.name());
+        let label = |p: &Point| {
+            p.paper
+                .map(|e| format!("{} {}", e.slug(), &p.params.expansion.name()[..3]))
+        };
         let m = |p: &Point| p.metrics.clone().unwrap_or_else(|| unreachable!());
         let cores = chart::Scatter {
             title: format!(
