@@ -11,6 +11,7 @@ mod demo;
 mod designs_cmd;
 mod energy_cmd;
 mod exit;
+mod explore_cmd;
 mod files_cmd;
 mod inspect_cmd;
 mod jobs;
@@ -67,6 +68,10 @@ enum Command {
     /// Power, energy, per-core DVFS, duplication and Table 5 of the many-core
     /// engines from simulated activity, beside the paper; SVG charts.
     Energy(energy_cmd::EnergyArgs),
+    /// Generate and simulate the design space of many-core AES engines:
+    /// Pareto fronts (throughput vs cores, vs energy/bit), the paper's designs
+    /// against them, SVG charts.
+    Explore(explore_cmd::ExploreArgs),
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
             .map_err(Into::into),
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
+        Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
     };
