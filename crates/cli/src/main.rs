@@ -13,6 +13,7 @@ mod energy_cmd;
 mod files_cmd;
 mod kernels_cmd;
 mod keygen_cmd;
+mod report_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -50,6 +51,9 @@ enum Command {
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// One self-contained HTML report: the engines beside the paper, their
+    /// maps and graphs, this host's benchmark, the methods.
+    Report(report_cmd::ReportArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

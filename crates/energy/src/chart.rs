@@ -1,7 +1,22 @@
-//! Minimal hand-written SVG charts: line charts and grouped bar charts with
-//! labelled axes (units in the labels).
+//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes) and grouped
+//! bar charts, with the paper's values drawn beside the model's.
+//!
+//! Layout is computed, not guessed: the margins grow to fit the longest
+//! tick and category labels (rotated labels included), ticks are generated
+//! only inside the axis range, the legend sits under the plot and wraps,
+//! and every mark carries a `<title>` (the value, shown on hover). A test
+//! checks that every text's estimated extent lies inside the picture.
 
 use std::fmt::Write;
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Style {
+    /// Solid line with filled markers (the model).
+    Line,
+    /// Hollow markers, no line (the paper's figures).
+    Markers,
+}
 
 /// One data series.
 #[derive(Clone, Debug, PartialEq)]
@@ -10,27 +25,84 @@ pub struct Series {
     pub label: String,
     /// Points `(x, y)`.
     pub points: Vec<(f64, f64)>,
+    /// Drawing style.
+    pub style: Style,
+    /// Colour index (series of one engine share a colour).
+    pub colour: usize,
+    /// Hover text per point (empty: the coordinates).
+    pub tips: Vec<String>,
 }
 
-const W: f64 = 760.0;
-const H: f64 = 460.0;
-const L: f64 = 80.0;
-const R: f64 = 230.0;
-const T: f64 = 50.0;
-const B: f64 = 60.0;
-const COLORS: [&str; 10] = [
+/// An axis scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Linear from zero (y) or from the data's minimum (x).
+    Linear,
+    /// Logarithmic, powers of two ticks.
+    Log2,
+    /// Logarithmic, decade ticks (1, 2, 5 within a decade when few).
+    Log10,
+}
+
+/// A horizontal reference: a line (`lo == hi`) or a shaded band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    /// Legend label.
+    pub label: String,
+    /// Bottom.
+    pub lo: f64,
+    /// Top.
+    pub hi: f64,
+    /// Colour index.
+    pub colour: usize,
+}
+
+/// Width of every chart (px).
+pub const W: f64 = 760.0;
+const PLOT_H: f64 = 300.0;
+const TOP: f64 = 44.0;
+const RIGHT: f64 = 24.0;
+const CHAR_W: f64 = 6.6;
+const FONT: f64 = 12.0;
+/// The palette (colour-blind-safe order first).
+pub const COLOURS: [&str; 10] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf",
 ];
 
-fn esc(s: &str) -> String {
+fn colour(i: usize) -> &'static str {
+    COLOURS[i % COLOURS.len()]
+}
+
+/// XML-escape text.
+pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-/// "Nice" tick step for a range.
-fn step(range: f64) -> f64 {
+fn text_w(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * CHAR_W * size / FONT
+}
+
+/// A tick label for `v`.
+pub fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 100.0 || (a >= 1.0 && (v - v.round()).abs() < 1e-9) {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        let d = (-a.log10().floor()) as usize + 1;
+        let s = format!("{v:.d$}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+fn nice_step(range: f64) -> f64 {
     let raw = range / 6.0;
     let mag = 10f64.powf(raw.log10().floor());
     let n = raw / mag;
@@ -45,238 +117,619 @@ fn step(range: f64) -> f64 {
     }
 }
 
-fn fmt_tick(v: f64, st: f64) -> String {
-    let d = if st >= 1.0 {
-        0
-    } else {
-        (-st.log10().floor()) as usize
+/// One axis mapped onto pixels.
+#[derive(Clone, Copy, Debug)]
+struct Axis {
+    scale: Scale,
+    lo: f64,
+    hi: f64,
+}
+
+impl Axis {
+    fn new(scale: Scale, vals: impl Iterator<Item = f64>, from_zero: bool) -> Axis {
+        let pos = !matches!(scale, Scale::Linear);
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in vals.filter(|v| v.is_finite() && (!pos || *v > 0.0)) {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if !lo.is_finite() {
+            (lo, hi) = (1.0, 2.0);
+        }
+        match scale {
+            Scale::Linear => {
+                if from_zero {
+                    lo = lo.min(0.0);
+                }
+                let pad = (hi - lo).max(hi.abs() * 0.1).max(1e-9) * 0.08;
+                hi += pad;
+                if !from_zero {
+                    lo -= pad;
+                }
+            }
+            Scale::Log2 => {
+                lo = 2f64.powf(lo.log2().floor());
+                hi = 2f64.powf(hi.log2().ceil());
+            }
+            Scale::Log10 => {
+                // Snap to 1-2-5 steps, not whole decades: no empty decade.
+                let steps = |v: f64| {
+                    let d = 10f64.powf(v.log10().floor());
+                    [d, 2.0 * d, 5.0 * d, 10.0 * d]
+                };
+                lo = steps(lo)
+                    .into_iter()
+                    .rev()
+                    .find(|&s| s <= lo * (1.0 + 1e-9))
+                    .unwrap_or(lo);
+                hi = steps(hi)
+                    .into_iter()
+                    .find(|&s| s >= hi * (1.0 - 1e-9))
+                    .unwrap_or(hi);
+            }
+        }
+        if hi <= lo {
+            hi = lo + 1.0;
+        }
+        Axis { scale, lo, hi }
+    }
+
+    fn t(&self, v: f64) -> f64 {
+        match self.scale {
+            Scale::Linear => v,
+            _ => v.max(1e-300).ln(),
+        }
+    }
+
+    /// Fraction 0..1 along the axis.
+    fn frac(&self, v: f64) -> f64 {
+        (self.t(v) - self.t(self.lo)) / (self.t(self.hi) - self.t(self.lo))
+    }
+
+    fn ticks(&self) -> Vec<f64> {
+        let inside = |v: &f64| *v >= self.lo * (1.0 - 1e-9) && *v <= self.hi * (1.0 + 1e-9);
+        let mut out = Vec::new();
+        match self.scale {
+            Scale::Linear => {
+                let st = nice_step(self.hi - self.lo);
+                let mut v = (self.lo / st).ceil() * st;
+                while v <= self.hi + st * 1e-9 {
+                    out.push(if v.abs() < st * 1e-9 { 0.0 } else { v });
+                    v += st;
+                }
+            }
+            Scale::Log2 => {
+                let mut v = self.lo;
+                while v <= self.hi * (1.0 + 1e-9) {
+                    out.push(v);
+                    v *= 2.0;
+                }
+            }
+            Scale::Log10 => {
+                let decades = (self.hi / self.lo).log10();
+                let mults: &[f64] = if decades <= 3.0 {
+                    &[1.0, 2.0, 5.0]
+                } else {
+                    &[1.0]
+                };
+                let mut d = 10f64.powf(self.lo.log10().floor());
+                while d <= self.hi * (1.0 + 1e-9) {
+                    out.extend(mults.iter().map(|m| m * d));
+                    d *= 10.0;
+                }
+            }
+        }
+        out.retain(inside);
+        out
+    }
+}
+
+/// The picture's frame: margins computed from the labels.
+struct Frame {
+    left: f64,
+    bottom_labels: f64,
+    plot_w: f64,
+    legend_rows: Vec<Vec<(String, LegendMark)>>,
+    /// 1 when the chart has no x-axis label (bar charts), else 0.
+    no_xlabel: f64,
+}
+
+#[derive(Clone, Copy)]
+enum LegendMark {
+    Line(usize),
+    Hollow(usize),
+    Band(usize),
+    Bar(usize),
+}
+
+impl Frame {
+    fn new(
+        y_ticks: &[String],
+        left_overhang: f64,
+        bottom_labels: f64,
+        legend: Vec<(String, LegendMark)>,
+    ) -> Frame {
+        let widest = y_ticks.iter().map(|t| text_w(t, FONT)).fold(0.0, f64::max);
+        let left = (widest + 40.0).max(left_overhang + 8.0).max(60.0);
+        let plot_w = W - left - RIGHT;
+        // Legend: rows of entries, wrapped to the picture's width.
+        let mut rows: Vec<Vec<(String, LegendMark)>> = vec![Vec::new()];
+        let mut x = 0.0;
+        for (label, m) in legend {
+            let w = 26.0 + text_w(&label, FONT) + 18.0;
+            if x + w > W - 20.0 && !rows.last().expect("a row").is_empty() {
+                rows.push(Vec::new());
+                x = 0.0;
+            }
+            x += w;
+            rows.last_mut().expect("a row").push((label, m));
+        }
+        Frame {
+            left,
+            bottom_labels,
+            plot_w,
+            legend_rows: rows,
+            no_xlabel: 0.0,
+        }
+    }
+
+    fn plot_bottom(&self) -> f64 {
+        TOP + PLOT_H
+    }
+
+    fn height(&self) -> f64 {
+        self.plot_bottom() + self.bottom_labels + 30.0 - self.no_xlabel * 18.0
+            + 20.0 * self.legend_rows.len() as f64
+            + 8.0
+    }
+
+    fn open(&self, s: &mut String, title: &str, xlabel: &str, ylabel: &str) {
+        let h = self.height();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{W}" height="{h:.0}" viewBox="0 0 {W} {h:.0}" font-family="sans-serif" font-size="{FONT}">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{W}" height="{h:.0}" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="14" font-weight="bold">{}</text>"#,
+            W / 2.0,
+            esc(title)
+        );
+        let cy = TOP + PLOT_H / 2.0;
+        let _ = writeln!(
+            s,
+            r#"<text x="16" y="{cy}" text-anchor="middle" transform="rotate(-90 16 {cy})">{}</text>"#,
+            esc(ylabel)
+        );
+        if !xlabel.is_empty() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                self.left + self.plot_w / 2.0,
+                self.plot_bottom() + self.bottom_labels + 18.0,
+                esc(xlabel)
+            );
+        }
+    }
+
+    fn y_axis(&self, s: &mut String, y: &Axis) {
+        for v in y.ticks() {
+            let py = self.py(y, v);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{:.1}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#e3e3e3"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+                self.left,
+                self.left + self.plot_w,
+                self.left - 6.0,
+                py + 4.0,
+                tick_label(v)
+            );
+        }
+        let b = self.plot_bottom();
+        let _ = writeln!(
+            s,
+            r#"<path d="M{l:.1},{TOP} V{b:.1} H{r:.1}" fill="none" stroke="black"/>"#,
+            l = self.left,
+            r = self.left + self.plot_w
+        );
+    }
+
+    fn py(&self, y: &Axis, v: f64) -> f64 {
+        self.plot_bottom() - y.frac(v) * PLOT_H
+    }
+
+    fn px(&self, x: &Axis, v: f64) -> f64 {
+        self.left + x.frac(v) * self.plot_w
+    }
+
+    fn references(&self, s: &mut String, y: &Axis, refs: &[Reference]) {
+        for r in refs {
+            let (a, b) = (self.py(y, r.hi), self.py(y, r.lo));
+            let c = colour(r.colour);
+            let tip = if r.lo == r.hi {
+                format!("{}: {}", r.label, tick_label(r.lo))
+            } else {
+                format!("{}: {}–{}", r.label, tick_label(r.lo), tick_label(r.hi))
+            };
+            if (b - a).abs() < 1.0 {
+                let _ = writeln!(
+                    s,
+                    r#"<line x1="{:.1}" y1="{a:.1}" x2="{:.1}" y2="{a:.1}" stroke="{c}" stroke-width="2" stroke-dasharray="6 4"><title>{}</title></line>"#,
+                    self.left,
+                    self.left + self.plot_w,
+                    esc(&tip)
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{:.1}" y="{a:.1}" width="{:.1}" height="{:.1}" fill="{c}" fill-opacity="0.15" stroke="{c}" stroke-dasharray="6 4"><title>{}</title></rect>"#,
+                    self.left,
+                    self.plot_w,
+                    b - a,
+                    esc(&tip)
+                );
+            }
+        }
+    }
+
+    fn legend(&self, s: &mut String) {
+        let mut y = self.plot_bottom() + self.bottom_labels + 40.0 - self.no_xlabel * 18.0;
+        for row in &self.legend_rows {
+            let total: f64 = row.iter().map(|(l, _)| 26.0 + text_w(l, FONT) + 18.0).sum();
+            let mut x = ((W - total) / 2.0).max(10.0);
+            for (label, m) in row {
+                let mark = match *m {
+                    LegendMark::Line(c) => format!(
+                        r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"/><circle cx="{:.1}" cy="{:.1}" r="3" fill="{}"/>"#,
+                        y - 4.0,
+                        x + 20.0,
+                        y - 4.0,
+                        colour(c),
+                        x + 10.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Hollow(c) => format!(
+                        r#"<circle cx="{:.1}" cy="{:.1}" r="4.5" fill="white" stroke="{}" stroke-width="2"/>"#,
+                        x + 10.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Band(c) => format!(
+                        r#"<rect x="{x:.1}" y="{:.1}" width="20" height="10" fill="{}" fill-opacity="0.15" stroke="{}" stroke-dasharray="4 2"/>"#,
+                        y - 9.0,
+                        colour(c),
+                        colour(c)
+                    ),
+                    LegendMark::Bar(c) => format!(
+                        r#"<rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"/>"#,
+                        x + 4.0,
+                        y - 10.0,
+                        colour(c)
+                    ),
+                };
+                let _ = writeln!(
+                    s,
+                    r#"<g class="legend">{mark}<text x="{:.1}" y="{y:.1}">{}</text></g>"#,
+                    x + 26.0,
+                    esc(label)
+                );
+                x += 26.0 + text_w(label, FONT) + 18.0;
+            }
+            y += 20.0;
+        }
+    }
+}
+
+/// A line chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    /// Title.
+    pub title: String,
+    /// X axis label (with unit).
+    pub xlabel: String,
+    /// Y axis label (with unit).
+    pub ylabel: String,
+    /// X scale.
+    pub xscale: Scale,
+    /// Y scale.
+    pub yscale: Scale,
+    /// The series.
+    pub series: Vec<Series>,
+    /// Horizontal references.
+    pub refs: Vec<Reference>,
+}
+
+fn mark(s: &mut String, style: Style, c: &str, x: f64, y: f64, tip: &str) {
+    let _ = match style {
+        Style::Line => writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{c}"><title>{}</title></circle>"#,
+            esc(tip)
+        ),
+        Style::Markers => writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="white" fill-opacity="0.6" stroke="{c}" stroke-width="2"><title>{}</title></circle>"#,
+            esc(tip)
+        ),
     };
-    format!("{v:.d$}")
 }
 
-fn header(s: &mut String, title: &str, xlabel: &str, ylabel: &str) {
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="24" text-anchor="middle" font-size="15">{}</text>"#,
-        (L + W - R) / 2.0,
-        esc(title)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-        (L + W - R) / 2.0,
-        H - 15.0,
-        esc(xlabel)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">{}</text>"#,
-        (T + H - B) / 2.0,
-        (T + H - B) / 2.0,
-        esc(ylabel)
-    );
-}
-
-fn y_axis(s: &mut String, y0: f64, y1: f64) -> impl Fn(f64) -> f64 + use<> {
-    let st = step(y1 - y0);
-    let py = move |y: f64| H - B - (y - y0) / (y1 - y0) * (H - B - T);
-    let mut v = (y0 / st).ceil() * st;
-    while v <= y1 + 1e-9 {
-        let y = py(v);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{L}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{}</text>"##,
-            W - R,
-            L - 6.0,
-            y + 4.0,
-            fmt_tick(v, st)
-        );
-        v += st;
-    }
-    let _ = writeln!(
-        s,
-        r#"<line x1="{L}" y1="{T}" x2="{L}" y2="{}" stroke="black"/><line x1="{L}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
-        H - B,
-        H - B,
-        W - R,
-        H - B
-    );
-    py
-}
-
-fn legend(s: &mut String, labels: &[String]) {
-    for (i, l) in labels.iter().enumerate() {
-        let y = T + 10.0 + 18.0 * i as f64;
-        let c = COLORS[i % COLORS.len()];
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="12" height="12" fill="{c}"/><text x="{}" y="{}">{}</text>"#,
-            W - R + 12.0,
-            y - 10.0,
-            W - R + 30.0,
-            y,
-            esc(l)
-        );
-    }
-}
-
-/// A line chart (with point markers). `log_x` plots x on a log₂ scale.
-pub fn line_chart(
-    title: &str,
-    xlabel: &str,
-    ylabel: &str,
-    series: &[Series],
-    log_x: bool,
-) -> String {
-    let mut s = String::new();
-    header(&mut s, title, xlabel, ylabel);
-    let tx = |x: f64| if log_x { x.max(1e-9).log2() } else { x };
-    let pts = series.iter().flat_map(|s| s.points.iter());
-    let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for &(x, y) in pts {
-        x0 = x0.min(tx(x));
-        x1 = x1.max(tx(x));
-        y1 = y1.max(y);
-    }
-    if !x0.is_finite() {
-        (x0, x1, y1) = (0.0, 1.0, 1.0);
-    }
-    if x1 <= x0 {
-        x1 = x0 + 1.0;
-    }
-    let y1 = y1 * 1.08;
-    let py = y_axis(&mut s, 0.0, y1);
-    let px = |x: f64| L + (tx(x) - x0) / (x1 - x0) * (W - R - L);
-    // x ticks
-    if log_x {
-        let mut e = x0.floor();
-        while e <= x1 + 1e-9 {
-            let v = 2f64.powf(e);
-            let x = L + (e - x0) / (x1 - x0) * (W - R - L);
-            let _ = writeln!(
-                s,
-                r#"<text x="{x:.1}" y="{}" text-anchor="middle">{}</text>"#,
-                H - B + 18.0,
-                fmt_tick(v, 1.0)
-            );
-            e += 1.0;
-        }
-    } else {
-        let st = step(x1 - x0);
-        let mut v = (x0 / st).ceil() * st;
-        while v <= x1 + 1e-9 {
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
-                px(v),
-                H - B + 18.0,
-                fmt_tick(v, st)
-            );
-            v += st;
-        }
-    }
-    for (i, se) in series.iter().enumerate() {
-        let c = COLORS[i % COLORS.len()];
-        let d: Vec<String> = se
-            .points
+impl LineChart {
+    /// Render as SVG.
+    pub fn render(&self) -> String {
+        let pts = || self.series.iter().flat_map(|s| s.points.iter());
+        let x = Axis::new(self.xscale, pts().map(|p| p.0), false);
+        let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
+        let y = Axis::new(self.yscale, pts().map(|p| p.1).chain(refs), true);
+        let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
+        let legend = self
+            .series
             .iter()
-            .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
+            .filter(|s| !s.label.is_empty())
+            .map(|s| {
+                let m = match s.style {
+                    Style::Line => LegendMark::Line(s.colour),
+                    Style::Markers => LegendMark::Hollow(s.colour),
+                };
+                (s.label.clone(), m)
+            })
+            .chain(
+                self.refs
+                    .iter()
+                    .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
+            )
             .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
-            d.join(" ")
-        );
-        for &(x, y) in &se.points {
+        let f = Frame::new(&yt, 0.0, 22.0, legend);
+        let mut s = String::new();
+        f.open(&mut s, &self.title, &self.xlabel, &self.ylabel);
+        f.y_axis(&mut s, &y);
+        for v in x.ticks() {
+            let px = f.px(&x, v);
             let _ = writeln!(
                 s,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{c}"/>"#,
-                px(x),
-                py(y)
+                r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{:.1}" stroke="#f0f0f0"/><text x="{px:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
+                f.plot_bottom(),
+                f.plot_bottom() + 18.0,
+                tick_label(v)
             );
         }
+        f.references(&mut s, &y, &self.refs);
+        for se in &self.series {
+            let c = colour(se.colour);
+            if se.style == Style::Line && se.points.len() > 1 {
+                let d: Vec<String> = se
+                    .points
+                    .iter()
+                    .map(|&(a, b)| format!("{:.1},{:.1}", f.px(&x, a), f.py(&y, b)))
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
+                    d.join(" ")
+                );
+            }
+            for (i, &(a, b)) in se.points.iter().enumerate() {
+                let tip = se.tips.get(i).cloned().unwrap_or_else(|| {
+                    format!("{}: {}, {}", se.label, tick_label(a), tick_label(b))
+                });
+                mark(&mut s, se.style, c, f.px(&x, a), f.py(&y, b), &tip);
+            }
+        }
+        f.legend(&mut s);
+        s.push_str("</svg>\n");
+        s
     }
-    legend(
-        &mut s,
-        &series.iter().map(|s| s.label.clone()).collect::<Vec<_>>(),
-    );
-    s.push_str("</svg>\n");
-    s
 }
 
-/// A grouped bar chart: one group per category, one bar per series.
-pub fn bar_chart(
-    title: &str,
-    ylabel: &str,
-    categories: &[String],
-    series: &[(String, Vec<f64>)],
-) -> String {
-    let mut s = String::new();
-    header(&mut s, title, "", ylabel);
-    let y1 = series
-        .iter()
-        .flat_map(|(_, v)| v.iter().copied())
-        .fold(0.0f64, f64::max)
-        * 1.1;
-    let y1 = if y1 > 0.0 { y1 } else { 1.0 };
-    let py = y_axis(&mut s, 0.0, y1);
-    let n = categories.len().max(1) as f64;
-    let gw = (W - R - L) / n;
-    let bw = gw * 0.8 / series.len().max(1) as f64;
-    for (ci, cat) in categories.iter().enumerate() {
-        let gx = L + gw * ci as f64 + gw * 0.1;
-        for (si, (_, v)) in series.iter().enumerate() {
-            let val = v.get(ci).copied().unwrap_or(0.0).max(0.0);
-            let x = gx + bw * si as f64;
-            let y = py(val);
+/// A grouped bar chart: one group per category, one bar per series, and
+/// optionally the paper's value per category as a hollow marker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarChart {
+    /// Title.
+    pub title: String,
+    /// Y axis label (with unit).
+    pub ylabel: String,
+    /// Category labels (drawn rotated under the axis).
+    pub categories: Vec<String>,
+    /// `(label, value per category)`.
+    pub series: Vec<(String, Vec<f64>)>,
+    /// Hover text per series and category (empty: the value).
+    pub tips: Vec<Vec<String>>,
+    /// Horizontal references (the paper's ranges).
+    pub refs: Vec<Reference>,
+}
+
+/// Rotation of category labels (degrees).
+const ROT: f64 = 35.0;
+
+impl BarChart {
+    /// Render as SVG.
+    pub fn render(&self) -> String {
+        let vals = self.series.iter().flat_map(|(_, v)| v.iter().copied());
+        let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
+        let y = Axis::new(Scale::Linear, vals.chain(refs), true);
+        let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
+        let (sin, cos) = ROT.to_radians().sin_cos();
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| text_w(c, 11.0))
+            .fold(0.0, f64::max);
+        let n = self.categories.len().max(1) as f64;
+        let legend = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, (l, _))| (l.clone(), LegendMark::Bar(i)))
+            .chain(
+                self.refs
+                    .iter()
+                    .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
+            )
+            .collect();
+        // The first label, anchored at its end under the first group, runs
+        // left by its width·cos: the left margin makes room for it.
+        let first = self.categories.first().map_or(0.0, |c| text_w(c, 11.0));
+        let mut f = Frame::new(&yt, 0.0, longest * sin + 20.0, legend);
+        let gw0 = f.plot_w / n;
+        let overhang = first * cos - gw0 / 2.0;
+        if overhang + 8.0 > f.left {
+            f = Frame::new(&yt, overhang, longest * sin + 20.0, f.legend_rows.concat());
+        }
+        f.no_xlabel = 1.0;
+        let gw = f.plot_w / n;
+        let bw = gw * 0.8 / self.series.len().max(1) as f64;
+        let mut s = String::new();
+        f.open(&mut s, &self.title, "", &self.ylabel);
+        f.y_axis(&mut s, &y);
+        f.references(&mut s, &y, &self.refs);
+        let base = f.py(&y, 0.0f64.max(y.lo));
+        for (ci, cat) in self.categories.iter().enumerate() {
+            let gx = f.left + gw * ci as f64 + gw * 0.1;
+            for (si, (label, v)) in self.series.iter().enumerate() {
+                let val = v.get(ci).copied().unwrap_or(f64::NAN);
+                if !val.is_finite() {
+                    continue;
+                }
+                let top = f.py(&y, val);
+                let tip = self
+                    .tips
+                    .get(si)
+                    .and_then(|t| t.get(ci))
+                    .cloned()
+                    .unwrap_or_else(|| format!("{cat}, {label}: {}", tick_label(val)));
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
+                    gx + bw * si as f64,
+                    top.min(base),
+                    bw * 0.92,
+                    (base - top).abs().max(0.5),
+                    colour(si),
+                    esc(&tip)
+                );
+            }
+            let tx = f.left + gw * (ci as f64 + 0.5);
+            let ty = f.plot_bottom() + 14.0;
             let _ = writeln!(
                 s,
-                r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{val:.3}</title></rect>"#,
-                bw * 0.95,
-                (H - B - y).max(0.0),
-                COLORS[si % COLORS.len()]
+                r#"<text x="{tx:.1}" y="{ty:.1}" text-anchor="end" font-size="11" transform="rotate(-{ROT} {tx:.1} {ty:.1})">{}</text>"#,
+                esc(cat)
             );
         }
-        let tx = gx + gw * 0.4;
-        let _ = writeln!(
-            s,
-            r#"<text x="{tx:.1}" y="{}" text-anchor="end" font-size="10" transform="rotate(-30 {tx:.1} {})">{}</text>"#,
-            H - B + 14.0,
-            H - B + 14.0,
-            esc(cat)
-        );
+        f.legend(&mut s);
+        s.push_str("</svg>\n");
+        s
     }
-    legend(
-        &mut s,
-        &series.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>(),
-    );
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every `<text>`'s estimated box lies inside the viewBox.
+    fn texts_inside(svg: &str) {
+        let h: f64 = svg
+            .split("height=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("height");
+        for part in svg.split("<text ").skip(1) {
+            let attr = |k: &str| -> Option<f64> {
+                part.split(&format!(" {k}=\""))
+                    .nth(1)
+                    .or_else(|| part.strip_prefix(&format!("{k}=\"")))
+                    .and_then(|t| t.split('"').next())
+                    .and_then(|t| t.parse().ok())
+            };
+            let (x, y) = (attr("x").expect("x"), attr("y").expect("y"));
+            let body = part
+                .split('>')
+                .nth(1)
+                .unwrap_or("")
+                .split('<')
+                .next()
+                .unwrap_or("");
+            let size = attr("font-size").unwrap_or(FONT);
+            let w = text_w(body, size);
+            let (x0, x1) = if part.contains("text-anchor=\"end\"") {
+                (x - w, x)
+            } else if part.contains("text-anchor=\"middle\"") {
+                (x - w / 2.0, x + w / 2.0)
+            } else {
+                (x, x + w)
+            };
+            if part.contains("rotate(-90") {
+                assert!(y - w / 2.0 >= 0.0 && y + w / 2.0 <= h, "{body}");
+                continue;
+            }
+            if part.contains("rotate(-") {
+                let (sin, cos) = ROT.to_radians().sin_cos();
+                assert!(x - w * cos >= 0.0, "rotated label cut at the left: {body}");
+                assert!(y + w * sin <= h, "rotated label cut at the bottom: {body}");
+                continue;
+            }
+            assert!(
+                x0 >= 0.0 && x1 <= W + 0.5,
+                "text outside: {body} {x0}..{x1}"
+            );
+            assert!(y <= h && y >= size * 0.7, "text outside: {body} y {y}");
+        }
+    }
+
     #[test]
-    fn charts_are_svg_with_labels() {
-        let l = line_chart(
-            "t",
-            "Vdd (V)",
-            "energy (nJ/bit)",
-            &[Series {
+    fn log_axes_tick_only_inside_and_labels_fit() {
+        let c = LineChart {
+            title: "t".into(),
+            xlabel: "cores".into(),
+            ylabel: "Gbit/s".into(),
+            xscale: Scale::Log2,
+            yscale: Scale::Log10,
+            series: vec![Series {
                 label: "a<b".into(),
-                points: vec![(0.7, 0.4), (1.3, 1.5)],
+                points: vec![(6.0, 0.05), (12.0, 0.1), (26.0, 0.2), (428.0, 8.8)],
+                style: Style::Line,
+                colour: 0,
+                tips: vec![],
             }],
-            false,
-        );
-        assert!(l.starts_with("<svg") && l.contains("Vdd (V)") && l.contains("a&lt;b"));
-        let b = bar_chart("t", "saving (%)", &["x".into()], &[("s".into(), vec![3.0])]);
-        assert!(b.contains("<rect") && b.contains("saving (%)"));
+            refs: vec![],
+        };
+        let svg = c.render();
+        assert!(svg.contains("a&lt;b"));
+        let x = Axis::new(Scale::Log2, [6.0, 428.0].into_iter(), false);
+        assert!(x.ticks().iter().all(|&t| (x.lo..=x.hi).contains(&t)));
+        assert_eq!(x.ticks().first(), Some(&4.0));
+        texts_inside(&svg);
+    }
+
+    #[test]
+    fn long_rotated_categories_are_not_cut() {
+        let cats: Vec<String> = [
+            "Parallel-SubBytes-MixColumns",
+            "Small",
+            "Loop-unrolled-Nine",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let b = BarChart {
+            title: "t".into(),
+            ylabel: "saving (%)".into(),
+            categories: cats,
+            series: vec![("model".into(), vec![3.0, 40.0, 20.0])],
+            tips: vec![],
+            refs: vec![Reference {
+                label: "paper range".into(),
+                lo: 35.0,
+                hi: 55.0,
+                colour: 3,
+            }],
+        };
+        let svg = b.render();
+        assert!(svg.contains("<rect") && svg.contains("saving (%)"));
+        texts_inside(&svg);
     }
 }
