@@ -43,30 +43,24 @@ fn get(engines: &[EngineEnergy], e: Engine) -> &EngineEnergy {
         .expect("every engine ran")
 }
 
-/// Every check, from the study's results.
-pub(crate) fn checks(
-    engines: &[EngineEnergy],
-    fig14: &[(Engine, Vec<(f64, f64)>)],
-    table5: &[Platform5],
-    model: &PowerModel,
-) -> Vec<Check> {
-    let fp = get(engines, Engine::FullParallelism);
-    let nm = get(engines, Engine::NoMerge);
-    let pm = get(engines, Engine::ParallelMixColumns);
-    let nm14 = &fig14
-        .iter()
-        .find(|(e, _)| *e == Engine::NoMerge)
-        .expect("no-merge")
-        .1;
-    let ovh: Vec<f64> = Engine::ALL.iter().map(|&e| overhead(engines, e)).collect();
-    let fs: Vec<f64> = engines.iter().map(|r| r.dvfs.freq_saving()).collect();
-    let ds: Vec<f64> = engines.iter().map(|r| r.dvfs.dual_saving()).collect();
-    let asap = table5
-        .iter()
-        .find(|r| r.name == ASAP_MODEL_ROW)
-        .expect("asap row");
-    let t = paper::TALK_DVFS;
-    let rows: [(&str, f64, f64, &str, Option<f64>); 20] = [
+type Row = (&'static str, f64, f64, &'static str, Option<f64>);
+
+/// One check per row `(figure, paper, model, unit, tolerance)`.
+fn make(rows: &[Row]) -> Vec<Check> {
+    rows.iter()
+        .map(|&(figure, paper, model, unit, tolerance)| Check {
+            figure: figure.into(),
+            paper,
+            model,
+            unit: unit.into(),
+            tolerance,
+        })
+        .collect()
+}
+
+/// Table 4's totals (offline Full-parallelism).
+fn table4_checks(fp: &EngineEnergy, model: &PowerModel) -> Vec<Check> {
+    make(&[
         (
             "Table 4: offline Full-parallelism total power",
             4.52,
@@ -103,6 +97,23 @@ pub(crate) fn checks(
             "Gbps",
             None,
         ),
+    ])
+}
+
+/// Table 5's No-merge figures, Fig. 14's end points and §6.3's ratio.
+fn no_merge_checks(
+    engines: &[EngineEnergy],
+    fig14: &[(Engine, Vec<(f64, f64)>)],
+    model: &PowerModel,
+) -> Vec<Check> {
+    let nm = get(engines, Engine::NoMerge);
+    let pm = get(engines, Engine::ParallelMixColumns);
+    let nm14 = &fig14
+        .iter()
+        .find(|(e, _)| *e == Engine::NoMerge)
+        .expect("no-merge")
+        .1;
+    make(&[
         (
             "Table 5: No-merge offline power at 1.3 V, 1.21 GHz",
             1.58,
@@ -145,6 +156,20 @@ pub(crate) fn checks(
             "x",
             None,
         ),
+    ])
+}
+
+/// Fig. 15's range, the talk's DVFS savings and Table 5's AsAP row.
+fn spread_checks(engines: &[EngineEnergy], table5: &[Platform5]) -> Vec<Check> {
+    let ovh: Vec<f64> = Engine::ALL.iter().map(|&e| overhead(engines, e)).collect();
+    let fs: Vec<f64> = engines.iter().map(|r| r.dvfs.freq_saving()).collect();
+    let ds: Vec<f64> = engines.iter().map(|r| r.dvfs.dual_saving()).collect();
+    let asap = table5
+        .iter()
+        .find(|r| r.name == ASAP_MODEL_ROW)
+        .expect("asap row");
+    let t = paper::TALK_DVFS;
+    make(&[
         (
             "Fig. 15: online energy overhead, lowest engine",
             paper::FIG15_RANGE.0,
@@ -201,14 +226,18 @@ pub(crate) fn checks(
             "nJ/bit",
             None,
         ),
-    ];
-    rows.iter()
-        .map(|&(figure, paper, model, unit, tolerance)| Check {
-            figure: figure.into(),
-            paper,
-            model,
-            unit: unit.into(),
-            tolerance,
-        })
-        .collect()
+    ])
+}
+
+/// Every check, from the study's results.
+pub(crate) fn checks(
+    engines: &[EngineEnergy],
+    fig14: &[(Engine, Vec<(f64, f64)>)],
+    table5: &[Platform5],
+    model: &PowerModel,
+) -> Vec<Check> {
+    let mut out = table4_checks(get(engines, Engine::FullParallelism), model);
+    out.extend(no_merge_checks(engines, fig14, model));
+    out.extend(spread_checks(engines, table5));
+    out
 }

@@ -164,6 +164,31 @@ fn rows_table(id: &str, caption: &str, rows: &[Value]) -> String {
             }
         }
     }
+    // Identity first, then the measurement, the peers, the ratios.
+    const ORDER: [&str; 20] = [
+        "group",
+        "name",
+        "kernel",
+        "implementation",
+        "op",
+        "key_bits",
+        "style",
+        "size",
+        "bytes",
+        "streams",
+        "threads",
+        "seconds",
+        "gbps",
+        "cycles_per_byte",
+        "rustcrypto_gbps",
+        "openssl_gbps",
+        "baseline",
+        "vs_baseline",
+        "vs_rustcrypto",
+        "vs_openssl",
+    ];
+    let rank = |c: &str| ORDER.iter().position(|o| *o == c).unwrap_or(ORDER.len());
+    cols.sort_by_key(|c| rank(c));
     let headers: Vec<(&str, &str)> = cols.iter().map(|c| (c.as_str(), explain(c))).collect();
     let mut t = Table::new(id, caption, &headers);
     for r in rows {

@@ -57,13 +57,60 @@ pub fn draw_all(
                 expansion: x,
                 cores: m.total_cores(),
                 comm: m.comm_cores(),
-                map_svg: svg::render(&m, &title),
+                map_svg: crop_map(&svg::render(&m, &title), &m),
                 graph_svg: graph_svg(&d, &format!("{}-{}", e.slug(), x.name())),
             });
             progress("maps and graphs", out.len(), total);
         }
     }
     Ok(out)
+}
+
+/// The map cropped to the rows the engine uses (the array draws the whole
+/// mesh): a `viewBox` over the used rows and the legend, so the page
+/// scales it.
+fn crop_map(svg: &str, m: &aesflow_array::Mapping) -> String {
+    // The array's layout: 20 px padding, a 20 px title, 64 px tiles, the
+    // legend's rows 20 px apart.
+    let rows = m
+        .cores
+        .iter()
+        .filter_map(|c| c.pos)
+        .map(|p| p.1 + 1)
+        .max()
+        .unwrap_or(1);
+    let mut kinds: Vec<&str> = m
+        .cores
+        .iter()
+        .filter(|c| c.pos.is_some())
+        .map(|c| c.kind.as_str())
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let h = (20 + 20 + rows * 64 + 20).max(20 + 20 + kinds.len() as u32 * 20 + 20);
+    let Some(open_end) = svg.find('>') else {
+        return svg.to_string();
+    };
+    let open = &svg[..open_end];
+    let width = open
+        .split("width=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or("800");
+    let mut tag = String::new();
+    for part in open.split(' ') {
+        if part.starts_with("height=") || part.starts_with("viewBox=") {
+            continue;
+        }
+        if !tag.is_empty() {
+            tag.push(' ');
+        }
+        tag.push_str(part);
+    }
+    format!(
+        "{tag} height=\"{h}\" viewBox=\"0 0 {width} {h}\"{}",
+        &svg[open_end..]
+    )
 }
 
 const NODE_W: f64 = 150.0;
@@ -217,13 +264,18 @@ pub fn graph_svg(d: &Design, id: &str) -> String {
         } else {
             String::new()
         };
+        let name_y = if detail.is_empty() {
+            y + NODE_H / 2.0 + 4.0
+        } else {
+            y + 18.0
+        };
         let _ = writeln!(
             s,
             r#"<g>{shape}<title>{}: {}</title><text x="{:.1}" y="{:.1}" text-anchor="middle" font-weight="bold">{}</text><text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text></g>"#,
             esc(&a.name),
             esc(&detail),
             x + NODE_W / 2.0,
-            y + 18.0,
+            name_y,
             esc(&clip(&a.name, 24)),
             x + NODE_W / 2.0,
             y + 33.0,
