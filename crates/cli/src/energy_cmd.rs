@@ -7,9 +7,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use aesflow_cipher::{Aes, KeyExpansion, KeySize, detect_best};
+use aesflow_cipher::KeySize;
 use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
 use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
 
@@ -98,25 +97,18 @@ impl Default for EnergyArgs {
     }
 }
 
-/// Measure the host figure of Table 5: the fastest constant-time kernel on
-/// AES-128-CTR over 16 KiB, one core, best of 7 repetitions
-/// (`aesflow_bench::measure`), at `/proc/cpuinfo`'s nominal clock.
-pub fn host_figure(total: Duration) -> anyhow::Result<HostFigure> {
-    let kernel = detect_best();
-    let aes = Aes::with_kernel(&[7u8; 16], kernel, KeyExpansion::Offline)?;
-    let mut buf = vec![0u8; 16384];
-    let mut ctr = [0u8; 16];
-    let bps = aesflow_bench::measure(buf.len(), total, 7, || {
-        aes.ctr_xor(&mut ctr, std::hint::black_box(&mut buf))
-    });
-    let (ghz, source) = aesflow_bench::tsc_ghz();
+/// Measure the host figure of Table 5 with `aesflow-bench`: the fastest
+/// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
+/// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
+pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
+    let m = aesflow_bench::measure_host(runs, 64)?;
     let (cpu_model, cpu_family, cpu_model_number) = aesflow_energy::host::cpuinfo_id();
     Ok(HostFigure {
-        kernel: kernel.name().to_string(),
-        workload: "AES-128-CTR, 16 KiB, one core, best of 7".into(),
-        bytes_per_second: bps,
-        clock_ghz: ghz,
-        clock_source: source,
+        kernel: m.kernel,
+        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+        bytes_per_second: 1e9 / m.ns_per_byte,
+        clock_ghz: m.mhz / 1000.0,
+        clock_source: m.mhz_source,
         cpu_model,
         cpu_family,
         cpu_model_number,
@@ -222,7 +214,7 @@ fn options(a: &EnergyArgs) -> anyhow::Result<Options> {
     let host = if a.no_host {
         None
     } else {
-        let h = host_figure(Duration::from_millis(350))?;
+        let h = host_figure(7)?;
         let cpu = cpu_choice(&h, a.host_cpu);
         Some((h, cpu))
     };

@@ -266,7 +266,8 @@ impl ChunkKeys {
     ///
     /// `plain` holds `n` chunks: full ones, and if `with_final` a last short
     /// one (possibly empty); without `with_final` its length must be a
-    /// multiple of [`CHUNK_SIZE`]. `out` is resized to the ciphertext length.
+    /// multiple of [`CHUNK_SIZE`] ([`Error::InvalidInput`] otherwise, `out`
+    /// untouched). `out` is resized to the ciphertext length.
     pub fn seal_chunks(
         &self,
         pool: &Pool,
@@ -277,7 +278,13 @@ impl ChunkKeys {
     ) -> Result<()> {
         let full = plain.len() / CHUNK_SIZE;
         let rest = plain.len() % CHUNK_SIZE;
-        assert!(with_final || rest == 0, "non-final chunks must be full");
+        if !with_final && rest != 0 {
+            return Err(Error::InvalidInput(format!(
+                "seal_chunks: {} bytes is not a whole number of {CHUNK_SIZE}-byte chunks \
+                 (only the final chunk may be partial: pass with_final = true)",
+                plain.len()
+            )));
+        }
         let n = full + usize::from(with_final);
         if first + n as u64 > MAX_CHUNKS {
             return Err(Error::TooLong);

@@ -1,33 +1,34 @@
 //! This host's benchmark, run through `aesflow-bench` (kernels, modes,
 //! engine, with their peers in the same run), shown as tables and as GB/s
 //! by message size; and the host figure of Table 5 taken from it.
-//!
-//! The suite is read through its JSON document (`aesflow bench --json`),
-//! so every column the harness reports is shown without this crate naming
-//! each row type.
 
 use std::fmt::Write;
 use std::time::Duration;
 
 use aesflow_bench::{
-    BenchOptions, EngineOptions, ModesOptions, Op, Peers, SuiteOptions, run_suite,
+    BenchOptions, EngineOptions, ModesOptions, Op, Peer, Peers, Row, Section, SuiteOptions,
+    SuiteReport, run_suite,
 };
 use aesflow_cipher::KeySize;
 use aesflow_energy::HostFigure;
 use aesflow_energy::chart::{LineChart, Scale, Series, Style};
-use serde_json::Value;
 
 use crate::html::{Cell, Table, esc, figure};
 use crate::{Collected, ReportError};
 
 /// The options of the report's benchmark run: `quick` keeps it to a few
-/// seconds (AES-128, three sizes, RustCrypto peer only, no file
-/// benchmark); otherwise sizes from 64 B to 1 MiB, AES-128 and AES-256,
-/// with OpenSSL.
+/// seconds (AES-128, three sizes, in-process RustCrypto peers only, no
+/// file benchmark); otherwise sizes from 64 B to 1 MiB, AES-128 and
+/// AES-256, every peer.
 pub fn suite_options(quick: bool) -> SuiteOptions {
-    let peers = Peers {
-        rustcrypto: true,
-        openssl: !quick,
+    let peers = if quick {
+        Peers {
+            openssl: false,
+            ipsec_mb: false,
+            ..Peers::default()
+        }
+    } else {
+        Peers::default()
     };
     let kernels = BenchOptions {
         key_sizes: if quick {
@@ -72,6 +73,7 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
         file_size: if quick { 0 } else { 256 << 20 },
         file_reps: 2,
         openssl: !quick,
+        ipsec_mb: !quick && peers.ipsec_mb,
         ..EngineOptions::default()
     };
     SuiteOptions {
@@ -81,183 +83,162 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
     }
 }
 
-/// Run the benchmark suite; its JSON document.
-pub fn run_bench(quick: bool) -> Result<Value, ReportError> {
-    let r = run_suite(&suite_options(quick)).map_err(|e| ReportError::Bench(e.to_string()))?;
-    serde_json::to_value(&r).map_err(|e| ReportError::Bench(e.to_string()))
+/// Run the benchmark suite; `progress` is told what is being measured.
+pub fn run_bench(quick: bool, progress: &mut dyn FnMut(&str)) -> Result<SuiteReport, ReportError> {
+    run_suite(&suite_options(quick), progress).map_err(|e| ReportError::Bench(e.to_string()))
 }
 
-fn rows<'a>(v: &'a Value, section: &str) -> &'a [Value] {
-    v.get(section)
-        .and_then(|s| s.get("rows"))
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+fn rows(v: &SuiteReport, section: Section) -> &[Row] {
+    v.section(section).map_or(&[], |r| r.rows.as_slice())
 }
 
 /// The host figure of Table 5 from the kernels section: the fastest kernel
 /// on AES-128-CTR at 16 KiB, one core.
-pub fn host_figure(v: &Value) -> Option<HostFigure> {
-    let best = rows(v, "kernels")
+pub fn host_figure(v: &SuiteReport) -> Option<HostFigure> {
+    let best = rows(v, Section::Kernels)
         .iter()
-        .filter(|r| r["op"] == "ctr" && r["key_bits"] == 128 && r["size"] == 16384)
-        .max_by(|a, b| {
-            let g = |r: &Value| r["gbps"].as_f64().unwrap_or(0.0);
-            g(a).total_cmp(&g(b))
-        })?;
+        .filter(|r| r.op == Op::Ctr.name() && r.key_bits == Some(128) && r.bytes == 16384)
+        .max_by(|a, b| a.gbps.total_cmp(&b.gbps))?;
     let (cpu_model, cpu_family, cpu_model_number) = aesflow_energy::host::cpuinfo_id();
     Some(HostFigure {
-        kernel: best["kernel"].as_str()?.to_string(),
+        kernel: best.implementation.clone(),
         workload: "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
-        bytes_per_second: best["gbps"].as_f64()? * 1e9,
-        clock_ghz: v["tsc_ghz"].as_f64()?,
-        clock_source: v["tsc_method"].as_str().unwrap_or("").to_string(),
+        bytes_per_second: best.gbps * 1e9,
+        clock_ghz: v.machine.clock_ghz,
+        clock_source: v.machine.clock_source.clone(),
         cpu_model,
         cpu_family,
         cpu_model_number,
     })
 }
 
-fn scalar(v: &Value) -> Option<Cell> {
-    Some(match v {
-        Value::Null => Cell::text("-"),
-        Value::Bool(b) => Cell::text(if *b { "yes" } else { "no" }),
-        Value::Number(n) => {
-            let x = n.as_f64()?;
-            if n.is_f64() {
-                Cell::num(x, if x.abs() >= 100.0 { 1 } else { 3 })
-            } else {
-                Cell::num(x, 0)
-            }
-        }
-        Value::String(s) => Cell::text(s),
-        _ => return None,
-    })
+/// The peers present in any of `rows`, in column order.
+fn peers_in(rows: &[Row]) -> Vec<Peer> {
+    Peer::ALL
+        .into_iter()
+        .filter(|p| rows.iter().any(|r| r.peers.iter().any(|f| f.peer == *p)))
+        .collect()
 }
 
-fn explain(col: &str) -> &'static str {
-    match col {
-        "gbps" => "aesflow's throughput, GB/s (10^9 bytes per second)",
-        "cycles_per_byte" => "cycles per byte at the nominal clock",
-        "rustcrypto_gbps" => "RustCrypto (aes/ctr/cbc/aes-gcm crates), same run",
-        "openssl_gbps" => "openssl speed, same run",
-        "vs_rustcrypto" => "aesflow / RustCrypto (above 1: aesflow faster)",
-        "vs_openssl" => "aesflow / OpenSSL (above 1: aesflow faster)",
-        "vs_baseline" => "ratio to the row named in baseline",
-        "size" | "bytes" => "message or buffer size in bytes",
-        "key_bits" => "AES key size",
-        "streams" => "independent messages processed together",
-        "threads" => "worker threads",
-        _ => "",
-    }
-}
-
-/// A generic table of a section's rows: every scalar column, long command
-/// lines left out (they are listed in the methods).
-fn rows_table(id: &str, caption: &str, rows: &[Value]) -> String {
-    let mut cols: Vec<String> = Vec::new();
-    for r in rows {
-        if let Some(o) = r.as_object() {
-            for (k, v) in o {
-                if !cols.contains(k) && !k.contains("command") && scalar(v).is_some() {
-                    cols.push(k.clone());
-                }
-            }
-        }
-    }
-    // Identity first, then the measurement, the peers, the ratios.
-    const ORDER: [&str; 20] = [
-        "group",
-        "name",
-        "kernel",
-        "implementation",
-        "op",
-        "key_bits",
-        "style",
-        "size",
-        "bytes",
-        "streams",
-        "threads",
-        "seconds",
-        "gbps",
-        "cycles_per_byte",
-        "rustcrypto_gbps",
-        "openssl_gbps",
-        "baseline",
-        "vs_baseline",
-        "vs_rustcrypto",
-        "vs_openssl",
+/// A section's rows as a table: what was measured, aesflow's GB/s and
+/// cycles per byte, each peer's GB/s and aesflow's ratio to it.
+fn rows_table(id: &str, caption: &str, rows: &[Row]) -> String {
+    let peers = peers_in(rows);
+    let mut headers: Vec<(String, String)> = vec![
+        ("op".into(), "operation".into()),
+        ("implementation".into(), "aesflow kernel or path".into()),
+        ("key".into(), "AES key size (bits)".into()),
+        ("bytes".into(), "message or buffer size".into()),
+        (
+            "streams".into(),
+            "independent messages processed together".into(),
+        ),
+        ("threads".into(), "worker threads".into()),
+        (
+            "GB/s".into(),
+            "aesflow's throughput, 10^9 bytes per second".into(),
+        ),
+        ("c/B".into(), "cycles per byte at the nominal clock".into()),
+        (
+            "vs base".into(),
+            "ratio to the row named in its baseline".into(),
+        ),
     ];
-    let rank = |c: &str| ORDER.iter().position(|o| *o == c).unwrap_or(ORDER.len());
-    cols.sort_by_key(|c| rank(c));
-    let headers: Vec<(&str, &str)> = cols.iter().map(|c| (c.as_str(), explain(c))).collect();
-    let mut t = Table::new(id, caption, &headers);
+    for p in &peers {
+        headers.push((format!("{} GB/s", p.abbrev()), p.describe().into()));
+        headers.push((
+            format!("x {}", p.abbrev()),
+            format!("aesflow / {} (above 1: aesflow faster)", p.abbrev()),
+        ));
+    }
+    let h: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let mut t = Table::new(id, caption, &h);
     for r in rows {
-        t.rows.push(
-            cols.iter()
-                .map(|c| scalar(&r[c.as_str()]).unwrap_or_else(|| Cell::text("-")))
-                .collect(),
-        );
+        let mut cells = vec![
+            Cell::text(&r.op),
+            Cell::text(&r.implementation),
+            Cell::opt(r.key_bits.map(|b| b as f64), 0),
+            Cell {
+                html: esc(&aesflow_bench::measure::human_size(r.bytes)),
+                sort: Some(r.bytes as f64),
+                class: "num",
+            },
+            Cell::num(r.streams as f64, 0),
+            Cell::num(r.threads as f64, 0),
+            Cell::num(r.gbps, 3),
+            Cell::num(r.cycles_per_byte, 3),
+            match (&r.baseline, r.vs_baseline) {
+                (Some(b), Some(v)) => Cell {
+                    html: format!("{v:.2} ({})", esc(b)),
+                    sort: Some(v),
+                    class: "num",
+                },
+                _ => Cell::text("-"),
+            },
+        ];
+        for p in &peers {
+            let f = r.peers.iter().find(|f| f.peer == *p);
+            cells.push(Cell::opt(f.map(|f| f.gbps), 3));
+            cells.push(Cell::opt(f.map(|f| f.ratio), 2));
+        }
+        t.rows.push(cells);
     }
     t.render()
 }
 
-/// GB/s by message size: one chart per operation at AES-128, one line per
-/// kernel, the peers as hollow markers.
-fn size_charts(v: &Value) -> String {
-    let rs = rows(v, "kernels");
-    let mut ops: Vec<&str> = rs.iter().filter_map(|r| r["op"].as_str()).collect();
-    ops.dedup();
+/// GB/s by message size: one chart per kernel operation at AES-128, one
+/// line per kernel, the peers as hollow markers.
+fn size_charts(v: &SuiteReport) -> String {
+    let rs: Vec<&Row> = rows(v, Section::Kernels)
+        .iter()
+        .filter(|r| r.key_bits == Some(128))
+        .collect();
+    let mut ops: Vec<&str> = rs.iter().map(|r| r.op.as_str()).collect();
     ops.sort_unstable();
     ops.dedup();
     let mut out = String::new();
     for op in ops {
-        let mine: Vec<&Value> = rs
-            .iter()
-            .filter(|r| r["op"] == op && r["key_bits"] == 128)
-            .collect();
-        let mut kernels: Vec<&str> = mine.iter().filter_map(|r| r["kernel"].as_str()).collect();
+        let mine: Vec<&&Row> = rs.iter().filter(|r| r.op == op).collect();
+        let mut kernels: Vec<&str> = mine.iter().map(|r| r.implementation.as_str()).collect();
         kernels.sort_unstable();
         kernels.dedup();
-        let mut series = Vec::new();
-        let pts = |k: Option<&str>, field: &str| -> Vec<(f64, f64)> {
+        let line = |k: &str, g: &dyn Fn(&Row) -> Option<f64>| -> Vec<(f64, f64)> {
             let mut p: Vec<(f64, f64)> = mine
                 .iter()
-                .filter(|r| k.is_none_or(|k| r["kernel"] == k))
-                .filter_map(|r| Some((r["size"].as_f64()?, r[field].as_f64()?)))
+                .filter(|r| r.implementation == k)
+                .filter_map(|r| Some((r.bytes as f64, g(r)?)))
                 .collect();
             p.sort_by(|a, b| a.0.total_cmp(&b.0));
-            p.dedup_by(|a, b| a.0 == b.0);
             p
         };
-        for (i, k) in kernels.iter().enumerate() {
-            series.push(Series {
+        let mut series: Vec<Series> = kernels
+            .iter()
+            .enumerate()
+            .map(|(i, k)| Series {
                 label: format!("aesflow {k}"),
-                points: pts(Some(k), "gbps"),
+                points: line(k, &|r| Some(r.gbps)),
                 style: Style::Line,
                 colour: i,
                 tips: vec![],
-            });
-        }
-        for (j, (field, name)) in [
-            ("rustcrypto_gbps", "RustCrypto"),
-            ("openssl_gbps", "OpenSSL"),
-        ]
-        .iter()
-        .enumerate()
+            })
+            .collect();
+        let first = kernels.first().copied().unwrap_or("");
+        for (j, p) in peers_in(&mine.iter().map(|r| (**r).clone()).collect::<Vec<_>>())
+            .into_iter()
+            .enumerate()
         {
-            let p = pts(kernels.first().copied(), field);
-            if !p.is_empty() {
-                series.push(Series {
-                    label: format!("{name} (peer, same run)"),
-                    points: p,
-                    style: Style::Markers,
-                    colour: 7 + j,
-                    tips: vec![],
-                });
-            }
-        }
-        if series.iter().all(|s| s.points.is_empty()) {
-            continue;
+            series.push(Series {
+                label: format!("{} (peer, same run)", p.describe()),
+                points: line(first, &|r| {
+                    r.peers.iter().find(|f| f.peer == p).map(|f| f.gbps)
+                }),
+                style: Style::Markers,
+                colour: 5 + j,
+                tips: vec![],
+            });
         }
         let svg = LineChart {
             title: format!("AES-128 {op}: throughput by message size (one core)"),
@@ -281,41 +262,32 @@ fn size_charts(v: &Value) -> String {
     out
 }
 
-fn machine(v: &Value, c: &Collected) -> String {
-    let s = |k: &str| v[k].as_str().map_or("?".to_string(), esc);
-    let secs: Vec<String> = v["sections"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .zip(v["section_seconds"].as_array().into_iter().flatten())
-                .map(|(n, t)| {
-                    format!(
-                        "{} {:.1} s",
-                        n.as_str().unwrap_or("?"),
-                        t.as_f64().unwrap_or(0.0)
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+fn machine(v: &SuiteReport, c: &Collected) -> String {
+    let m = &v.machine;
+    let secs: Vec<String> = v
+        .sections
+        .iter()
+        .map(|s| format!("{} {:.1} s", s.section.name(), s.seconds))
+        .collect();
     format!(
-        "<p>CPU: <b>{}</b>, {} logical CPUs, nominal clock {:.2} GHz ({}). OpenSSL: {}. \
-         aesflow {}. Load average before {}, after {} (the machine may be shared: every \
-         figure is the best of several repetitions, and every ratio compares runs made \
-         side by side). Sections: {}. Mode: {}.</p>",
-        s("cpu"),
-        v["cpus"].as_u64().unwrap_or(0),
-        v["tsc_ghz"].as_f64().unwrap_or(f64::NAN),
-        s("tsc_method"),
-        v["openssl_version"]
-            .as_str()
-            .map_or("not measured (quick run, or not installed)".into(), esc),
+        "<p>CPU: <b>{}</b>, {} logical CPUs, nominal clock {:.2} GHz ({}); default kernel {}. \
+         {}; OpenSSL: {}; ipsec-mb: {}; aesflow {}. Load average before {}, after {} (the \
+         machine may be shared: every figure is the best of several repetitions, and every \
+         ratio compares runs made side by side). Sections: {}. Mode: {}.</p>",
+        esc(m.cpu.model.as_deref().unwrap_or("unknown")),
+        m.logical_cpus,
+        m.clock_ghz,
+        esc(&m.clock_source),
+        esc(&m.default_kernel),
+        esc(&m.rustc),
+        m.openssl.as_deref().map_or("not found".into(), esc),
+        m.ipsec_mb.as_deref().map_or("not built in".into(), esc),
         env!("CARGO_PKG_VERSION"),
-        s("load_before"),
-        s("load_after"),
+        esc(m.load_before.as_deref().unwrap_or("?")),
+        esc(m.load_after.as_deref().unwrap_or("?")),
         secs.join(", "),
         if c.options.quick {
-            "--quick (short runs, no OpenSSL peer, no file benchmark)"
+            "--quick (short runs, in-process peers only, no file benchmark)"
         } else {
             "full"
         }
@@ -331,23 +303,21 @@ pub fn section(c: &Collected) -> String {
     };
     s.push_str(&machine(v, c));
     s.push_str(&size_charts(v));
-    for (key, caption) in [
-        (
-            "kernels",
-            "Kernels: ECB and CTR on one core, beside RustCrypto and OpenSSL",
-        ),
-        ("modes", "Modes: multi-stream CBC, CBC decryption, CTR, GCM"),
-        ("engine", "Engine: all cores, in memory and on files"),
-    ] {
-        let r = rows(v, key);
-        if r.is_empty() {
-            continue;
-        }
+    for sec in &v.sections {
+        let caption = match sec.section {
+            Section::Kernels => "Kernels: ECB and CTR on one core, beside the peers",
+            Section::Modes => "Modes: multi-stream CBC, CBC decryption, CTR, GCM, XTS",
+            Section::Engine => "Engine: all cores, in memory and on files",
+        };
         let _ = write!(s, "<h3>{}</h3>", esc(caption));
-        s.push_str(&rows_table(&format!("bench-{key}"), caption, r));
-        if let Some(notes) = v[key]["notes"].as_array().filter(|n| !n.is_empty()) {
+        s.push_str(&rows_table(
+            &format!("bench-{}", sec.section.name()),
+            caption,
+            &sec.report.rows,
+        ));
+        if !sec.report.notes.is_empty() {
             s.push_str("<ul class=\"legend\">");
-            for n in notes.iter().filter_map(Value::as_str) {
+            for n in &sec.report.notes {
                 let _ = write!(s, "<li>{}</li>", esc(n));
             }
             s.push_str("</ul>");

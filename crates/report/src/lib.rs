@@ -123,9 +123,9 @@ pub struct Collected {
     pub table2: Vec<Vec<aesflow_designs::report::Row>>,
     /// The engines' maps and graphs.
     pub engines: Vec<mesh::EngineDrawing>,
-    /// The host benchmark (`aesflow bench`'s suite document) and the host
-    /// figure derived from it.
-    pub bench: Option<(serde_json::Value, Option<HostFigure>)>,
+    /// The host benchmark (`aesflow bench`'s suite) and the host figure
+    /// derived from it.
+    pub bench: Option<(aesflow_bench::SuiteReport, Option<HostFigure>)>,
     /// Seconds each part took.
     pub timings: Vec<(String, f64)>,
     /// When the report was made (UTC, from the system clock).
@@ -147,7 +147,7 @@ pub fn collect(
     let t = std::time::Instant::now();
     let bench = if opt.bench {
         progress("host benchmark", 0, 1);
-        let b = host::run_bench(opt.quick)?;
+        let b = host::run_bench(opt.quick, &mut |what| progress(what, 0, 1))?;
         let fig = host::host_figure(&b);
         progress("host benchmark", 1, 1);
         Some((b, fig))

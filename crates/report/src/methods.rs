@@ -31,7 +31,7 @@ pub fn header(c: &Collected) -> String {
     let cpu = c
         .bench
         .as_ref()
-        .and_then(|(v, _)| v["cpu"].as_str().map(str::to_string))
+        .and_then(|(v, _)| v.machine.cpu.model.clone())
         .or_else(|| aesflow_energy::host::cpuinfo_id().0)
         .unwrap_or_else(|| "unknown CPU".into());
     format!(

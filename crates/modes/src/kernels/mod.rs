@@ -15,39 +15,22 @@
 //! 512-bit one.
 //!
 //! Every `#[target_feature]` function is reached only through the safe
-//! wrappers below, which check `is_x86_feature_detected!` first (the std
-//! detection caches its result).
+//! wrappers below, which check the CPU first with the features token of
+//! `aesflow_cipher::cpu` (detected once).
+
+use aesflow_cipher::Isa;
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 /// Whether the PCLMULQDQ GHASH and the AES-NI fused GCM kernel can run.
 pub(crate) fn has_pclmul() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
-            && std::arch::is_x86_feature_detected!("aes")
-            && std::arch::is_x86_feature_detected!("avx")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Isa::Aesni.has_clmul()
 }
 
 /// Whether the VPCLMULQDQ GHASH and the VAES fused GCM kernel can run.
 pub(crate) fn has_vpclmul() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("vpclmulqdq")
-            && std::arch::is_x86_feature_detected!("vaes")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Isa::Vaes.has_clmul()
 }
 
 /// Zero a block with one volatile 16-byte store (the `zeroize` crate writes
