@@ -23,6 +23,7 @@ mod sdf_cmd;
 mod signals;
 mod stdio;
 mod version;
+mod report_cmd;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -78,6 +79,9 @@ enum Command {
     /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
     /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
     Sdf(sdf_cmd::SdfArgs),
+    /// One self-contained HTML report: the engines beside the paper, their
+    /// maps and graphs, this host's benchmark, the methods.
+    Report(report_cmd::ReportArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
         Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
