@@ -13,7 +13,9 @@ cluster.
 How a file is processed:
 
 1. The driver (this process) sizes the job, creates a temporary file beside
-   the destination (``.aesflow-tmp-*``) at its final length, and splits the
+   the destination (``.aesflow-dask-tmp-*``; not the ``.aesflow-tmp-<pid>-*`` form that
+   ``aesflow``'s clean-up of stale files removes, since the driver's pid means
+   nothing on the other machines) at its final length, and splits the
    chunks into ranges.
 2. Each range is a task: the worker reads its own range of the input and
    writes its sealed (or opened) chunks at their own offsets of the
@@ -120,7 +122,7 @@ class _Job:
 
     def create_tmp(self, length: int) -> None:
         d = os.path.dirname(os.path.abspath(self.dst))
-        fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-tmp-", dir=d)
+        fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-dask-tmp-", dir=d)
         try:
             os.ftruncate(fd, length)
         finally:

@@ -20,7 +20,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeroize::{Zeroize, Zeroizing};
 
+/// Checks the key length, and `AESFLOW_KERNEL` as the command does (the
+/// chunk keys themselves run on the engine's best kernel).
 fn check_key(suite: Suite, key: &[u8]) -> PyResult<()> {
+    crate::kernel()?;
     if key.len() != suite.key_len() {
         return Err(PyValueError::new_err(format!(
             "key must be {} bytes.",

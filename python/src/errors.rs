@@ -1,7 +1,9 @@
 //! The package's exceptions and the mapping of engine errors to Python ones.
 
 use aesflow_engine::Error;
-use pyo3::exceptions::{PyException, PyFileExistsError, PyOSError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyFileExistsError, PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError,
+};
 use pyo3::prelude::*;
 
 pyo3::create_exception!(
@@ -32,8 +34,25 @@ pub fn engine(e: Error) -> PyErr {
             }
         }
         Error::InvalidInput(m) if m.contains("already exists") => PyFileExistsError::new_err(m),
+        Error::Output(o) => output(o),
         Error::TooLong => PyOverflowError::new_err(e.to_string()),
         e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// An output-file error (`aesflow-output`) as the matching `OSError`.
+fn output(e: aesflow_output::Error) -> PyErr {
+    use aesflow_output::Error as O;
+    let msg = e.to_string();
+    match e {
+        O::Exists(_) => PyFileExistsError::new_err(msg),
+        O::IsDirectory(_) => PyIsADirectoryError::new_err(msg),
+        O::SameAsInput(_) | O::Special { .. } => PyValueError::new_err(msg),
+        O::Io { source, .. } => match source.raw_os_error() {
+            Some(code) => PyOSError::new_err((code, msg)),
+            None => PyOSError::new_err(msg),
+        },
+        _ => PyOSError::new_err(msg),
     }
 }
 

@@ -39,6 +39,7 @@ fn key_and_context(
     key: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Suite, Zeroizing<Vec<u8>>, Vec<u8>)> {
+    crate::kernel()?;
     let k = View::read(key, "key")?;
     let suite = suite_for(k.bytes())?;
     let c = crate::buffer::read_opt(context, "context")?;

@@ -6,6 +6,7 @@
 use crate::buffer::{View, input_for, read_opt};
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::par::ParGcm;
+use aesflow_modes::Gcm;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -23,7 +24,10 @@ const TAG: usize = 16;
 /// The expanded key is zeroized when the object is dropped.
 #[pyclass(module = "aesflow", name = "AESGCM", frozen)]
 pub struct AesGcm {
-    inner: ParGcm,
+    /// One-thread GCM on the kernel `AESFLOW_KERNEL` resolves to.
+    gcm: Gcm,
+    /// The multi-core path, when that kernel is the engine's (the best one).
+    par: Option<ParGcm>,
 }
 
 fn check_nonce(n: &[u8]) -> PyResult<()> {
@@ -37,21 +41,23 @@ fn check_nonce(n: &[u8]) -> PyResult<()> {
 
 impl AesGcm {
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> aesflow_engine::Result<[u8; 16]> {
-        match <&[u8; 12]>::try_from(nonce) {
-            Ok(n12) => self.inner.seal_in_place(crate::pool(), n12, aad, buf),
-            Err(_) => Ok(self.inner.gcm().seal_in_place_detached(nonce, aad, buf)?),
+        match (&self.par, <&[u8; 12]>::try_from(nonce)) {
+            (Some(par), Ok(n12)) => par.seal_in_place(crate::pool(), n12, aad, buf),
+            _ => Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?),
         }
     }
 
     fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
-        match (<&[u8; 12]>::try_from(nonce), <&[u8; 16]>::try_from(tag)) {
-            (Ok(n12), Ok(t16)) => self
-                .inner
-                .open_in_place(crate::pool(), n12, aad, buf, t16)
-                .is_ok(),
+        match (
+            &self.par,
+            <&[u8; 12]>::try_from(nonce),
+            <&[u8; 16]>::try_from(tag),
+        ) {
+            (Some(par), Ok(n12), Ok(t16)) => {
+                par.open_in_place(crate::pool(), n12, aad, buf, t16).is_ok()
+            }
             _ => self
-                .inner
-                .gcm()
+                .gcm
                 .open_in_place_detached(nonce, aad, buf, tag)
                 .is_ok(),
         }
@@ -109,8 +115,17 @@ impl AesGcm {
                 "AESGCM key must be 128, 192, or 256 bits.",
             ));
         }
+        let aes = crate::aes(k.bytes())?;
+        // The multi-core path runs the engine's kernel (the best one): use it
+        // only when AESFLOW_KERNEL does not force another.
+        let par = if aes.kernel().name() == aesflow_cipher::detect_best().name() {
+            Some(ParGcm::new(k.bytes()).map_err(errors::engine)?)
+        } else {
+            None
+        };
         Ok(AesGcm {
-            inner: ParGcm::new(k.bytes()).map_err(errors::engine)?,
+            gcm: Gcm::from_aes(aes),
+            par,
         })
     }
 
@@ -236,8 +251,8 @@ impl AesGcm {
     fn __repr__(&self) -> String {
         format!(
             "<aesflow.AESGCM AES-{} kernel={}>",
-            self.inner.gcm().aes().key_size().bits(),
-            self.inner.gcm().aes().kernel().name()
+            self.gcm.aes().key_size().bits(),
+            self.gcm.aes().kernel().name()
         )
     }
 }

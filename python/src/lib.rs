@@ -39,6 +39,33 @@ pub(crate) fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyByt
     })
 }
 
+/// The kernel new keys use, resolved as by the `aesflow` command:
+/// `AESFLOW_KERNEL` if set (unknown or unsupported: `ValueError`), else the
+/// fastest constant-time kernel; a variable-time kernel (`reference`,
+/// `ttable`) is refused unless `AESFLOW_ALLOW_VARIABLE_TIME=1` (the
+/// command's `--allow-variable-time`).
+pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
+    let k = aesflow_cipher::default_kernel()
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let allowed = std::env::var("AESFLOW_ALLOW_VARIABLE_TIME").is_ok_and(|v| v.trim() == "1");
+    if !k.is_constant_time() && !allowed {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "the {} kernel (chosen by {}) is not constant-time: its timing can leak the key; \
+             unset {} or set AESFLOW_ALLOW_VARIABLE_TIME=1",
+            k.name(),
+            aesflow_cipher::KERNEL_ENV,
+            aesflow_cipher::KERNEL_ENV
+        )));
+    }
+    Ok(k)
+}
+
+/// AES under `key` with [`kernel`] and offline key expansion.
+pub(crate) fn aes(key: &[u8]) -> PyResult<aesflow_cipher::Aes> {
+    aesflow_cipher::Aes::with_kernel(key, kernel()?, aesflow_cipher::KeyExpansion::Offline)
+        .map_err(errors::cipher)
+}
+
 /// Every AES kernel compiled in, as dicts with ``name``, ``available`` (this
 /// CPU can run it), ``constant_time``, ``default`` and ``description``.
 #[pyfunction]

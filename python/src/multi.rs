@@ -11,7 +11,7 @@ use pyo3::types::PyBytes;
 
 /// The engine for the kernel `AESFLOW_KERNEL` names, else the best one.
 fn engine() -> PyResult<MultiStream> {
-    let k = aesflow_cipher::default_kernel().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let k = crate::kernel()?;
     let backend = match k.name() {
         "vaes" => Some(Backend::Vaes),
         "aesni" => Some(Backend::Aesni),

@@ -72,7 +72,7 @@ impl Params {
             }
             _ => {}
         }
-        let aes = Aes::new(key).map_err(errors::cipher)?;
+        let aes = crate::aes(key)?;
         let pad = padding && matches!(mode, Mode::Ecb | Mode::Cbc);
         Ok(Params {
             mode,

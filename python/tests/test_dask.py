@@ -41,7 +41,7 @@ def big(tmp_path_factory):
 
 
 def leftovers(d):
-    return [p.name for p in d.iterdir() if p.name.startswith(".aesflow-tmp-")]
+    return [p.name for p in d.iterdir() if p.name.startswith(".aesflow-")]
 
 
 KEY = bytes(range(32))

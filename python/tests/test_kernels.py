@@ -10,12 +10,14 @@ import aesflow
 
 @pytest.fixture
 def env_kernel():
-    old = os.environ.get("AESFLOW_KERNEL")
+    names = ["AESFLOW_KERNEL", "AESFLOW_ALLOW_VARIABLE_TIME"]
+    old = {n: os.environ.get(n) for n in names}
     yield
-    if old is None:
-        os.environ.pop("AESFLOW_KERNEL", None)
-    else:
-        os.environ["AESFLOW_KERNEL"] = old
+    for n, v in old.items():
+        if v is None:
+            os.environ.pop(n, None)
+        else:
+            os.environ[n] = v
 
 
 def test_kernels_listing():
@@ -34,6 +36,7 @@ def test_kernels_listing():
 def test_env_forces_kernel(env_kernel, rng):
     key, nonce, data = rng.randbytes(32), rng.randbytes(12), rng.randbytes(70_000)
     want = PycaGCM(key).encrypt(nonce, data, b"a")
+    os.environ["AESFLOW_ALLOW_VARIABLE_TIME"] = "1"
     for k in aesflow.kernels():
         if not k["available"]:
             continue
@@ -47,6 +50,22 @@ def test_env_forces_kernel(env_kernel, rng):
         assert aesflow.cbc_encrypt_many([key], [iv], [data[:65536]]) == [
             aesflow.encrypt("cbc", key, iv, data[:65536], padding=False)
         ]
+
+
+def test_variable_time_kernel_refused(env_kernel):
+    """As the command: a variable-time kernel needs an explicit opt-in."""
+    os.environ.pop("AESFLOW_ALLOW_VARIABLE_TIME", None)
+    for name in ["ttable", "reference"]:
+        os.environ["AESFLOW_KERNEL"] = name
+        with pytest.raises(ValueError, match="not constant-time"):
+            aesflow.AESGCM(bytes(16))
+        with pytest.raises(ValueError, match="not constant-time"):
+            aesflow.encrypt("cbc", bytes(16), bytes(16), b"x")
+        with pytest.raises(ValueError, match="not constant-time"):
+            aesflow.Cobblestone256Encryptor(bytes(32), b"")
+    os.environ["AESFLOW_ALLOW_VARIABLE_TIME"] = "1"
+    os.environ["AESFLOW_KERNEL"] = "ttable"
+    assert "kernel=ttable" in repr(aesflow.AESGCM(bytes(16)))
 
 
 def test_env_errors(env_kernel):

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use aesflow_dataflow::analysis::buffer::{BufferAnalysis, BufferOptions};
 use aesflow_dataflow::sdf3::{self, ReadOptions};
 use aesflow_dataflow::{AnalysisOptions, EdgeOrigin, SdfError, SdfGraph};
 use anyhow::{Context, bail};
@@ -131,6 +132,35 @@ struct Report {
     /// Why there is no throughput figure (size limit, deadlock, ...).
     errors: Vec<String>,
     state_space_period: Option<String>,
+    buffers: Option<BufferReport>,
+    latency: Option<LatencyReport>,
+}
+
+#[derive(Serialize)]
+struct BufferPoint {
+    size: u128,
+    /// Iterations per time unit, exact.
+    throughput: String,
+    throughput_f64: f64,
+    /// Capacity per channel name.
+    capacities: Vec<(String, u64)>,
+}
+
+#[derive(Serialize)]
+struct BufferReport {
+    points: Vec<BufferPoint>,
+    /// Index into `points` of the minimal deadlock-free distribution.
+    min_deadlock_free: Option<usize>,
+    max_throughput: Option<String>,
+    complete: bool,
+    evaluated: usize,
+}
+
+#[derive(Serialize)]
+struct LatencyReport {
+    src: String,
+    dst: String,
+    latency: u64,
 }
 
 /// Runs `aesflow sdf`.
@@ -219,6 +249,8 @@ fn analyse(a: &SdfArgs, g: &SdfGraph, warnings: Vec<String>, opts: &AnalysisOpti
         throughput: None,
         errors: Vec::new(),
         state_space_period: None,
+        buffers: None,
+        latency: None,
     };
     let q = match g.repetition_vector() {
         Ok(q) => q,
@@ -281,7 +313,67 @@ fn analyse(a: &SdfArgs, g: &SdfGraph, warnings: Vec<String>, opts: &AnalysisOpti
             Err(e) => r.errors.push(format!("state space: {}", describe(g, &e))),
         }
     }
+    if a.buffers {
+        let bopts = BufferOptions {
+            max_distributions: a.max_distributions,
+            ..BufferOptions::default()
+        };
+        match g.buffer_tradeoff(opts, &bopts) {
+            Ok(b) => r.buffers = Some(buffer_report(g, &b)),
+            Err(e) => r.errors.push(format!("buffer sizing: {}", describe(g, &e))),
+        }
+    }
+    if let Some(pair) = &a.latency {
+        match latency(g, &pair[0], &pair[1], opts, a.max_work) {
+            Ok(l) => r.latency = Some(l),
+            Err(e) => r.errors.push(format!("latency: {}", describe(g, &e))),
+        }
+    }
     r
+}
+
+fn buffer_report(g: &SdfGraph, b: &BufferAnalysis) -> BufferReport {
+    BufferReport {
+        points: b
+            .points
+            .iter()
+            .map(|p| BufferPoint {
+                size: p.size,
+                throughput: p.throughput.to_string(),
+                throughput_f64: p.throughput.to_f64(),
+                capacities: g
+                    .channels()
+                    .iter()
+                    .zip(&p.capacities)
+                    .map(|(c, &n)| (c.name.clone(), n))
+                    .collect(),
+            })
+            .collect(),
+        min_deadlock_free: b.points.iter().position(|p| !p.throughput.is_zero()),
+        max_throughput: b.max_throughput.map(|t| t.to_string()),
+        complete: b.complete,
+        evaluated: b.evaluated,
+    }
+}
+
+fn latency(
+    g: &SdfGraph,
+    src: &str,
+    dst: &str,
+    opts: &AnalysisOptions,
+    max_steps: u64,
+) -> Result<LatencyReport, SdfError> {
+    let find = |n: &str| {
+        g.find_actor(n).ok_or_else(|| SdfError::UnknownActor {
+            name: n.to_string(),
+        })
+    };
+    let l = g.latency(find(src)?, find(dst)?, opts, max_steps)?;
+    Ok(LatencyReport {
+        src: src.to_string(),
+        dst: dst.to_string(),
+        latency: l,
+    })
 }
 
 fn via(g: &SdfGraph, o: EdgeOrigin) -> String {
@@ -304,6 +396,49 @@ fn describe(g: &SdfGraph, e: &SdfError) -> String {
             "the equivalent HSDF graph has {nodes} firings per iteration, more than --max-hsdf-nodes {limit}"
         ),
         other => other.to_string(),
+    }
+}
+
+fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
+    line(format!(
+        "buffer sizing: {} Pareto points ({} distributions evaluated{})",
+        b.points.len(),
+        b.evaluated,
+        if b.complete {
+            ""
+        } else {
+            "; stopped at --max-distributions before the maximal throughput"
+        }
+    ));
+    let mut t = table();
+    t.set_header(["size", "throughput", "capacities"]);
+    let shown = if all { b.points.len() } else { TABLE_ROWS };
+    for p in b.points.iter().take(shown) {
+        let caps: Vec<String> = p
+            .capacities
+            .iter()
+            .map(|(c, n)| format!("{c}={n}"))
+            .collect();
+        t.add_row([
+            p.size.to_string(),
+            format!("{:.6e}", p.throughput_f64),
+            caps.join(" "),
+        ]);
+    }
+    line(t.to_string());
+    if b.points.len() > shown {
+        line(format!(
+            "... {} more points (--all)",
+            b.points.len() - shown
+        ));
+    }
+    line("size: total tokens of storage over all channels; throughput: iterations per time unit; capacities: tokens per channel of one minimal distribution".into());
+    if let Some(i) = b.min_deadlock_free {
+        line(format!(
+            "minimal deadlock-free capacities: total {} tokens (first row above with a positive throughput: row {})",
+            b.points[i].size,
+            i + 1
+        ));
     }
 }
 
@@ -331,6 +466,10 @@ fn table() -> Table {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic);
+    if t.width().is_none() {
+        // not a terminal: wrap for an 100-column page
+        t.set_width(100);
+    }
     t
 }
 
@@ -430,6 +569,15 @@ fn format_text(r: &Report, all: bool) -> String {
     }
     if let Some(p) = &r.state_space_period {
         line(format!("state-space exploration: period {p}"));
+    }
+    if let Some(b) = &r.buffers {
+        format_buffers(b, all, &mut line);
+    }
+    if let Some(l) = &r.latency {
+        line(format!(
+            "latency {} -> {}: {} time units (self-timed, from the start of an iteration of {} to the end of the {} firing that answers it)",
+            l.src, l.dst, l.latency, l.src, l.dst
+        ));
     }
     for e in &r.errors {
         line(format!("error: {e}"));

@@ -129,6 +129,9 @@ pub enum SdfError {
         /// The configured limit.
         limit: u64,
     },
+    /// The analysis needs a strongly connected graph (as SDF3's latency
+    /// analysis does).
+    NotStronglyConnected,
     /// An actor name that does not exist in the graph.
     UnknownActor {
         /// The name that was looked up.
@@ -213,6 +216,12 @@ impl fmt::Display for SdfError {
                 f,
                 "state-space exploration would store more than {limit} integers ({values} so far)"
             ),
+            SdfError::NotStronglyConnected => {
+                write!(
+                    f,
+                    "the graph is not strongly connected (latency needs it, as in SDF3)"
+                )
+            }
             SdfError::UnknownActor { name } => write!(f, "no actor named `{name}`"),
         }
     }

@@ -275,3 +275,26 @@ fn building_is_linear_in_channels() {
     h.connect(x, 1, x, 1, 1);
     h.validate().unwrap();
 }
+
+#[test]
+fn howard_terminates_where_a_moving_anchor_cycled() {
+    // With the value of each policy cycle anchored at whichever node the
+    // walk met first, Howard's policy iteration cycled forever on this
+    // small random graph (found comparing with SDF3, whose throughput is
+    // 0.0625); with a canonical anchor it converges in a few rounds.
+    let g = sdf3::from_xml(include_str!("data/howard-anchor.xml")).unwrap();
+    let opts = AnalysisOptions {
+        max_work: 100,
+        ..AnalysisOptions::sdf3()
+    };
+    let t = g.analyze_throughput_with(&opts).unwrap();
+    assert_eq!(t.period, Rational::from_integer(16));
+    let seq = AnalysisOptions {
+        max_work: 100,
+        ..AnalysisOptions::default()
+    };
+    assert_eq!(
+        g.analyze_throughput_with(&seq).unwrap().period,
+        g.self_timed_period(&seq, 100_000).unwrap()
+    );
+}

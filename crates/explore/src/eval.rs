@@ -211,7 +211,7 @@ pub fn evaluate(p: &Params, blocks: usize) -> Result<Point, Error> {
     };
     let a = activity::run(&spec, &platform, None).map_err(|e| Error::Design {
         design: p.label(),
-        message: e,
+        message: e.to_string(),
     })?;
     let f = FmaxCurve::asap2().f_max(NOMINAL_VDD);
     let (power_w, e, best_vdd, best_e, best_bps) = energy(&a);

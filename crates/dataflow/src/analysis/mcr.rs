@@ -294,12 +294,19 @@ fn howard(
                 debug_assert!(t > 0, "zero-token cycles are excluded beforehand");
                 let g = gcd(w, t);
                 let l = (w / g, t / g);
-                cycles.push((u, l));
-                lam[u] = l;
-                val[u] = 0;
-                done[u] = true;
-                // the rest of the cycle, backwards from u's predecessor
-                for &x in cyc[1..].iter().rev() {
+                // a canonical anchor (the smallest node of the cycle): an
+                // unchanged policy cycle keeps its values from one round
+                // to the next, which is what makes the improvements
+                // monotone (with an arbitrary anchor the values of a cycle
+                // shift between rounds and the policy can cycle forever)
+                let j = (0..cyc.len()).min_by_key(|&i| cyc[i]).expect("non-empty cycle");
+                let anchor = cyc[j];
+                cycles.push((anchor, l));
+                lam[anchor] = l;
+                val[anchor] = 0;
+                done[anchor] = true;
+                // the rest of the cycle, backwards from the anchor's predecessor
+                for &x in cyc[j + 1..].iter().chain(&cyc[..j]).rev() {
                     set_value(edges, local, &policy, &mut lam, &mut val, x)?;
                     done[x] = true;
                 }

@@ -20,6 +20,7 @@ pub mod buffer;
 pub mod consistency;
 pub mod deadlock;
 pub mod hsdf;
+pub mod latency;
 pub mod mcr;
 pub mod statespace;
 pub mod throughput;
