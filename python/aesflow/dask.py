@@ -70,6 +70,18 @@ __all__ = [
 ]
 
 
+def _umask() -> int:
+    """The process umask, without changing it (Linux: /proc/self/status)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
+
+
 class _ForcedFailure(RuntimeError):
     """Raised by a range task when the caller asked for a failure (tests)."""
 
@@ -124,6 +136,10 @@ class _Job:
         d = os.path.dirname(os.path.abspath(self.dst))
         fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-dask-tmp-", dir=d)
         try:
+            # The command's modes: 0o666 for a ciphertext, the input's mode
+            # for a plaintext, less the umask (mkstemp made it 0o600).
+            mode = 0o666 if self.encrypt else os.stat(self.src).st_mode & 0o777
+            os.fchmod(fd, mode & ~_umask())
             os.ftruncate(fd, length)
         finally:
             os.close(fd)
