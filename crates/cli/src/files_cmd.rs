@@ -12,7 +12,7 @@ use crate::keys::{self, KeySource, PassSource};
 use crate::stdio;
 use aesflow_engine::Pool;
 use aesflow_engine::cobblestone::Suite;
-use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation};
+use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
 use aesflow_engine::passphrase::{KdfLimits, KdfParams};
 use aesflow_engine::raw::{RawMode, RawParams};
 use anyhow::{Result, anyhow, bail};
@@ -52,6 +52,31 @@ pub enum ModeArg {
     Cfb,
     /// Output feedback.
     Ofb,
+    /// 8-bit cipher feedback.
+    Cfb8,
+    /// 1-bit cipher feedback.
+    Cfb1,
+}
+
+/// An AES key size in bits.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum KeySizeArg {
+    /// AES-128.
+    #[value(name = "128")]
+    K128,
+    /// AES-192.
+    #[value(name = "192")]
+    K192,
+    /// AES-256.
+    #[value(name = "256")]
+    K256,
+}
+
+/// The PBKDF2 digest (`openssl enc -md`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum MdArg {
+    /// SHA-256 (OpenSSL's default since 1.1.0).
+    Sha256,
 }
 
 impl From<ModeArg> for RawMode {
@@ -62,6 +87,8 @@ impl From<ModeArg> for RawMode {
             ModeArg::Ctr => RawMode::Ctr,
             ModeArg::Cfb => RawMode::Cfb,
             ModeArg::Ofb => RawMode::Ofb,
+            ModeArg::Cfb8 => RawMode::Cfb8,
+            ModeArg::Cfb1 => RawMode::Cfb1,
         }
     }
 }
@@ -110,13 +137,13 @@ pub struct FileArgs {
     #[arg(long, value_enum)]
     pub suite: Option<SuiteArg>,
     /// Raw mode, byte-identical to `openssl enc -aes-N-MODE -K … -iv …`.
-    #[arg(long, group = "keysrc", requires_all = ["mode", "key"])]
+    #[arg(long, requires = "mode", conflicts_with_all = ["key_file", "key_env"])]
     pub raw: bool,
     /// Raw mode: the mode.
     #[arg(long, requires = "raw", value_enum)]
     pub mode: Option<ModeArg>,
     /// Raw mode: key in hex (32/48/64 digits: AES-128/192/256).
-    #[arg(long, requires = "raw", value_name = "HEX")]
+    #[arg(long, requires = "raw", value_name = "HEX", conflicts_with = "pbkdf2")]
     pub key: Option<String>,
     /// Raw mode: IV / initial counter in hex (32 digits).
     #[arg(long, requires = "raw", value_name = "HEX")]
@@ -124,6 +151,19 @@ pub struct FileArgs {
     /// Raw mode: no PKCS#7 padding (like `openssl enc -nopad`).
     #[arg(long, requires = "raw")]
     pub no_pad: bool,
+    /// Raw mode: key and IV from a passphrase as `openssl enc -pbkdf2
+    /// -md sha256` (a `Salted__` header precedes the data).
+    #[arg(long, requires = "raw", conflicts_with = "iv")]
+    pub pbkdf2: bool,
+    /// PBKDF2 iterations (`openssl enc -iter`).
+    #[arg(long, requires = "pbkdf2", default_value_t = aesflow_engine::raw::OPENSSL_DEFAULT_ITER)]
+    pub iter: u32,
+    /// PBKDF2 digest (`openssl enc -md`).
+    #[arg(long, requires = "pbkdf2", value_enum, default_value = "sha256")]
+    pub md: MdArg,
+    /// AES key size for --pbkdf2.
+    #[arg(long, requires = "pbkdf2", value_enum, default_value = "256")]
+    pub key_size: KeySizeArg,
     /// Worker threads (0: all available cores).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
@@ -218,16 +258,6 @@ fn context(a: &FileArgs) -> Result<Vec<u8>> {
 }
 
 fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation> {
-    if a.raw {
-        let mode = a.mode.ok_or_else(|| anyhow!("--raw needs --mode"))?;
-        let key = a
-            .key
-            .as_deref()
-            .ok_or_else(|| anyhow!("--raw needs --key"))?;
-        let p = RawParams::new(mode.into(), key, a.iv.as_deref(), !a.no_pad)?;
-        return Ok(Operation::Raw(p));
-    }
-    let context = context(a)?;
     let pass = if a.passphrase {
         Some(PassSource::Prompt)
     } else if let Some(f) = &a.passphrase_file {
@@ -235,6 +265,34 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
     } else {
         a.passphrase_env.clone().map(PassSource::Env)
     };
+    if a.raw {
+        let mode = a.mode.ok_or_else(|| anyhow!("--raw needs --mode"))?;
+        let kernel = aesflow_cipher::default_kernel()?;
+        if a.pbkdf2 {
+            let src = pass.ok_or_else(|| {
+                anyhow!("--pbkdf2 needs --passphrase, --passphrase-file or --passphrase-env")
+            })?;
+            return Ok(Operation::Salted(SaltedRaw {
+                mode: mode.into(),
+                key_len: match a.key_size {
+                    KeySizeArg::K128 => 16,
+                    KeySizeArg::K192 => 24,
+                    KeySizeArg::K256 => 32,
+                },
+                passphrase: keys::passphrase(&src, encrypt)?,
+                iterations: a.iter,
+                pad: !a.no_pad,
+                kernel: Some(kernel),
+            }));
+        }
+        let key = a
+            .key
+            .as_deref()
+            .ok_or_else(|| anyhow!("--raw needs --key HEX (or --pbkdf2 with a passphrase)"))?;
+        let p = RawParams::new(mode.into(), key, a.iv.as_deref(), !a.no_pad)?;
+        return Ok(Operation::Raw(p.with_kernel(kernel)));
+    }
+    let context = context(a)?;
     let key_src = match (&a.key_file, &a.key_env) {
         (Some(f), _) if f.as_os_str() == "-" => Some(KeySource::Stdin),
         (Some(f), _) => Some(KeySource::File(f.clone())),
@@ -286,7 +344,20 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> 
              redirect it, use -o FILE, or force it with -o - or --force",
         ));
     }
-    let kernel = aesflow_cipher::default_kernel()?;
+    let forced = aesflow_cipher::default_kernel()?;
+    let kernel = if a.raw {
+        forced
+    } else {
+        aesflow_cipher::detect_best()
+    };
+    if kernel.name() != forced.name() {
+        eprintln!(
+            "aesflow: note: {}={} applies to --raw modes; Cobblestone runs on the {} kernel",
+            aesflow_cipher::KERNEL_ENV,
+            forced.name(),
+            kernel.name()
+        );
+    }
     if !kernel.is_constant_time() {
         let what = format!(
             "the {} kernel (chosen by {}) is not constant-time: its memory accesses \

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_aesflow");
+mod common;
+use common::BIN;
 
 fn sh(script: &str) -> Command {
     let mut c = Command::new("sh");
@@ -43,21 +44,17 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 struct Dir {
-    _t: tempfile::TempDir,
+    _t: common::TestDir,
     p: PathBuf,
     key: String,
 }
 
 fn dir() -> Dir {
-    let t = tempfile::tempdir().unwrap();
-    let p = t.path().to_path_buf();
-    let key = p.join("k.key");
-    fs::write(&key, [0x42u8; 32]).unwrap();
-    fs::set_permissions(&key, fs::Permissions::from_mode(0o600)).unwrap();
+    let t = common::test_dir(0x42);
     Dir {
-        key: key.to_str().unwrap().into(),
+        p: t.p.clone(),
+        key: t.key.to_str().unwrap().into(),
         _t: t,
-        p,
     }
 }
 
@@ -257,21 +254,6 @@ fn key_reads_are_bounded_and_loose_permissions_warn() {
     assert!(err(&o).is_empty(), "{}", err(&o));
 }
 
-/// Run `cmd` in a pseudo-terminal (`script`); returns what it printed.
-fn in_pty(cmd: &str) -> Option<String> {
-    if Command::new("script").arg("--version").output().is_err() {
-        println!("SKIP: `script` (util-linux) not found; terminal cases not checked");
-        return None;
-    }
-    let o = Command::new("script")
-        .args(["-qec", cmd, "/dev/null"])
-        .env("BIN", BIN)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Some(String::from_utf8_lossy(&o.stdout).into_owned())
-}
-
 #[test]
 fn echo_comes_back_after_a_signal_at_the_prompt() {
     let d = dir();
@@ -284,7 +266,9 @@ fn echo_comes_back_after_a_signal_at_the_prompt() {
             o = d.p.join("o.cob").display(),
             i = input.display()
         );
-        let Some(text) = in_pty(&cmd) else { return };
+        let Some((text, _)) = common::in_pty(&cmd) else {
+            return;
+        };
         assert!(text.contains("Passphrase:"), "{sig}: {text}");
         assert!(text.contains("rc=130"), "{sig}: {text}");
         let echo_on = text.split_whitespace().any(|w| w == "echo");

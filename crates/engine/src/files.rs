@@ -23,7 +23,7 @@ use crate::cobblestone::{self, ChunkKeys, ProgressFn, Suite};
 use crate::error::{Error, Result};
 use crate::passphrase::{HEADER_SIZE, Header, KdfLimits, KdfParams};
 use crate::pool::Pool;
-use crate::raw::{RawParams, raw_stream};
+use crate::raw::{RawMode, RawParams, SaltedHeader, raw_stream};
 use aesflow_output::{AtomicFile, same_file};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -75,6 +75,35 @@ pub enum Operation {
     },
     /// An `openssl enc`-compatible raw mode.
     Raw(RawParams),
+    /// An `openssl enc -pbkdf2 -md sha256` passphrase file: `Salted__`
+    /// header, key and IV from PBKDF2-HMAC-SHA-256.
+    Salted(SaltedRaw),
+}
+
+/// The parameters of [`Operation::Salted`].
+pub struct SaltedRaw {
+    /// The mode.
+    pub mode: RawMode,
+    /// AES key length in bytes (16, 24, 32).
+    pub key_len: usize,
+    /// The passphrase.
+    pub passphrase: Zeroizing<Vec<u8>>,
+    /// PBKDF2 iterations (`-iter`; OpenSSL's default is 10000).
+    pub iterations: u32,
+    /// PKCS#7 padding for ECB/CBC (`false`: `-nopad`).
+    pub pad: bool,
+    /// The AES kernel (`None`: the fastest constant-time one).
+    pub kernel: Option<&'static dyn aesflow_cipher::Kernel>,
+}
+
+impl std::fmt::Debug for SaltedRaw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SaltedRaw")
+            .field("mode", &self.mode)
+            .field("key_len", &self.key_len)
+            .field("iterations", &self.iterations)
+            .finish_non_exhaustive()
+    }
 }
 
 /// One input and its output (`None`: stdin / stdout).
@@ -276,6 +305,50 @@ fn read_header(src: &mut Src) -> Result<[u8; HEADER_SIZE]> {
     }
 }
 
+/// [`Operation::Salted`]: the `Salted__` header, then the raw mode.
+fn process_salted(
+    pool: &Pool,
+    s: &SaltedRaw,
+    src: &mut Src,
+    out: Option<&AtomicFile>,
+    encrypt: bool,
+    prog: ProgressFn<'_>,
+) -> Result<(u64, u64, String)> {
+    let header = if encrypt {
+        SaltedHeader::new(s.iterations)?
+    } else {
+        let mut h = [0u8; 16];
+        reader(src).read_exact(&mut h).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => {
+                Error::BadHeader("the input is shorter than the 16-byte Salted__ header".into())
+            }
+            _ => Error::io("reading input", e),
+        })?;
+        SaltedHeader::parse(&h, s.iterations)?
+    };
+    let mut p = RawParams::from_passphrase(s.mode, s.key_len, &s.passphrase, &header, s.pad)?;
+    if let Some(k) = s.kernel {
+        p = p.with_kernel(k);
+    }
+    let mut counted = CountingReader {
+        inner: reader(src),
+        n: 0,
+    };
+    let w = with_writer(out, |w| {
+        if encrypt {
+            w.write_all(&header.to_bytes())
+                .map_err(|e| Error::io("writing output", e))?;
+        }
+        raw_stream(pool, &p, encrypt, &mut counted, w, prog)
+    })?;
+    let name = format!("{} pbkdf2", p.openssl_name());
+    Ok(if encrypt {
+        (counted.n, w + 16, format!("{name} encrypt"))
+    } else {
+        (counted.n + 16, w, format!("{name} decrypt"))
+    })
+}
+
 /// Whether a regular input file starts with the passphrase header's magic.
 fn starts_with_passphrase_magic(f: &Option<File>) -> bool {
     use std::os::unix::fs::FileExt;
@@ -303,6 +376,7 @@ fn process(
             let w = with_writer(out, |w| raw_stream(pool, p, encrypt, &mut counted, w, prog))?;
             return Ok((counted.n, w, format!("{} {dir}", p.openssl_name())));
         }
+        Operation::Salted(s) => return process_salted(pool, s, src, out, encrypt, prog),
         Operation::Cobblestone {
             suite,
             context,
