@@ -36,10 +36,12 @@ impl Section {
 #[serde(rename_all = "kebab-case")]
 pub enum Peer {
     /// RustCrypto, the `aes` 0.8 / `aes-gcm` 0.10 / `cbc` 0.1 / `ctr` 0.9
-    /// generation.
+    /// generation (and `xts-mode` 0.5).
+    #[serde(rename = "rustcrypto")]
     RustCrypto,
     /// RustCrypto, the current `aes` 0.9 / `aes-gcm` 0.11 / `cbc` 0.2 /
     /// `ctr` 0.10 generation.
+    #[serde(rename = "rustcrypto-0.9")]
     RustCrypto09,
     /// OpenSSL (`openssl speed` / `openssl enc`, a subprocess).
     Openssl,
@@ -69,7 +71,7 @@ impl Peer {
     /// What the abbreviation stands for.
     pub fn describe(self) -> &'static str {
         match self {
-            Peer::RustCrypto => "RustCrypto aes 0.8 / aes-gcm 0.10 / cbc 0.1 / ctr 0.9",
+            Peer::RustCrypto => "RustCrypto aes 0.8 / aes-gcm 0.10 / cbc 0.1 / ctr 0.9 / xts-mode",
             Peer::RustCrypto09 => "RustCrypto aes 0.9 / aes-gcm 0.11 / cbc 0.2 / ctr 0.10",
             Peer::Openssl => "OpenSSL (openssl speed / enc, same sizes)",
             Peer::IpsecMb => "Intel ipsec-mb (job API, same sizes and lanes)",
@@ -338,6 +340,11 @@ mod tests {
         let j = serde_json::to_value(&r).unwrap();
         assert_eq!(j["peers"][0]["peer"], "ipsec-mb");
         assert_eq!(j["section"], "modes");
+        let names: Vec<_> = Peer::ALL
+            .iter()
+            .map(|p| serde_json::to_value(p).unwrap())
+            .collect();
+        assert_eq!(names, ["rustcrypto", "rustcrypto-0.9", "openssl", "ipsec-mb"]);
     }
 
     #[test]

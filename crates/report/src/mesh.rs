@@ -42,7 +42,7 @@ pub fn draw_all(
             let m = aesflow_designs::run::map_design(&d, &key, &platform).map_err(|message| {
                 ReportError::Map {
                     engine: format!("{} ({})", e.name(), x.name()),
-                    message,
+                    message: message.to_string(),
                 }
             })?;
             let title = format!(

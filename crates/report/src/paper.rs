@@ -26,7 +26,7 @@ pub fn table2_all(
         out.push(
             table2(key, blocks, &p).map_err(|message| ReportError::Table2 {
                 key: key.bits(),
-                message,
+                message: message.to_string(),
             })?,
         );
     }

@@ -6,8 +6,9 @@
 //!   keys broadcast once per call and held in registers.
 //! * ECB, fused CTR (branch-free 128-bit counters), CBC and CFB128
 //!   decryption (the preceding ciphertext blocks formed in registers with
-//!   `VPERM2I128`) and XTS (tweaks advanced two lanes at a time, ×α² per
-//!   register); tails through one register and a 32-byte stack buffer.
+//!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
+//!   α^16 per group); tails through one register and a 32-byte stack
+//!   buffer.
 //! * CBC encryption is serial: the AES-NI loop.
 //! * Decryption uses the equivalent inverse cipher like `aesni`; online key
 //!   expansion derives the round keys once per 64 blocks.
@@ -23,7 +24,7 @@ use super::aesni::{Dir, ONLINE_BATCH, for_each_keyed};
 use crate::kernel::{Block, Kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Keys, broadcast_keys, counters, crypt_n, load32, preceding, store32, xts_mul_alpha2,
+    Keys, broadcast_keys, counters, crypt_n, load32, preceding, store32, xts_mul_alpha16,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -36,8 +37,7 @@ pub struct Vaes256;
 pub const IN_FLIGHT: usize = 8;
 
 fn detected() -> bool {
-    let f = crate::cpu::features();
-    f.aesni() && f.avx2 && f.vaes
+    crate::cpu::features().vaes256()
 }
 
 fn require() {
@@ -60,13 +60,10 @@ enum Op {
     CbcDec,
     /// CFB128 decryption (chain in the state).
     CfbDec,
-    /// XTS (tweaks in the state).
-    Xts,
 }
 
 /// Run `OP` over exactly `32 * N` bytes; `st` is the op's running state:
-/// the counter (CTR, in lane 0 as a little-endian `u128` pair), the last
-/// ciphertext block in lane 1 (CBC/CFB), or the next two tweaks (XTS).
+/// the last ciphertext block in lane 1 (CBC/CFB); CTR's counter is `ctr`.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
 fn step<const NR: usize, const N: usize, const DEC: bool>(
@@ -81,8 +78,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
     for (v, s) in c.iter_mut().zip(d.chunks_exact(32)) {
         *v = load32(s);
     }
-    // `pre`: XORed before the rounds; `post`: after.
-    let mut pre = [_mm256_setzero_si256(); N];
+    // `post`: XORed after the rounds.
     let mut post = [_mm256_setzero_si256(); N];
     let mut x = c;
     match op {
@@ -106,17 +102,6 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
                 post = c;
             }
         }
-        Op::Xts => {
-            pre[0] = *st;
-            for r in 1..N {
-                pre[r] = xts_mul_alpha2(pre[r - 1]);
-            }
-            *st = xts_mul_alpha2(pre[N - 1]);
-            post = pre;
-        }
-    }
-    for (v, p) in x.iter_mut().zip(&pre) {
-        *v = _mm256_xor_si256(*v, *p);
     }
     crypt_n::<NR, N, DEC>(&mut x, k);
     for ((v, p), s) in x.iter().zip(&post).zip(d.chunks_exact_mut(32)) {
@@ -160,6 +145,61 @@ fn run<const NR: usize, const DEC: bool>(
     tail.copy_from_slice(&buf[..tail.len()]);
     buf.zeroize();
     (before, true)
+}
+
+/// XTS over whole blocks: [`IN_FLIGHT`] registers of tweaks, each advanced
+/// by α^16 per group independently of the others; after the main loop they
+/// hold the next 16 tweaks in order, which the remainder uses.
+#[target_feature(enable = "avx2,vaes")]
+fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, data: &mut [u8]) {
+    let k = broadcast_keys(rk);
+    let mut ts = [*tweak; 2 * IN_FLIGHT];
+    for j in 1..ts.len() {
+        ts[j] = xts_mul_alpha(&ts[j - 1]);
+    }
+    let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
+    for (t, pair) in tw.iter_mut().zip(ts.chunks_exact(2)) {
+        // SAFETY: `pair` is 32 readable bytes; unaligned load.
+        *t = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+    }
+    ts.zeroize();
+    let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
+    for c in &mut chunks {
+        let mut x = [_mm256_setzero_si256(); IN_FLIGHT];
+        for ((v, s), t) in x.iter_mut().zip(c.chunks_exact(32)).zip(&tw) {
+            *v = _mm256_xor_si256(load32(s), *t);
+        }
+        crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
+        for ((v, s), t) in x.iter().zip(c.chunks_exact_mut(32)).zip(&tw) {
+            store32(s, _mm256_xor_si256(*v, *t));
+        }
+        for t in tw.iter_mut() {
+            *t = xts_mul_alpha16(*t);
+        }
+    }
+    // Fewer than 16 blocks: registers `r = 0, 1, …` of `tw` in order.
+    let rest = chunks.into_remainder();
+    let mut regs = rest.chunks_exact_mut(32);
+    let mut r = 0;
+    for c in &mut regs {
+        let mut x = [_mm256_xor_si256(load32(c), tw[r])];
+        crypt_n::<NR, 1, DEC>(&mut x, &k);
+        store32(c, _mm256_xor_si256(x[0], tw[r]));
+        r += 1;
+    }
+    let tail = regs.into_remainder();
+    let mut next = 0;
+    if !tail.is_empty() {
+        let mut buf = [0u8; 32];
+        buf[..16].copy_from_slice(tail);
+        let mut x = [_mm256_xor_si256(load32(&buf), tw[r])];
+        crypt_n::<NR, 1, DEC>(&mut x, &k);
+        store32(&mut buf, _mm256_xor_si256(x[0], tw[r]));
+        tail.copy_from_slice(&buf[..16]);
+        buf.zeroize();
+        next = 1;
+    }
+    *tweak = lane(tw[r], next);
 }
 
 /// A block into lane 0 and lane 1 of a register.
@@ -287,12 +327,15 @@ impl Kernel for Vaes256 {
         blocks_op(keys, decrypt, blocks, |rk, d| {
             // SAFETY: `blocks_op` checked avx2, vaes and aes.
             unsafe {
-                let t1 = xts_mul_alpha(tweak);
-                let mut pair = [*tweak, t1];
-                let st = _mm256_loadu_si256(pair.as_ptr().cast());
-                pair.zeroize();
-                let (st, tail) = dispatch(Op::Xts, decrypt, rk, d, st, &mut 0);
-                *tweak = lane(st, usize::from(tail));
+                match (rk.len() - 1, decrypt) {
+                    (10, false) => xts_run::<10, false>(rk, tweak, d),
+                    (12, false) => xts_run::<12, false>(rk, tweak, d),
+                    (14, false) => xts_run::<14, false>(rk, tweak, d),
+                    (10, true) => xts_run::<10, true>(rk, tweak, d),
+                    (12, true) => xts_run::<12, true>(rk, tweak, d),
+                    (14, true) => xts_run::<14, true>(rk, tweak, d),
+                    (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+                }
             }
         });
     }

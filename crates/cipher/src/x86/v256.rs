@@ -92,19 +92,34 @@ pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m256
     }
 }
 
+/// `a + b` on each 128-bit little-endian lane (carry from the low into the
+/// high 64 bits), wrapping; branch-free (AVX2 has no unsigned 64-bit
+/// compare: the operands are biased by 2^63 for a signed one).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn add128(a: __m256i, b: __m256i) -> __m256i {
+    let s = _mm256_add_epi64(a, b);
+    let bias = _mm256_set1_epi64x(i64::MIN);
+    // All ones in each qword where s < b unsigned, i.e. the add carried.
+    let lt = _mm256_cmpgt_epi64(_mm256_xor_si256(b, bias), _mm256_xor_si256(s, bias));
+    // Only the low qword's carry counts, into the high qword: subtract −1.
+    _mm256_sub_epi64(s, _mm256_bslli_epi128::<8>(lt))
+}
+
 /// `N` registers of consecutive big-endian counter blocks from `ctr`
 /// (lane `j` of register `i` holds `ctr + 2i + j`, 128-bit wrapping).
-/// Branch-free: each is an `add`/`adc` pair, whatever the counter's value.
+/// Branch-free whatever the counter's value.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m256i; N]) {
     let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     ));
+    let b = ctr.wrapping_add(1);
+    let base = _mm256_set_epi64x((b >> 64) as i64, b as i64, (ctr >> 64) as i64, ctr as i64);
     for (i, v) in x.iter_mut().enumerate() {
-        let a = ctr.wrapping_add(2 * i as u128);
-        let b = a.wrapping_add(1);
-        let c = _mm256_set_epi64x((b >> 64) as i64, b as i64, (a >> 64) as i64, a as i64);
+        let step = (2 * i) as i64;
+        let c = add128(base, _mm256_set_epi64x(0, step, 0, step));
         *v = _mm256_shuffle_epi8(c, bswap);
     }
 }
@@ -117,14 +132,16 @@ pub fn preceding(c: __m256i, prev: __m256i) -> __m256i {
     _mm256_permute2x128_si256::<0x21>(prev, c)
 }
 
-/// Each 128-bit lane (an XTS tweak, little-endian) times α^2: shifted left
-/// by two bits, the two bits shifted out of the top reduced with
-/// x^7 + x^2 + x + 1 (IEEE 1619 §5.2). Branch-free.
+/// Each 128-bit lane (an XTS tweak) times α^16: shifted left by 16 bits,
+/// the 16 bits shifted out of the top reduced with 0x87 (their carry-less
+/// product with 0x87 fits in the low qword). Branch-free. Advancing every
+/// register of a group by α^16 keeps the tweak updates independent of each
+/// other (no serial chain through the group).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub fn xts_mul_alpha2(t: __m256i) -> __m256i {
-    let shifted = _mm256_slli_epi64::<2>(t);
-    let out = _mm256_srli_epi64::<62>(t);
+pub fn xts_mul_alpha16(t: __m256i) -> __m256i {
+    let shifted = _mm256_slli_epi64::<16>(t);
+    let out = _mm256_srli_epi64::<48>(t);
     let into_hi = _mm256_bslli_epi128::<8>(out);
     let hi = _mm256_bsrli_epi128::<8>(out);
     let red = _mm256_xor_si256(
