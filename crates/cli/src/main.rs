@@ -19,11 +19,11 @@ mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
 mod prompt;
+mod report_cmd;
 mod sdf_cmd;
 mod signals;
 mod stdio;
 mod version;
-mod report_cmd;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;

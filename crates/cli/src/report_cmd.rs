@@ -1,10 +1,13 @@
 //! `aesflow report`: one self-contained HTML page (inline SVG and CSS, no
 //! network) with the engines of Liu & Baas beside the paper, their maps and
-//! graphs, this host's benchmark and the methods — all computed fresh.
+//! graphs, the design space of `aesflow explore`, this host's benchmark and
+//! the methods — all computed fresh.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use aesflow_report::{Inputs, Options, collect, render};
+use aesflow_cipher::KeySize;
+use aesflow_report::{FrontPoint, Inputs, Options, collect, render};
 
 use crate::energy_cmd::{HostCpuArg, write_output};
 
@@ -29,6 +32,42 @@ pub struct ReportArgs {
     pub host_cpu: HostCpuArg,
 }
 
+/// The design space of `aesflow explore` (AES-128) as the report's front
+/// points: every design that fits the chip and encrypts correctly, marked
+/// when it is on the (throughput, cores) front.
+fn design_space(quick: bool, progress: &(dyn Fn(&str, usize, usize) + Sync)) -> Vec<FrontPoint> {
+    let params = aesflow_explore::distinct_points(KeySize::Aes128);
+    let total = params.len();
+    let done = AtomicUsize::new(0);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let tick = || {
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress("design space", d, total);
+    };
+    let x = aesflow_explore::run_points(
+        KeySize::Aes128,
+        &params,
+        if quick { 32 } else { 256 },
+        jobs,
+        &tick,
+    );
+    x.points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.feasible())
+        .filter_map(|(i, p)| {
+            let m = p.metrics.as_ref()?;
+            Some(FrontPoint {
+                label: p.name(),
+                cores: p.cores,
+                cycles_per_byte: m.cycles_per_byte,
+                nj_per_bit: Some(m.nj_per_bit),
+                on_front: x.front_cores.contains(&i),
+            })
+        })
+        .collect()
+}
+
 /// Run `aesflow report`.
 pub fn run(a: ReportArgs) -> anyhow::Result<()> {
     if a.output.as_os_str() != "-" && a.output.exists() && !a.force {
@@ -42,14 +81,13 @@ pub fn run(a: ReportArgs) -> anyhow::Result<()> {
         HostCpuArg::Auto => None,
         other => Some(crate::energy_cmd::cpu_choice_for(other)),
     };
+    let bar = crate::energy_cmd::progress_bar("report");
+    let progress = |part: &str, done: usize, total: usize| bar(part, done, total);
     let inputs = Inputs {
-        // Hook: when `aesflow explore` exists, hand its points in here.
-        front: None,
+        front: Some(design_space(a.quick, &progress)),
         command: command.join(" "),
         host_cpu,
     };
-    let bar = crate::energy_cmd::progress_bar("report");
-    let progress = |part: &str, done: usize, total: usize| bar(part, done, total);
     let c = collect(
         &Options {
             quick: a.quick,

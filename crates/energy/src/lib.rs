@@ -181,4 +181,4 @@ pub use figures::{Figure, figures, write_charts};
 pub use host::{CpuChoice, CpuSpec, HostFigure};
 pub use json::to_json;
 pub use study::{Options, Study, overhead, study, study_with_progress};
-pub use text::{format_text, headline};
+pub use text::{format_text, format_text_at, headline};

@@ -20,8 +20,17 @@ fn opt(x: Option<f64>, prec: usize) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.prec$}"))
 }
 
-/// The width text is fitted to: the terminal's, else `$COLUMNS`, else 120.
+thread_local! {
+    /// A width set by [`format_text_at`] for the text being made.
+    static FIXED_WIDTH: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The width text is fitted to: the one [`format_text_at`] was given, else
+/// the terminal's, else `$COLUMNS`, else 120.
 pub fn width() -> usize {
+    if let Some(w) = FIXED_WIDTH.with(std::cell::Cell::get) {
+        return w;
+    }
     let mut probe = Table::new();
     probe.set_content_arrangement(ContentArrangement::Dynamic);
     probe
@@ -82,8 +91,20 @@ fn section(o: &mut String, title: &str, body: String, legend: &[&str]) {
     }
 }
 
-/// The full text report.
+/// The full text report, fitted to [`width`].
 pub fn format_text(s: &Study) -> String {
+    format_all(s)
+}
+
+/// The full text report fitted to `columns` (at least 60).
+pub fn format_text_at(s: &Study, columns: usize) -> String {
+    FIXED_WIDTH.with(|w| w.set(Some(columns.max(60))));
+    let out = format_all(s);
+    FIXED_WIDTH.with(|w| w.set(None));
+    out
+}
+
+fn format_all(s: &Study) -> String {
     let mut o = header(s);
     checks(&mut o, s);
     table4(&mut o, s);

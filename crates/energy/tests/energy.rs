@@ -189,6 +189,20 @@ fn charts_json_and_text_cover_every_figure() {
     ] {
         assert!(t.contains(h), "{h}");
     }
+    // Fits an 80-column terminal, every abbreviated header explained.
+    let narrow = aesflow_energy::format_text_at(s, 80);
+    for line in narrow.lines() {
+        let n = line.chars().count();
+        assert!(n <= 80, "{n} columns: {line}");
+    }
+    for legend in [
+        "c/B = cycles per byte",
+        "stall AC / HC",
+        "Vdd_Low",
+        "nJ/b = energy per bit",
+    ] {
+        assert!(narrow.contains(legend), "no legend for {legend}");
+    }
 }
 
 fn mapped(e: Engine) -> (aesflow_array::Mapping, Platform) {

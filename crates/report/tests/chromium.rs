@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aesflow_report::{Collected, Inputs, Options, collect, render};
+use aesflow_report::{Collected, FrontPoint, Inputs, Options, collect, render};
 
 fn quick_report() -> Collected {
     collect(
@@ -19,6 +19,24 @@ fn quick_report() -> Collected {
         },
         Inputs {
             command: "aesflow report --quick (test)".into(),
+            // Two made-up designs stand in for `aesflow explore`'s points
+            // (this crate does not run the explorer): the section draws.
+            front: Some(vec![
+                FrontPoint {
+                    label: "design a".into(),
+                    cores: 6,
+                    cycles_per_byte: 160.0,
+                    nj_per_bit: Some(1.8),
+                    on_front: true,
+                },
+                FrontPoint {
+                    label: "design b".into(),
+                    cores: 12,
+                    cycles_per_byte: 200.0,
+                    nj_per_bit: None,
+                    on_front: false,
+                },
+            ]),
             ..Inputs::default()
         },
         &|_, _, _| {},
@@ -145,7 +163,15 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
             .filter(|s| s["w"].as_f64().unwrap() > 100.0 && s["h"].as_f64().unwrap() > 100.0)
             .count()
     };
-    for fig in ["fig12", "fig14", "fig15", "dvfs", "bench-size"] {
+    assert_eq!(rows("front"), 2);
+    for fig in [
+        "fig12",
+        "fig14",
+        "fig15",
+        "dvfs",
+        "bench-size",
+        "front-chart",
+    ] {
         assert!(drawn(fig) >= 1, "{fig} not drawn");
     }
 
