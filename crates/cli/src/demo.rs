@@ -54,7 +54,9 @@ pub fn run() -> anyhow::Result<()> {
 fn many_core_engines() -> anyhow::Result<()> {
     println!("2. The 16 many-core engines of Liu & Baas on the simulated AsAP array");
     println!("   (4096 random blocks each, every engine checked against the cipher core;");
-    println!("   `aesflow designs --table` for this table, `--key 256` for the longer keys)\n");
+    println!(
+        "   `aesflow designs --table` for this table, `--key-size 256` for the longer keys)\n"
+    );
     let table = crate::designs_cmd::table_text(4096)?;
     for line in table.lines() {
         println!("   {line}");

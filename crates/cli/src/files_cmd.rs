@@ -344,20 +344,10 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> 
              redirect it, use -o FILE, or force it with -o - or --force",
         ));
     }
-    let forced = aesflow_cipher::default_kernel()?;
-    let kernel = if a.raw {
-        forced
-    } else {
-        aesflow_cipher::detect_best()
-    };
-    if kernel.name() != forced.name() {
-        eprintln!(
-            "aesflow: note: {}={} applies to --raw modes; Cobblestone runs on the {} kernel",
-            aesflow_cipher::KERNEL_ENV,
-            forced.name(),
-            kernel.name()
-        );
-    }
+    // The one resolution of AESFLOW_KERNEL: every engine operation (the
+    // Cobblestone format, parallel GCM, the raw modes) runs on it.
+    let kernel = aesflow_cipher::default_kernel()?;
+    aesflow_engine::kernel::use_kernel(kernel)?;
     if !kernel.is_constant_time() {
         let what = format!(
             "the {} kernel (chosen by {}) is not constant-time: its memory accesses \
@@ -464,7 +454,7 @@ pub fn demo_round_trip() -> Result<()> {
     println!(
         "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
         size >> 20,
-        aesflow_engine::bench::default_dir().display(),
+        aesflow_engine::files::scratch_dir().display(),
         Pool::global().threads(),
         e.gbps(),
         d.gbps()

@@ -163,6 +163,30 @@ fn variable_time_kernels_are_refused_unless_allowed() {
     b.extend(raw);
     assert!(run(&mut cmd(&b)).status.success());
     assert_eq!(fs::read(&out).unwrap(), fs::read(&ref_out).unwrap());
+    // Cobblestone follows the variable too: refused on ttable, and on a
+    // forced constant-time kernel the summary names it and the file opens
+    // under the default kernel.
+    let cob = d.p.join("c.cob");
+    let enc = ["encrypt", "-k", s(&d.key), "-o", s(&cob), s(&d.input)];
+    let o = run(cmd(&enc).env("AESFLOW_KERNEL", "ttable"));
+    assert_eq!(o.status.code(), Some(6), "{}", err(&o));
+    assert!(!cob.exists());
+    let mut enc_v = enc.to_vec();
+    enc_v.push("-v");
+    let o = run(cmd(&enc_v).env("AESFLOW_KERNEL", "ctime"));
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(err(&o).contains("on the ctime kernel"), "{}", err(&o));
+    let back = d.p.join("c.out");
+    let o = run(&mut cmd(&[
+        "decrypt",
+        "-k",
+        s(&d.key),
+        "-o",
+        s(&back),
+        s(&cob),
+    ]));
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(fs::read(&back).unwrap(), fs::read(&d.input).unwrap());
     // `aesflow kernels` says which kernel the variable forces.
     let o = run(cmd(&["kernels"]).env("AESFLOW_KERNEL", "ctime"));
     let t = String::from_utf8_lossy(&o.stdout);

@@ -188,7 +188,7 @@ impl ChunkKeys {
         let kl = suite.key_len();
         let mut okm = Zeroizing::new(vec![0u8; kl + 12 + COMMITMENT_SIZE]);
         hkdf_expand_sha512(input_key, &info, &mut okm);
-        let gcm = Gcm::new(&okm[..kl])?;
+        let gcm = crate::kernel::gcm(&okm[..kl])?;
         let mut base_nonce = Zeroizing::new([0u8; 12]);
         base_nonce.copy_from_slice(&okm[kl..kl + 12]);
         let mut commitment = [0u8; COMMITMENT_SIZE];

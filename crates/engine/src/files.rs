@@ -486,14 +486,26 @@ fn process(
     }
 }
 
+/// Where the demo and the file benchmark put their files: `/dev/shm` if it
+/// is a writable directory (tmpfs: measures the engine, not a disk), else
+/// the system temporary directory.
+pub fn scratch_dir() -> std::path::PathBuf {
+    let shm = std::path::Path::new("/dev/shm");
+    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
 /// The demo's file round trip: `size` bytes of built-in data encrypted to a
 /// file in a temporary directory and decrypted back, on all cores; returns
 /// the two reports (the data is compared). The directory is made in
-/// [`crate::bench::default_dir`] (`/dev/shm` when present): the demo shows
+/// [`scratch_dir`] (`/dev/shm` when present): the demo shows
 /// the engine's speed, not the disk's (on a disk the output's `fsync`
 /// dominates).
 pub fn demo_round_trip(size: usize) -> Result<(Report, Report)> {
-    let base = crate::bench::default_dir();
+    let base = scratch_dir();
     let dir = tempfile::Builder::new()
         .prefix("aesflow-demo-")
         .tempdir_in(&base)

@@ -10,11 +10,12 @@
 //! * [`passphrase`] — the small versioned header (Argon2id parameters and
 //!   salt) that precedes a Cobblestone message encrypted under a passphrase.
 //! * [`raw`] — `openssl enc`-compatible raw modes.
+//! * [`kernel`] — the AES kernel the engine runs on (chosen once, at the
+//!   application's edge).
 //! * [`files`] — whole encryption and decryption jobs on files and streams
 //!   (output through the `aesflow-output` crate's atomic files); the
 //!   command line plans jobs, reads keys and prompts, draws progress and
 //!   prints summaries.
-//! * [`bench`] — the benchmarks behind the README's figures.
 //!
 //! ```
 //! use aesflow_engine::{Pool, cobblestone::{self, Suite}};
@@ -29,10 +30,10 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod bench;
 pub mod cobblestone;
 pub mod error;
 pub mod files;
+pub mod kernel;
 pub mod par;
 pub mod passphrase;
 pub mod pool;

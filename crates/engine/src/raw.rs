@@ -294,7 +294,11 @@ pub fn raw_stream(
 ) -> Result<u64> {
     let aes = match p.kernel {
         Some(k) => Aes::with_kernel(&p.key, k, aesflow_cipher::KeyExpansion::Offline)?,
-        None => Aes::new(&p.key)?,
+        None => Aes::with_kernel(
+            &p.key,
+            crate::kernel::kernel(),
+            aesflow_cipher::KeyExpansion::Offline,
+        )?,
     };
     let werr = |e| Error::io("writing output", e);
     let mut buf = Zeroizing::new(vec![0u8; BATCH]);

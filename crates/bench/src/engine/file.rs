@@ -17,12 +17,7 @@ use std::time::Instant;
 /// directory (tmpfs: measures the engine, not a disk), else the system
 /// temporary directory.
 pub fn default_dir() -> PathBuf {
-    let shm = Path::new("/dev/shm");
-    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    }
+    aesflow_engine::files::scratch_dir()
 }
 
 fn io(what: &'static str) -> impl Fn(std::io::Error) -> Error {

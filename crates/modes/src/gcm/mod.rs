@@ -20,7 +20,7 @@
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
-//! Measured on an AMD EPYC (Zen 5) virtual machine that exposes AVX2, VAES
+//! Measured on an AMD EPYC virtual machine (family 25 model 1, Zen 3 class) that exposes AVX2, VAES
 //! and VPCLMULQDQ but not AVX-512, 16 KiB, 13-byte AAD, best of 15 × 500
 //! (`cargo bench -p aesflow-modes --bench modes_speed`), beside
 //! `openssl speed -evp aes-N-gcm -bytes 16384` (OpenSSL 3.0) in the same
