@@ -1,7 +1,6 @@
 //! SDF3 XML import/export on the SDF3 testbench graphs (vendored in
 //! `tests/data`, see its README.md) and on malformed input.
 
-use aesflow_dataflow::analysis::mcr::RatioEdge;
 use aesflow_dataflow::{AnalysisOptions, Rational, SdfError, SdfGraph, sdf3};
 
 const TESTBENCH: &[(&str, &str)] = &[
@@ -196,16 +195,7 @@ fn testbench_graphs_are_deadlock_free() {
 fn assert_no_larger_cycle(g: &SdfGraph, opts: &AnalysisOptions, period: Rational) {
     let h = g.to_hsdf_with(opts).unwrap();
     let (a, b) = (period.numer() as i128, period.denom() as i128);
-    let edges: Vec<RatioEdge> = h
-        .edges
-        .iter()
-        .map(|e| RatioEdge {
-            src: e.src,
-            dst: e.dst,
-            weight: h.nodes[e.src].exec_time,
-            tokens: e.tokens,
-        })
-        .collect();
+    let edges = h.ratio_edges();
     let n = h.nodes.len();
     let mut dist = vec![0i128; n];
     let mut rounds = 0;
