@@ -65,13 +65,12 @@ impl ThroughputAnalysis {
     /// Distinct SDF actors on the critical cycle, in order of first
     /// appearance along it.
     pub fn critical_actors(&self) -> Vec<ActorId> {
-        let mut v: Vec<ActorId> = Vec::new();
-        for f in &self.critical_firings {
-            if !v.contains(&f.actor) {
-                v.push(f.actor);
-            }
-        }
-        v
+        let mut seen = std::collections::HashSet::new();
+        self.critical_firings
+            .iter()
+            .map(|f| f.actor)
+            .filter(|&a| seen.insert(a))
+            .collect()
     }
 }
 
