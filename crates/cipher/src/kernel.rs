@@ -7,9 +7,13 @@
 //! of the paper's key-expansion styles.
 //!
 //! Callers enumerate kernels with [`kernels`], pick one by name with
-//! [`kernel_by_name`], or take [`default_kernel`]: the fastest one this CPU
-//! supports, unless the `AESFLOW_KERNEL` environment variable names another.
+//! [`kernel_by_name`], take [`detect_best`] (the fastest constant-time one
+//! this CPU supports; what library constructors such as `Aes::new` use), or,
+//! at an application's edge, [`default_kernel`]: `detect_best` unless the
+//! `AESFLOW_KERNEL` environment variable names another. `default_kernel` is
+//! the only function in aesflow that reads that variable.
 
+use crate::cpu::Isa;
 use crate::key_schedule::KeySchedule;
 use core::fmt;
 
@@ -43,12 +47,31 @@ pub trait Kernel: Send + Sync + 'static {
     /// rank among constant-time kernels is the default.
     fn rank(&self) -> u32;
 
-    /// Whether the kernel runs the CPU's AES instructions. Code with its own
-    /// fused hardware paths (GCM, multi-stream) uses them only when the
-    /// chosen kernel does, so forcing a portable kernel keeps everything
-    /// portable.
+    /// The family of code paths the kernel belongs to. Code with its own
+    /// fused hardware paths (GCM, XTS, multi-stream) follows it: `aesni`
+    /// means the 128-bit AES-NI + PCLMULQDQ paths everywhere, `vaes` the
+    /// 512-bit VAES + VPCLMULQDQ ones, and a portable kernel keeps
+    /// everything portable.
+    fn isa(&self) -> Isa {
+        Isa::Portable
+    }
+
+    /// The width in bits of the registers the kernel's AES instructions
+    /// work on: 0 (portable), 128 (`aesni`), 256 (`vaes256`), 512 (`vaes`).
+    /// Code with fused paths of several widths (GCM) picks the one of this
+    /// width; code with only 128- and 512-bit paths follows [`Kernel::isa`].
+    fn vector_bits(&self) -> u32 {
+        match self.isa() {
+            Isa::Portable => 0,
+            Isa::Aesni => 128,
+            Isa::Vaes => 512,
+        }
+    }
+
+    /// Whether the kernel runs the CPU's AES instructions
+    /// (`isa() != Isa::Portable`).
     fn uses_aes_instructions(&self) -> bool {
-        false
+        self.isa() != Isa::Portable
     }
 
     /// Encrypt blocks in place (ECB, the forward cipher).
@@ -84,6 +107,94 @@ pub trait Kernel: Send + Sync + 'static {
     fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
         cbc_decrypt_with_blocks(self, keys, iv, blocks);
     }
+
+    /// CFB128 decryption (SP 800-38A §6.3) of whole blocks in place:
+    /// `P_i = E(C_{i-1}) ⊕ C_i` with `C_{-1} = iv`. Parallel across blocks;
+    /// on return `iv` holds the last ciphertext block.
+    fn cfb_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        cfb_decrypt_with_blocks(self, keys, iv, blocks);
+    }
+
+    /// XTS (IEEE 1619 §5.3.1, §5.4.1) of whole blocks in place with the
+    /// data-unit key `keys`: `C_j = E(P_j ⊕ T_j) ⊕ T_j` (with `decrypt`,
+    /// `P_j = D(C_j ⊕ T_j) ⊕ T_j`), where `T_0 = tweak` is the already
+    /// encrypted tweak and `T_{j+1} = T_j · α` in GF(2^128) (little-endian).
+    /// On return `tweak` holds the next unused `T`. Ciphertext stealing is
+    /// the caller's (`aesflow-modes`).
+    fn xts_blocks(
+        &self,
+        keys: &KeySchedule,
+        tweak: &mut Block,
+        blocks: &mut [Block],
+        decrypt: bool,
+    ) {
+        xts_with_blocks(self, keys, tweak, blocks, decrypt);
+    }
+}
+
+/// `t · α` in XTS's GF(2^128) (IEEE 1619 §5.2): the tweak as a
+/// little-endian integer shifted left by one, the bit shifted out reduced
+/// with 0x87. Branch-free.
+pub fn xts_mul_alpha(t: &Block) -> Block {
+    let x = u128::from_le_bytes(*t);
+    ((x << 1) ^ (0u128.wrapping_sub(x >> 127) & 0x87)).to_le_bytes()
+}
+
+/// Generic CFB128 decryption built on [`Kernel::encrypt_blocks`], in batches.
+pub fn cfb_decrypt_with_blocks<K: Kernel + ?Sized>(
+    kernel: &K,
+    keys: &KeySchedule,
+    iv: &mut Block,
+    blocks: &mut [Block],
+) {
+    const BATCH: usize = 64;
+    let mut ks = [[0u8; 16]; BATCH];
+    for chunk in blocks.chunks_mut(BATCH) {
+        let n = chunk.len();
+        ks[0] = *iv;
+        ks[1..n].copy_from_slice(&chunk[..n - 1]);
+        *iv = chunk[n - 1];
+        kernel.encrypt_blocks(keys, &mut ks[..n]);
+        for (b, k) in chunk.iter_mut().zip(&ks) {
+            for (x, y) in b.iter_mut().zip(k) {
+                *x ^= y;
+            }
+        }
+    }
+    ks.fill([0; 16]);
+}
+
+/// Generic XTS built on the kernel's ECB, in batches (see
+/// [`Kernel::xts_blocks`]).
+pub fn xts_with_blocks<K: Kernel + ?Sized>(
+    kernel: &K,
+    keys: &KeySchedule,
+    tweak: &mut Block,
+    blocks: &mut [Block],
+    decrypt: bool,
+) {
+    const BATCH: usize = 64;
+    let mut ts = [[0u8; 16]; BATCH];
+    for chunk in blocks.chunks_mut(BATCH) {
+        for (t, b) in ts.iter_mut().zip(chunk.iter_mut()) {
+            *t = *tweak;
+            *tweak = xts_mul_alpha(tweak);
+            for (x, y) in b.iter_mut().zip(t.iter()) {
+                *x ^= y;
+            }
+        }
+        if decrypt {
+            kernel.decrypt_blocks(keys, chunk);
+        } else {
+            kernel.encrypt_blocks(keys, chunk);
+        }
+        for (b, t) in chunk.iter_mut().zip(&ts) {
+            for (x, y) in b.iter_mut().zip(t) {
+                *x ^= y;
+            }
+        }
+    }
+    ts.fill([0; 16]);
 }
 
 /// Generic CBC decryption built on [`Kernel::decrypt_blocks`], in batches.
@@ -228,8 +339,12 @@ pub fn detect_best() -> &'static dyn Kernel {
         .expect("the portable constant-time kernel is always available")
 }
 
-/// The kernel to use by default: the one named by `AESFLOW_KERNEL` if set
-/// (an error if that name is unknown or unsupported), else [`detect_best`].
+/// The kernel an application uses by default: the one named by
+/// `AESFLOW_KERNEL` if set (an error if that name is unknown or unsupported),
+/// else [`detect_best`]. The only reader of the environment variable in
+/// aesflow: call it at the edge (command line, Python binding) and pass the
+/// kernel down ([`Aes::with_kernel`](crate::Aes::with_kernel)); library
+/// constructors never read the environment.
 pub fn default_kernel() -> Result<&'static dyn Kernel, KernelError> {
     match std::env::var(KERNEL_ENV) {
         Ok(name) if !name.trim().is_empty() => kernel_by_name(&name),

@@ -2,7 +2,7 @@
 //!
 //! One FIPS-197 implementation that everything in aesflow is built from: the
 //! many-core engines of Liu & Baas (*Parallel AES Encryption Engines for
-//! Many-Core Processor Arrays*, seed 000) distribute its [`steps`] over
+//! Many-Core Processor Arrays*) distribute its [`steps`] over
 //! simulated cores, and the host engine runs its [`kernels`](mod@kernels) on real CPUs.
 //!
 //! * [`sbox`] — the S-box derived from its definition (GF(2^8) inverse +
@@ -14,9 +14,14 @@
 //! * [`key_schedule`] — offline ([`RoundKeys`]) and online
 //!   ([`OnlineKeyExpansion`]) key expansion (paper §4: every engine exists in
 //!   both styles). Secrets are zeroized on drop.
+//! * [`cpu`] — the CPU's features, detected once ([`features`]), and the
+//!   families of code paths ([`Isa`]) that follow a kernel's choice.
 //! * [`kernel`] — the [`Kernel`] trait, the registry ([`kernels`](fn@kernels),
-//!   [`kernel_by_name`]) and runtime selection ([`default_kernel`],
-//!   `AESFLOW_KERNEL`).
+//!   [`kernel_by_name`]) and runtime selection ([`detect_best`]; at an
+//!   application's edge [`default_kernel`], which honours `AESFLOW_KERNEL`).
+//! * `x86` (x86-64 only) — the AES-round, round-key broadcast and counter
+//!   helpers on 128- and 512-bit registers that the kernels here and the
+//!   fused paths of the other crates share.
 //! * [`kernels`](mod@kernels) — the implementations: `reference`, `ttable`
 //!   (not constant-time), `ctime`, and the hardware kernels where compiled.
 //!
@@ -32,15 +37,19 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod cpu;
 pub mod kernel;
 pub mod kernels;
 pub mod key_schedule;
 pub mod sbox;
 pub mod steps;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
 
+pub use cpu::{Features, Isa, features};
 pub use kernel::{
     Block, KERNEL_ENV, Kernel, KernelError, available_kernels, default_kernel, detect_best,
-    kernel_by_name, kernels,
+    kernel_by_name, kernels, xts_mul_alpha,
 };
 pub use key_schedule::{
     CipherKey, KeyError, KeyExpansion, KeySchedule, KeySize, OnlineKeyExpansion, RoundKeys,
@@ -82,9 +91,10 @@ impl From<KernelError> for Error {
 
 /// An AES instance: a key schedule bound to a kernel.
 ///
-/// The main entry point for users: [`Aes::new`] picks the default kernel
-/// (fastest constant-time one on this CPU, or `AESFLOW_KERNEL`) and offline
-/// key expansion.
+/// The main entry point for users: [`Aes::new`] picks the fastest
+/// constant-time kernel on this CPU ([`detect_best`]) and offline key
+/// expansion; [`Aes::with_kernel`] takes a chosen one, e.g. the
+/// [`default_kernel`] an application resolved from `AESFLOW_KERNEL`.
 #[derive(Clone)]
 pub struct Aes {
     kernel: &'static dyn Kernel,
@@ -92,9 +102,12 @@ pub struct Aes {
 }
 
 impl Aes {
-    /// AES with the default kernel and offline key expansion.
+    /// AES with the fastest constant-time kernel this CPU runs
+    /// ([`detect_best`]) and offline key expansion. Does not read the
+    /// environment: to honour `AESFLOW_KERNEL`, pass [`default_kernel`] to
+    /// [`Aes::with_kernel`].
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_kernel(key, default_kernel()?, KeyExpansion::Offline)
+        Self::with_kernel(key, detect_best(), KeyExpansion::Offline)
     }
 
     /// AES with a chosen kernel and key-expansion style.
@@ -170,6 +183,18 @@ impl Aes {
     /// CBC decryption of whole blocks in place (see [`Kernel::cbc_decrypt`]).
     pub fn cbc_decrypt(&self, iv: &mut Block, blocks: &mut [Block]) {
         self.kernel.cbc_decrypt(&self.keys, iv, blocks);
+    }
+
+    /// CFB128 decryption of whole blocks in place (see
+    /// [`Kernel::cfb_decrypt`]).
+    pub fn cfb_decrypt(&self, iv: &mut Block, blocks: &mut [Block]) {
+        self.kernel.cfb_decrypt(&self.keys, iv, blocks);
+    }
+
+    /// XTS of whole blocks in place with this instance as the data-unit
+    /// key and `tweak` the encrypted tweak (see [`Kernel::xts_blocks`]).
+    pub fn xts_blocks(&self, tweak: &mut Block, blocks: &mut [Block], decrypt: bool) {
+        self.kernel.xts_blocks(&self.keys, tweak, blocks, decrypt);
     }
 }
 

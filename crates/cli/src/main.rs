@@ -10,18 +10,29 @@ mod bench_cmd;
 mod demo;
 mod designs_cmd;
 mod energy_cmd;
+mod exit;
+mod explore_cmd;
 mod files_cmd;
+mod inspect_cmd;
+mod jobs;
 mod kernels_cmd;
 mod keygen_cmd;
+mod keys;
+mod prompt;
 mod sdf_cmd;
+mod signals;
+mod stdio;
+mod version;
+mod report_cmd;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Parallel AES engines: the many-core designs of Liu & Baas, modelled and
 /// run, and a fast AES engine for today's CPUs.
 #[derive(Parser)]
-#[command(name = "aesflow", version, about, long_about = None)]
+#[command(name = "aesflow", version, long_version = version::long(), about, long_about = None,
+          after_help = exit::HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,20 +51,37 @@ enum Command {
     Decrypt(files_cmd::DecryptArgs),
     /// Write a new random key file for `encrypt --key-file`.
     Keygen(keygen_cmd::KeygenArgs),
-    /// List the AES kernels, which this CPU can run, and the default.
+    /// List the AES kernels, which this CPU can run, and the one in use.
     Kernels,
+    /// Print a file's header without a key: format, suite, passphrase
+    /// parameters, chunk count.
+    Inspect(inspect_cmd::InspectArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: `aesflow man > aesflow.1`.
+    Man,
     /// The 16 many-core AES engines of Liu & Baas on the simulated AsAP
     /// array: list them, print Table 2 beside the model, export DOT/SVG/SDF3.
     Designs(designs_cmd::DesignsArgs),
     /// Power, energy, per-core DVFS, duplication and Table 5 of the many-core
     /// engines from simulated activity, beside the paper; SVG charts.
     Energy(energy_cmd::EnergyArgs),
+    /// Generate and simulate the design space of many-core AES engines:
+    /// Pareto fronts (throughput vs cores, vs energy/bit), the paper's designs
+    /// against them, SVG charts.
+    Explore(explore_cmd::ExploreArgs),
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
     /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
     /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
     Sdf(sdf_cmd::SdfArgs),
+    /// One self-contained HTML report: the engines beside the paper, their
+    /// maps and graphs, this host's benchmark, the methods.
+    Report(report_cmd::ReportArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -64,19 +92,29 @@ Examples:
   tar c dir | aesflow encrypt -k my.key > dir.tar.cob
   aesflow encrypt --passphrase notes.txt        # asks for a passphrase twice
   AESFLOW_PASS=... aesflow encrypt --passphrase-env AESFLOW_PASS notes.txt
+  aesflow keygen | aesflow encrypt -k - -o notes.cob notes.txt   # key on stdin
+  AESFLOW_KEY=$(cat my.key) aesflow encrypt --key-env AESFLOW_KEY notes.txt
   aesflow encrypt --raw --mode cbc --key 000102030405060708090a0b0c0d0e0f \\
       --iv 0f0e0d0c0b0a09080706050403020100 -o out.bin in.bin   # = openssl enc
+  aesflow encrypt --raw --mode cbc --pbkdf2 --passphrase -o out.bin in.bin
+      # = openssl enc -aes-256-cbc -pbkdf2 -md sha256 (-iter 10000)
 
 The format is Cobblestone-256 (C2SP chunked encryption with AES-256-GCM):
-every 16 KiB chunk is authenticated. Output files are written to a temporary
-file and renamed only when complete; an existing file is never overwritten
-without --force, and on any error no output file is left behind.";
+every 16 KiB chunk is authenticated. An output file appears only when
+complete (an unnamed file linked into place, then synced; --no-sync skips the
+sync); on any error, interrupt or kill no output file is left behind. An
+existing file is never overwritten without --force, and a device or FIFO
+never. Ciphertext is not written to a terminal unless -o - or --force.
+A summary line per file is printed with -v (by default only when stdout is a
+terminal); --json prints it as JSON.";
 
 const DECRYPT_EXAMPLES: &str = "\
 Examples:
   aesflow decrypt -k my.key report.pdf.cob      # writes report.pdf
   aesflow decrypt -k my.key -o - dir.tar.cob | tar x
   aesflow decrypt --passphrase notes.txt.cob
+  aesflow inspect notes.txt.cob                 # the header, without a key
+  aesflow decrypt --raw --mode cbc --pbkdf2 --passphrase -o in.bin out.bin
 
 A file is decrypted and authenticated completely before its output file
 appears. When decrypting to stdout, data is released chunk by chunk, each only
@@ -93,16 +131,31 @@ fn main() -> ExitCode {
         Command::Decrypt(a) => files_cmd::run_decrypt(a),
         Command::Keygen(a) => keygen_cmd::run(a),
         Command::Kernels => kernels_cmd::run(),
+        Command::Inspect(a) => inspect_cmd::run(a),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "aesflow",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map_err(Into::into),
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
+        Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("aesflow: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(exit::code(&e))
         }
     }
 }

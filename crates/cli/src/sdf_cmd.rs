@@ -156,11 +156,11 @@ fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
         out.write_all(text.as_bytes())?;
         return Ok(out.flush()?);
     }
-    let mut f = aesflow_engine::output::AtomicFile::create(&a.output, a.force)?;
+    let mut f = aesflow_output::AtomicFile::create(&a.output, a.force)?;
     f.file_mut()
         .write_all(text.as_bytes())
         .with_context(|| format!("writing {}", a.output.display()))?;
-    f.commit()?;
+    f.commit(true)?;
     Ok(())
 }
 

@@ -2,13 +2,21 @@
 //! -iv … [-nopad]` in both directions: ECB and CBC with PKCS#7 padding
 //! (unless `pad` is off, when the input must be whole blocks), CTR (the
 //! whole IV as a 128-bit big-endian counter, OpenSSL's convention), CFB
-//! (CFB128) and OFB. No authentication: prefer Cobblestone.
+//! (CFB128), CFB8, CFB1 and OFB (NIST SP 800-38A, "Recommendation for Block
+//! Cipher Modes of Operation", sections 6.1-6.5). No authentication:
+//! prefer Cobblestone.
+//!
+//! Passphrase files as `openssl enc -pbkdf2 -md sha256 [-iter N]` makes
+//! them: `Salted__` ‖ 8-byte salt ‖ ciphertext, with key ‖ IV =
+//! PBKDF2-HMAC-SHA-256(passphrase, salt, N, key length + IV length)
+//! (RFC 8018, "PKCS #5: Password-Based Cryptography Specification",
+//! section 5.2); [`SaltedHeader`] and [`RawParams::from_passphrase`].
 
 use crate::error::{Error, Result};
 use crate::par;
 use crate::pool::Pool;
 use aesflow_cipher::Aes;
-use aesflow_modes::{Cfb, Ofb, Padding};
+use aesflow_modes::{Cfb, Cfb1, Cfb8, Ofb, Padding};
 use std::io::{self, Read, Write};
 use zeroize::Zeroizing;
 
@@ -25,6 +33,10 @@ pub enum RawMode {
     Cfb,
     /// Output feedback.
     Ofb,
+    /// 8-bit cipher feedback (one AES call per byte).
+    Cfb8,
+    /// 1-bit cipher feedback (one AES call per bit).
+    Cfb1,
 }
 
 impl RawMode {
@@ -36,9 +48,11 @@ impl RawMode {
             "ctr" => RawMode::Ctr,
             "cfb" | "cfb128" => RawMode::Cfb,
             "ofb" => RawMode::Ofb,
+            "cfb8" => RawMode::Cfb8,
+            "cfb1" => RawMode::Cfb1,
             _ => {
                 return Err(Error::InvalidInput(format!(
-                    "unknown mode '{s}' (ecb, cbc, ctr, cfb, ofb)"
+                    "unknown mode '{s}' (ecb, cbc, ctr, cfb, cfb8, cfb1, ofb)"
                 )));
             }
         })
@@ -52,6 +66,8 @@ impl RawMode {
             RawMode::Ctr => "ctr",
             RawMode::Cfb => "cfb",
             RawMode::Ofb => "ofb",
+            RawMode::Cfb8 => "cfb8",
+            RawMode::Cfb1 => "cfb1",
         }
     }
 
@@ -84,6 +100,7 @@ pub struct RawParams {
     key: Zeroizing<Vec<u8>>,
     iv: [u8; 16],
     pad: bool,
+    kernel: Option<&'static dyn aesflow_cipher::Kernel>,
 }
 
 impl std::fmt::Debug for RawParams {
@@ -128,7 +145,47 @@ impl RawParams {
             }
             None => {}
         }
-        Ok(RawParams { mode, key, iv, pad })
+        Ok(RawParams {
+            mode,
+            key,
+            iv,
+            pad,
+            kernel: None,
+        })
+    }
+
+    /// Key and IV from a passphrase as `openssl enc -pbkdf2 -md sha256
+    /// -iter N` derives them (`key_len`: 16, 24 or 32 bytes).
+    pub fn from_passphrase(
+        mode: RawMode,
+        key_len: usize,
+        passphrase: &[u8],
+        header: &SaltedHeader,
+        pad: bool,
+    ) -> Result<Self> {
+        if ![16, 24, 32].contains(&key_len) || header.iterations == 0 {
+            return Err(Error::InvalidInput(
+                "PBKDF2: key length 16/24/32 and at least one iteration".into(),
+            ));
+        }
+        let iv_len = if mode == RawMode::Ecb { 0 } else { 16 };
+        let mut okm = Zeroizing::new(vec![0u8; key_len + iv_len]);
+        pbkdf2_hmac_sha256(passphrase, &header.salt, header.iterations, &mut okm);
+        let mut iv = [0u8; 16];
+        iv[..iv_len].copy_from_slice(&okm[key_len..]);
+        Ok(RawParams {
+            mode,
+            key: Zeroizing::new(okm[..key_len].to_vec()),
+            iv,
+            pad,
+            kernel: None,
+        })
+    }
+
+    /// Run on `kernel` instead of the fastest constant-time one.
+    pub fn with_kernel(mut self, kernel: &'static dyn aesflow_cipher::Kernel) -> Self {
+        self.kernel = Some(kernel);
+        self
     }
 
     /// The mode.
@@ -139,6 +196,73 @@ impl RawParams {
     /// The `openssl enc` cipher name, e.g. `aes-256-ctr`.
     pub fn openssl_name(&self) -> String {
         format!("aes-{}-{}", self.key.len() * 8, self.mode.name())
+    }
+}
+
+/// The `openssl enc` salt header: `Salted__` and 8 bytes of salt (the
+/// iteration count is not stored; OpenSSL's default is 10000).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaltedHeader {
+    /// The salt.
+    pub salt: [u8; 8],
+    /// PBKDF2 iterations (`-iter`).
+    pub iterations: u32,
+}
+
+/// The header's magic.
+pub const SALTED_MAGIC: &[u8; 8] = b"Salted__";
+/// `openssl enc -pbkdf2`'s default iteration count.
+pub const OPENSSL_DEFAULT_ITER: u32 = 10_000;
+
+impl SaltedHeader {
+    /// A fresh random salt.
+    pub fn new(iterations: u32) -> Result<Self> {
+        let mut salt = [0u8; 8];
+        getrandom::fill(&mut salt)
+            .map_err(|e| Error::io("getting random bytes", io::Error::other(e.to_string())))?;
+        Ok(SaltedHeader { salt, iterations })
+    }
+
+    /// Parse the 16 header bytes.
+    pub fn parse(b: &[u8; 16], iterations: u32) -> Result<Self> {
+        if &b[..8] != SALTED_MAGIC {
+            return Err(Error::BadHeader(
+                "not an `openssl enc -pbkdf2` file (no Salted__ header)".into(),
+            ));
+        }
+        Ok(SaltedHeader {
+            salt: b[8..].try_into().expect("8 bytes"),
+            iterations,
+        })
+    }
+
+    /// The 16 header bytes.
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(SALTED_MAGIC);
+        b[8..].copy_from_slice(&self.salt);
+        b
+    }
+}
+
+/// PBKDF2-HMAC-SHA-256 (RFC 8018 section 5.2) into `out`.
+pub fn pbkdf2_hmac_sha256(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
+    use hmac::{Hmac, Mac};
+    type H = Hmac<sha2::Sha256>;
+    let prf = H::new_from_slice(password).expect("HMAC takes any key length");
+    for (i, block) in out.chunks_mut(32).enumerate() {
+        let mut m = prf.clone();
+        m.update(salt);
+        m.update(&(i as u32 + 1).to_be_bytes());
+        let mut u = Zeroizing::new(m.finalize().into_bytes().to_vec());
+        let mut t = u.clone();
+        for _ in 1..iterations {
+            let mut m = prf.clone();
+            m.update(&u);
+            u.copy_from_slice(&m.finalize().into_bytes());
+            t.iter_mut().zip(u.iter()).for_each(|(a, b)| *a ^= b);
+        }
+        block.copy_from_slice(&t[..block.len()]);
     }
 }
 
@@ -168,7 +292,10 @@ pub fn raw_stream(
     writer: &mut (impl Write + ?Sized),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
-    let aes = Aes::new(&p.key)?;
+    let aes = match p.kernel {
+        Some(k) => Aes::with_kernel(&p.key, k, aesflow_cipher::KeyExpansion::Offline)?,
+        None => Aes::new(&p.key)?,
+    };
     let werr = |e| Error::io("writing output", e);
     let mut buf = Zeroizing::new(vec![0u8; BATCH]);
     let mut out = Zeroizing::new(Vec::with_capacity(BATCH + 32));
@@ -184,6 +311,8 @@ pub fn raw_stream(
         Ctr([u8; 16]),
         Cfb(Cfb<&'a Aes>),
         Ofb(Ofb<&'a Aes>),
+        Cfb8(Cfb8<&'a Aes>),
+        Cfb1(Cfb1<&'a Aes>),
     }
     let mut st = match (p.mode, encrypt) {
         (RawMode::Ecb, true) => St::Enc(aesflow_modes::ecb::encryptor(&aes, padding)),
@@ -193,6 +322,8 @@ pub fn raw_stream(
         (RawMode::Ctr, _) => St::Ctr(p.iv),
         (RawMode::Cfb, _) => St::Cfb(Cfb::new(&aes, &p.iv)?),
         (RawMode::Ofb, _) => St::Ofb(Ofb::new(&aes, &p.iv)?),
+        (RawMode::Cfb8, _) => St::Cfb8(Cfb8::new(&aes, &p.iv)?),
+        (RawMode::Cfb1, _) => St::Cfb1(Cfb1::new(&aes, &p.iv)?),
     };
     loop {
         let n = read_some(reader, &mut buf)?;
@@ -223,6 +354,23 @@ pub fn raw_stream(
                 o.apply_keystream(data);
                 data
             }
+            St::Cfb8(c) => {
+                if encrypt {
+                    c.encrypt(data)
+                } else {
+                    c.decrypt(data)
+                }
+                data
+            }
+            St::Cfb1(c) => {
+                let bits = data.len() * 8;
+                if encrypt {
+                    c.encrypt_bits(data, bits)?
+                } else {
+                    c.decrypt_bits(data, bits)?
+                }
+                data
+            }
         };
         writer.write_all(chunk).map_err(werr)?;
         written += chunk.len() as u64;
@@ -251,4 +399,46 @@ pub fn raw_stream(
     written += out.len() as u64;
     writer.flush().map_err(werr)?;
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(s: &str) -> Vec<u8> {
+        parse_hex(s, "test").unwrap().to_vec()
+    }
+
+    /// PBKDF2-HMAC-SHA-256 test vectors (RFC 7914 section 11, and the
+    /// widely published "password"/"salt" set).
+    #[test]
+    fn pbkdf2_sha256_vectors() {
+        let mut out = [0u8; 32];
+        pbkdf2_hmac_sha256(b"password", b"salt", 1, &mut out);
+        assert_eq!(
+            out.to_vec(),
+            hex("120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
+        );
+        pbkdf2_hmac_sha256(b"password", b"salt", 4096, &mut out);
+        assert_eq!(
+            out.to_vec(),
+            hex("c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")
+        );
+        let mut long = [0u8; 64];
+        pbkdf2_hmac_sha256(b"passwd", b"salt", 1, &mut long);
+        assert_eq!(
+            long.to_vec(),
+            hex(
+                "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc\
+                 49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"
+            )
+        );
+    }
+
+    #[test]
+    fn salted_header_round_trips() {
+        let h = SaltedHeader::new(7).unwrap();
+        assert_eq!(SaltedHeader::parse(&h.to_bytes(), 7).unwrap(), h);
+        assert!(SaltedHeader::parse(&[0u8; 16], 7).is_err());
+    }
 }

@@ -9,7 +9,6 @@
 //! * [`Cfb1`] — CFB1: one call per *bit*; bits are packed MSB first.
 
 use crate::error::{Error, Result, iv16, same_len};
-use crate::streaming::BATCH;
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use zeroize::Zeroize;
@@ -58,23 +57,11 @@ impl<A: Borrow<Aes>> Cfb<A> {
             self.pos += 1;
             buf = &mut buf[1..];
         }
-        // Whole blocks in batches: keystream_i = E(C_{i-1}).
-        let mut ks = [[0u8; 16]; BATCH];
+        // Whole blocks through the kernel's parallel CFB128 decryption:
+        // keystream_i = E(C_{i-1}).
         let whole = buf.len() / 16 * 16;
         let (blocks, _) = buf[..whole].as_chunks_mut::<16>();
-        for chunk in blocks.chunks_mut(BATCH) {
-            let n = chunk.len();
-            ks[0] = self.reg;
-            ks[1..n].copy_from_slice(&chunk[..n - 1]);
-            self.reg = chunk[n - 1];
-            aes.encrypt_blocks(&mut ks[..n]);
-            for (b, k) in chunk.iter_mut().zip(&ks) {
-                for (x, y) in b.iter_mut().zip(k) {
-                    *x ^= y;
-                }
-            }
-        }
-        ks.zeroize();
+        aes.cfb_decrypt(&mut self.reg, blocks);
         // Any tail starts a new segment.
         let tail = &mut buf[whole..];
         if !tail.is_empty() {

@@ -50,6 +50,11 @@ pub enum Error {
     Order(&'static str),
     /// A requested accelerated implementation is not available here.
     Unavailable(&'static str),
+    /// An XTS key that is not 32 or 64 bytes (two AES-128 or AES-256 keys).
+    XtsKeyLength(usize),
+    /// An XTS data unit outside 16 bytes ..= 2^20 blocks (or, streaming,
+    /// input that is not whole data units: the bytes left over).
+    DataUnitLength(usize),
 }
 
 impl fmt::Display for Error {
@@ -77,6 +82,15 @@ impl fmt::Display for Error {
             }
             Error::Order(what) => write!(f, "operation out of order: {what}"),
             Error::Unavailable(what) => write!(f, "{what} is not available on this CPU/build"),
+            Error::XtsKeyLength(n) => write!(
+                f,
+                "an XTS key is two AES keys, 32 or 64 bytes (XTS-AES-128 or -256), not {n} bytes"
+            ),
+            Error::DataUnitLength(n) => write!(
+                f,
+                "an XTS data unit is 16 bytes to 2^20 blocks (whole units when streaming), \
+                 got {n} bytes"
+            ),
         }
     }
 }

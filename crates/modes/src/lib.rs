@@ -14,18 +14,19 @@
 //! | OFB | [`ofb`] | [SP 800-38A] §6.4 | no | stream mode |
 //! | CTR | [`ctr`] | [SP 800-38A] §6.5, B.1 | enc + dec | 128-bit big-endian counter, via the kernel's own `ctr_xor` |
 //! | GCM | [`gcm`] | [SP 800-38D] | enc + dec | AEAD; any IV length, tags of 4–16 bytes, fused one-pass kernels |
+//! | XTS | [`xts`] | IEEE 1619 §5, [SP 800-38E] | enc + dec | storage; ciphertext stealing for units not a multiple of 16 bytes |
 //!
-//! ## How the seeds use modes
+//! ## How the papers use modes
 //!
-//! * Seed 003 (Pericàs et al., *Vectorized AES Core for High-Throughput
-//!   Secure Environments*, `shared/seeds/003_*`) builds an AES core that
+//! * Pericàs et al., *Vectorized AES Core for High-Throughput Secure
+//!   Environments* (§3, the multiple-stream AES core), build an AES core that
 //!   encrypts two streams in parallel in ECB or CBC: CBC *encryption* is
 //!   serial within a stream (`C_i` needs `C_{i-1}`), so the way to fill a
 //!   pipelined core is to interleave independent streams. Here [`cbc`]
 //!   encrypts one stream serially and decrypts in parallel batches; the
-//!   multi-stream engine lives in the engine crate.
-//! * Seed 004 (Hodjat & Verbauwhede, *Area-Throughput Trade-Offs for Fully
-//!   Pipelined 30 to 70 Gbits/s AES Processors*, `shared/seeds/004_*`) runs its
+//!   multi-stream engine lives in the `aesflow-multistream` crate.
+//! * Hodjat & Verbauwhede, *Area-Throughput Trade-Offs for Fully Pipelined
+//!   30 to 70 Gbits/s AES Processors*, run their
 //!   fully pipelined processors in counter mode, whose keystream blocks are
 //!   independent — exactly what [`ctr`] and the CTR half of [`gcm`] exploit on
 //!   a CPU (many blocks in flight through the AES units).
@@ -68,6 +69,7 @@
 //!
 //! [SP 800-38A]: https://doi.org/10.6028/NIST.SP.800-38A
 //! [SP 800-38D]: https://doi.org/10.6028/NIST.SP.800-38D
+//! [SP 800-38E]: https://doi.org/10.6028/NIST.SP.800-38E
 //! [`Aes`]: aesflow_cipher::Aes
 //!
 //! ```
@@ -104,6 +106,7 @@ pub mod padding;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 pub mod streaming;
+pub mod xts;
 
 pub use cbc::Cbc;
 pub use cfb::{Cfb, Cfb1, Cfb8};
@@ -113,3 +116,4 @@ pub use gcm::{Gcm, GcmOptions, Tag};
 pub use ofb::Ofb;
 pub use padding::Padding;
 pub use streaming::{BlockDecryptor, BlockEncryptor};
+pub use xts::{Xts, XtsStream};

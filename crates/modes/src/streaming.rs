@@ -14,9 +14,6 @@ use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use zeroize::Zeroize;
 
-/// Blocks per batch for parallel work (decryption), on the stack.
-pub(crate) const BATCH: usize = 64;
-
 /// The chaining state of a block mode.
 #[derive(Clone, Debug)]
 pub(crate) enum Chain {
@@ -177,11 +174,13 @@ impl<A: Borrow<Aes>> BlockDecryptor<A> {
     }
 
     /// Finish: decrypt the held-back block and strip the padding.
-    /// Errors: [`Error::NotBlockAligned`] for a partial final block,
-    /// [`Error::BadPadding`] for malformed padding.
+    /// Errors: [`Error::NotBlockAligned`] for a partial final block (with
+    /// or without padding; `len` is the bytes of that block),
+    /// [`Error::BadPadding`] for malformed padding or, with padding, no
+    /// input at all.
     pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
         match self.padding {
-            Padding::None if self.n != 0 => Err(Error::NotBlockAligned { len: self.n }),
+            _ if !self.n.is_multiple_of(16) => Err(Error::NotBlockAligned { len: self.n }),
             Padding::None => Ok(()),
             Padding::Pkcs7 if self.n != 16 => Err(Error::BadPadding),
             Padding::Pkcs7 => {
@@ -293,6 +292,21 @@ mod tests {
         let mut sink = Vec::new();
         d.update(&ct, &mut sink);
         assert!(sink.is_empty(), "the padded block is held back");
+        assert_eq!(d.finalize(&mut sink), Err(Error::BadPadding));
+        // A partial final block is NotBlockAligned with padding too, as
+        // the doc says (it was BadPadding); no input at all is BadPadding.
+        let long = cbc::encrypt(&aes, &iv, Padding::Pkcs7, &pt).unwrap();
+        for cut in [1, 15, 17, 31, 97] {
+            let mut d = cbc::decryptor(&aes, &iv, Padding::Pkcs7).unwrap();
+            let mut sink = Vec::new();
+            d.update(&long[..cut], &mut sink);
+            assert_eq!(
+                d.finalize(&mut sink),
+                Err(Error::NotBlockAligned { len: cut % 16 }),
+                "cut {cut}"
+            );
+        }
+        let d = cbc::decryptor(&aes, &iv, Padding::Pkcs7).unwrap();
         assert_eq!(d.finalize(&mut sink), Err(Error::BadPadding));
         // Truncated / empty input.
         assert_eq!(

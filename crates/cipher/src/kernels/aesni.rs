@@ -8,10 +8,9 @@
 //!   key order `AESDEC` expects: [`RoundKeys::dec_equiv`] when the keys are
 //!   stored, or the reversed online schedule with `AESIMC` applied to the
 //!   middle round keys.
-//! * Counter mode is fused: counters are generated in registers (a 64-bit
-//!   add when no carry can cross the low half within a batch, the full
-//!   128-bit increment otherwise), encrypted and XORed with the data in one
-//!   pass.
+//! * Counter mode is fused: counters are generated in registers (a
+//!   branch-free 128-bit increment, whatever the counter's value), encrypted
+//!   and XORed with the data in one pass.
 //! * Online key expansion derives the round keys once per
 //!   [`ONLINE_BATCH`] blocks.
 //!
@@ -20,8 +19,13 @@
 //!
 //! [`RoundKeys::dec_equiv`]: crate::key_schedule::RoundKeys::dec_equiv
 
+use crate::kernel::xts_mul_alpha;
 use crate::kernel::{Block, Kernel};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
+use crate::x86::v128::{
+    Keys, counters, crypt_n, dec_n, enc_n, load, load_at, load_keys, store, store_at,
+    xts_mul_alpha8,
+};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -36,13 +40,8 @@ const WIDTH: usize = 8;
 /// group of this many blocks (1 KiB).
 pub const ONLINE_BATCH: usize = 64;
 
-/// The round keys as registers (only `0..=Nr` are meaningful).
-type Keys = [__m128i; MAX_ROUND_KEYS];
-
 fn detected() -> bool {
-    std::arch::is_x86_feature_detected!("aes")
-        && std::arch::is_x86_feature_detected!("sse2")
-        && std::arch::is_x86_feature_detected!("ssse3")
+    crate::cpu::features().aesni()
 }
 
 fn require() {
@@ -116,7 +115,7 @@ fn inv_mix_keys(keys: &mut [[u8; 16]]) {
 }
 
 fn require_aes() {
-    if !std::arch::is_x86_feature_detected!("aes") {
+    if !crate::cpu::features().aes {
         panic!("aesflow: AESIMC needs the CPU feature aes, which this CPU lacks");
     }
 }
@@ -125,106 +124,6 @@ fn require_aes() {
 fn inv_mix_keys_ni(keys: &mut [[u8; 16]]) {
     for k in keys {
         store(k, _mm_aesimc_si128(load(k)));
-    }
-}
-
-#[inline]
-#[target_feature(enable = "sse2")]
-fn load(b: &[u8; 16]) -> __m128i {
-    // SAFETY: `b` is 16 readable bytes and `loadu` has no alignment
-    // requirement; `sse2` is enabled on this function.
-    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
-}
-
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store(b: &mut [u8; 16], v: __m128i) {
-    // SAFETY: `b` is 16 writable bytes and `storeu` has no alignment
-    // requirement; `sse2` is enabled on this function.
-    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
-}
-
-/// Load 16 bytes from the start of `p` (at least 16 long).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn load_at(p: &[u8]) -> __m128i {
-    assert!(p.len() >= 16);
-    // SAFETY: just checked that 16 bytes are readable; unaligned load.
-    unsafe { _mm_loadu_si128(p.as_ptr().cast()) }
-}
-
-/// Store 16 bytes to the start of `p` (at least 16 long).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store_at(p: &mut [u8], v: __m128i) {
-    assert!(p.len() >= 16);
-    // SAFETY: just checked that 16 bytes are writable; unaligned store.
-    unsafe { _mm_storeu_si128(p.as_mut_ptr().cast(), v) }
-}
-
-#[inline]
-#[target_feature(enable = "sse2")]
-fn load_keys(rk: &[[u8; 16]]) -> Keys {
-    let mut k = [_mm_setzero_si128(); MAX_ROUND_KEYS];
-    for (d, s) in k.iter_mut().zip(rk) {
-        *d = load(s);
-    }
-    k
-}
-
-/// A scheduling barrier: an empty `asm!` that LLVM must keep in program
-/// order with the other barriers, so round `r` of every block in flight is
-/// issued before round `r + 1` of any. Without it LLVM runs each block's
-/// whole round chain in turn (one dependent `AESENC` after another), which
-/// leaves the AES unit idle for most of its latency, worst with 14 rounds.
-#[inline(always)]
-fn round_barrier<const N: usize>(x: &mut [__m128i; N]) {
-    for v in x.iter_mut() {
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // xmm register in place; it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(xmm_reg) * v,
-                options(nomem, nostack, preserves_flags)
-            );
-        }
-    }
-}
-
-/// Encrypt `N` blocks held in registers, rounds interleaved across blocks.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-fn enc_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm_xor_si128(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm_aesenc_si128(*v, *kr);
-        }
-        round_barrier(x);
-    }
-    for v in x.iter_mut() {
-        *v = _mm_aesenclast_si128(*v, k[NR]);
-    }
-}
-
-/// Decrypt `N` blocks held in registers (equivalent inverse cipher keys).
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-fn dec_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm_xor_si128(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm_aesdec_si128(*v, *kr);
-        }
-        round_barrier(x);
-    }
-    for v in x.iter_mut() {
-        *v = _mm_aesdeclast_si128(*v, k[NR]);
     }
 }
 
@@ -268,26 +167,6 @@ fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) 
     }
     if rest.len() == 1 {
         ecb_step::<NR, 1, DEC>(rest, k);
-    }
-}
-
-/// `N` consecutive counters from `ctr`, as big-endian blocks.
-#[inline]
-#[target_feature(enable = "sse2,ssse3")]
-fn counters<const N: usize>(ctr: u128, x: &mut [__m128i; N]) {
-    let bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let lo = ctr as u64;
-    if lo <= u64::MAX - (N as u64 - 1) {
-        // Fast path: no carry out of the low 64 bits within these N.
-        let base = _mm_set_epi64x((ctr >> 64) as i64, lo as i64);
-        for (i, v) in x.iter_mut().enumerate() {
-            *v = _mm_shuffle_epi8(_mm_add_epi64(base, _mm_set_epi64x(0, i as i64)), bswap);
-        }
-    } else {
-        for (i, v) in x.iter_mut().enumerate() {
-            let c = ctr.wrapping_add(i as u128);
-            *v = _mm_shuffle_epi8(_mm_set_epi64x((c >> 64) as i64, c as i64), bswap);
-        }
     }
 }
 
@@ -430,12 +309,65 @@ pub(super) fn cbc_decrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [B
     });
 }
 
+/// XTS over whole blocks: eight tweak registers, each advanced by α^8 per
+/// group independently; after the main loop they hold the next eight
+/// tweaks in order, which the remainder uses.
+#[target_feature(enable = "aes,sse2")]
+fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block]) {
+    let keys = load_keys(rk);
+    let mut tw = [_mm_setzero_si128(); WIDTH];
+    let mut t = *tweak;
+    for v in tw.iter_mut() {
+        *v = load(&t);
+        t = xts_mul_alpha(&t);
+    }
+    t.zeroize();
+    let mut chunks = blocks.chunks_exact_mut(WIDTH);
+    for c in &mut chunks {
+        let mut x = [_mm_setzero_si128(); WIDTH];
+        for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
+            *v = _mm_xor_si128(load(b), *t);
+        }
+        crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
+        for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(tw.iter_mut()) {
+            store(b, _mm_xor_si128(*v, *t));
+            *t = xts_mul_alpha8(*t);
+        }
+    }
+    let rest = chunks.into_remainder();
+    for (b, t) in rest.iter_mut().zip(&tw) {
+        let mut x = [_mm_xor_si128(load(b), *t)];
+        crypt_n::<NR, 1, DEC>(&mut x, &keys);
+        store(b, _mm_xor_si128(x[0], *t));
+    }
+    store(tweak, tw[rest.len()]);
+}
+
+/// XTS with AES-NI, dispatched on the number of rounds and direction.
+///
+/// # Safety
+/// The CPU must support `aes` and `sse2`.
+unsafe fn xts_dispatch(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    // SAFETY: the caller guarantees the features these functions enable.
+    unsafe {
+        match (rk.len() - 1, dec) {
+            (10, false) => xts::<10, false>(rk, tweak, blocks),
+            (12, false) => xts::<12, false>(rk, tweak, blocks),
+            (14, false) => xts::<14, false>(rk, tweak, blocks),
+            (10, true) => xts::<10, true>(rk, tweak, blocks),
+            (12, true) => xts::<12, true>(rk, tweak, blocks),
+            (14, true) => xts::<14, true>(rk, tweak, blocks),
+            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+        }
+    }
+}
+
 /// KeySubWord with the AES instruction: with the word in all four columns,
 /// ShiftRows moves nothing, so `AESENCLAST` with a zero round key is SubBytes
 /// on each byte. Constant-time, and much faster than the bitsliced circuit;
 /// `None` when the CPU lacks AES-NI.
 pub fn sub_word(w: [u8; 4]) -> Option<[u8; 4]> {
-    if !std::arch::is_x86_feature_detected!("aes") {
+    if !crate::cpu::features().aes {
         return None;
     }
     // SAFETY: AES-NI was just detected; SSE2 is part of x86-64.
@@ -496,8 +428,8 @@ impl Kernel for AesNi {
     fn rank(&self) -> u32 {
         20
     }
-    fn uses_aes_instructions(&self) -> bool {
-        true
+    fn isa(&self) -> crate::cpu::Isa {
+        crate::cpu::Isa::Aesni
     }
     fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
         require();
@@ -528,134 +460,26 @@ impl Kernel for AesNi {
     fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
         cbc_decrypt_ni(keys, iv, blocks);
     }
-}
-
-/// Shared test helpers for the hardware kernels: comparison with the
-/// `reference` kernel on random inputs.
-#[cfg(test)]
-pub(super) mod testutil {
-    use crate::kernel::{Block, Kernel};
-    use crate::kernels::reference::Reference;
-    use crate::key_schedule::{KeyExpansion, KeySchedule, KeySize};
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
-
-    /// Every key size × key style, with a random key.
-    pub fn schedules(rng: &mut StdRng) -> Vec<KeySchedule> {
-        let mut out = Vec::new();
-        for size in KeySize::ALL {
-            let mut key = vec![0u8; size.bytes()];
-            rng.fill(&mut key[..]);
-            for style in KeyExpansion::ALL {
-                out.push(KeySchedule::new(&key, style).unwrap());
-            }
-        }
-        out
-    }
-
-    fn random_blocks(rng: &mut StdRng, n: usize) -> Vec<Block> {
-        (0..n).map(|_| rng.random()).collect()
-    }
-
-    /// ECB encrypt/decrypt of 0..=100 blocks against `reference`.
-    pub fn check_ecb(k: &dyn Kernel, seed: u64) {
-        let mut rng = StdRng::seed_from_u64(seed);
-        for ks in schedules(&mut rng) {
-            for n in 0..=100 {
-                let pt = random_blocks(&mut rng, n);
-                let mut expect = pt.clone();
-                Reference.encrypt_blocks(&ks, &mut expect);
-                let mut got = pt.clone();
-                k.encrypt_blocks(&ks, &mut got);
-                assert_eq!(got, expect, "encrypt {:?} n={n}", ks);
-                k.decrypt_blocks(&ks, &mut got);
-                assert_eq!(got, pt, "decrypt(encrypt) {:?} n={n}", ks);
-                let ct = random_blocks(&mut rng, n);
-                let mut expect = ct.clone();
-                Reference.decrypt_blocks(&ks, &mut expect);
-                let mut got = ct.clone();
-                k.decrypt_blocks(&ks, &mut got);
-                assert_eq!(got, expect, "decrypt {:?} n={n}", ks);
-            }
-        }
-    }
-
-    /// Counter values that exercise the carries.
-    pub fn interesting_counters(rng: &mut StdRng) -> Vec<u128> {
-        let r: u128 = rng.random();
-        let hi = r & !(u64::MAX as u128);
-        let mut v = vec![0, r, u128::MAX, u128::MAX - 1, u128::MAX - 130, hi];
-        for d in [1u128, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 200] {
-            v.push(hi | (u64::MAX as u128 + 1 - d));
-            v.push(u128::MAX - d + 1);
-        }
-        v.push(u64::MAX as u128);
-        v.push(hi | (u64::MAX as u128 - 1000));
-        v
-    }
-
-    /// CTR on byte lengths 0..=2000 against `reference`, counters near the
-    /// 2^64 and 2^128 wraps; also split calls.
-    pub fn check_ctr(k: &dyn Kernel, seed: u64) {
-        const MAX: usize = 2000;
-        let mut rng = StdRng::seed_from_u64(seed);
-        for ks in schedules(&mut rng) {
-            for ctr in interesting_counters(&mut rng) {
-                let mut data = vec![0u8; MAX];
-                rng.fill(&mut data[..]);
-                // The reference keystream over the whole length; every
-                // shorter length must be its prefix.
-                let mut full = data.clone();
-                let mut rc = ctr.to_be_bytes();
-                Reference.ctr_xor(&ks, &mut rc, &mut full);
-                assert_eq!(
-                    u128::from_be_bytes(rc),
-                    ctr.wrapping_add(MAX.div_ceil(16) as u128)
-                );
-                for len in 0..=MAX {
-                    let mut got = data[..len].to_vec();
-                    let mut c = ctr.to_be_bytes();
-                    k.ctr_xor(&ks, &mut c, &mut got);
-                    assert_eq!(got, full[..len], "ctr {:?} ctr={ctr:#x} len={len}", ks);
-                    assert_eq!(
-                        u128::from_be_bytes(c),
-                        ctr.wrapping_add(len.div_ceil(16) as u128),
-                        "next counter {:?} ctr={ctr:#x} len={len}",
-                        ks
-                    );
-                }
-                // Direct comparison with the reference on a few lengths.
-                for len in [0, 1, 15, 16, 17, 100, 127, 128, 129, 257, 511, 1024, 1999] {
-                    let mut a = data[..len].to_vec();
-                    let mut b = a.clone();
-                    let mut ca = ctr.to_be_bytes();
-                    let mut cb = ca;
-                    Reference.ctr_xor(&ks, &mut ca, &mut a);
-                    k.ctr_xor(&ks, &mut cb, &mut b);
-                    assert_eq!((a, ca), (b, cb));
-                }
-                // Whole-block pieces continue the stream.
-                let mut got = data.clone();
-                let mut c = ctr.to_be_bytes();
-                let mut off = 0;
-                while off < MAX {
-                    let n = (16 * rng.random_range(0..20usize)).min(MAX - off);
-                    k.ctr_xor(&ks, &mut c, &mut got[off..off + n]);
-                    off += n;
-                }
-                assert_eq!(got, full);
-                assert_eq!(
-                    u128::from_be_bytes(c),
-                    ctr.wrapping_add(MAX.div_ceil(16) as u128)
-                );
-            }
-        }
+    fn xts_blocks(
+        &self,
+        keys: &KeySchedule,
+        tweak: &mut Block,
+        blocks: &mut [Block],
+        decrypt: bool,
+    ) {
+        require();
+        let dir = if decrypt { Dir::Dec } else { Dir::Enc };
+        for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
+            // SAFETY: `require` checked aes, sse2 and ssse3.
+            unsafe { xts_dispatch(rk, tweak, b, decrypt) }
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::testutil;
 
     fn available() -> bool {
         if AesNi.is_available() {
@@ -677,6 +501,45 @@ mod tests {
     fn ctr_matches_reference() {
         if available() {
             testutil::check_ctr(&AesNi, 2);
+        }
+    }
+
+    #[test]
+    fn chained_modes_match_reference() {
+        if available() {
+            testutil::check_chained(&AesNi, 3);
+        }
+    }
+
+    /// The counter setup is branch-free now; its result must still be
+    /// exact where the old fast path ended, for every width and every
+    /// position of the carry out of the low 64 bits.
+    #[test]
+    fn counters_carry_at_every_position() {
+        if !available() {
+            return;
+        }
+        #[target_feature(enable = "sse2,ssse3")]
+        fn check<const N: usize>() {
+            for d in 0..=N as u128 + 1 {
+                for hi in [0u128, 7 << 64, u128::MAX << 64] {
+                    let ctr = hi | (u64::MAX as u128 + 1 - d) & u64::MAX as u128;
+                    let mut x = [_mm_setzero_si128(); N];
+                    crate::x86::v128::counters::<N>(ctr, &mut x);
+                    for (i, v) in x.iter().enumerate() {
+                        let mut b = [0u8; 16];
+                        store(&mut b, *v);
+                        assert_eq!(b, ctr.wrapping_add(i as u128).to_be_bytes(), "N={N} d={d}");
+                    }
+                }
+            }
+        }
+        // SAFETY: `available` checked aes, sse2 and ssse3.
+        unsafe {
+            check::<1>();
+            check::<2>();
+            check::<4>();
+            check::<8>();
         }
     }
 

@@ -28,6 +28,7 @@
 //!   register, 16 blocks per reduction with H^16..H^1 (AVX-512F/BW + VPCLMULQDQ).
 
 use crate::kernels;
+use aesflow_cipher::Isa;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// The reduction constant `y^63 + y^62 + y^57` in the high qword, 1 in the low.
@@ -58,6 +59,23 @@ impl GhashImpl {
             GhashImpl::Pclmul => kernels::has_pclmul(),
             GhashImpl::Vpclmul => kernels::has_vpclmul(),
         }
+    }
+
+    /// The backend of a family of code paths ([`Isa`]): the one that
+    /// follows the AES kernel's choice — `Soft` for a portable kernel,
+    /// `Pclmul` for `aesni`, `Vpclmul` for `vaes` — falling back to a
+    /// narrower one this CPU runs.
+    pub fn for_isa(isa: Isa) -> GhashImpl {
+        let want = match isa {
+            Isa::Portable => GhashImpl::Soft,
+            Isa::Aesni => GhashImpl::Pclmul,
+            Isa::Vaes => GhashImpl::Vpclmul,
+        };
+        *Self::ALL[..=want as usize]
+            .iter()
+            .rev()
+            .find(|g| g.is_available())
+            .unwrap_or(&GhashImpl::Soft)
     }
 
     /// The fastest available one.

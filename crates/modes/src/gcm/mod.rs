@@ -80,8 +80,11 @@ pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 /// Which fused AES+GHASH kernel to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FusedChoice {
-    /// The best available when the AES kernel is a hardware one (`aesni`,
-    /// `vaes`) and the key schedule is offline; otherwise none.
+    /// The one of the AES kernel's width ([`Kernel::vector_bits`]): AES-NI +
+    /// PCLMULQDQ for `aesni`, VAES + VPCLMULQDQ on ymm for `vaes256` and on
+    /// zmm for `vaes`, none for a portable kernel or an online key schedule.
+    ///
+    /// [`Kernel::vector_bits`]: aesflow_cipher::Kernel::vector_bits
     #[default]
     Auto,
     /// Never: always the generic path through the AES kernel.
@@ -90,12 +93,16 @@ pub enum FusedChoice {
     Aesni,
     /// VAES + VPCLMULQDQ, AVX-512 (error if unavailable or online schedule).
     Vaes,
+    /// VAES + VPCLMULQDQ on 256-bit registers, AVX2 (error if unavailable
+    /// or online schedule).
+    Vaes256,
 }
 
 /// Construction options for [`Gcm::with_options`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GcmOptions {
-    /// The GHASH backend (`None`: the fastest available).
+    /// The GHASH backend (`None`: the one of the AES kernel's family,
+    /// [`GhashImpl::for_isa`]).
     pub ghash: Option<GhashImpl>,
     /// The fused kernel policy.
     pub fused: FusedChoice,
@@ -141,8 +148,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// implementation is not available.
     pub fn with_options(aes: A, options: GcmOptions) -> Result<Self> {
         let a = aes.borrow();
+        let isa = a.kernel().isa();
         let imp = match options.ghash {
-            None => GhashImpl::detect(),
+            None => GhashImpl::for_isa(isa),
             Some(g) if g.is_available() => g,
             Some(g) => return Err(Error::Unavailable(g.name())),
         };
@@ -160,12 +168,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 want(Fused::Aesni, "fused AES-NI GCM kernel (needs offline keys)")?
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
-            FusedChoice::Auto => {
-                let hw = a.kernel().uses_aes_instructions();
-                [Fused::Vaes, Fused::Aesni]
-                    .into_iter()
-                    .find(|f| hw && offline && f.is_available())
+            FusedChoice::Vaes256 => want(
+                Fused::Vaes256,
+                "fused 256-bit VAES GCM kernel (needs offline keys)",
+            )?,
+            FusedChoice::Auto => match a.kernel().vector_bits() {
+                512 => Some(Fused::Vaes),
+                256 => Some(Fused::Vaes256),
+                128 => Some(Fused::Aesni),
+                _ => None,
             }
+            .filter(|f| offline && f.is_available()),
         };
         let mut h = [0u8; 16];
         a.encrypt_block(&mut h);
@@ -184,11 +197,13 @@ impl<A: Borrow<Aes>> Gcm<A> {
         self.key.implementation()
     }
 
-    /// The fused kernel in use, if any: `"aesni+pclmul"` or `"vaes+vpclmul"`.
+    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`
+    /// or `"vaes+vpclmul"`.
     pub fn fused_kernel(&self) -> Option<&'static str> {
         self.fused.map(|f| match f {
             Fused::Aesni => "aesni+pclmul",
             Fused::Vaes => "vaes+vpclmul",
+            Fused::Vaes256 => "vaes256+vpclmul",
         })
     }
 
@@ -236,17 +251,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let j0 = self.j0(nonce)?;
         let mut ctr = j0;
         inc32(&mut ctr);
-        Ok(GcmState {
-            j0,
-            ctr,
-            x: 0,
-            buf: [0; 16],
-            ks: [0; 16],
-            part: 0,
-            aad_len: 0,
-            text_len: 0,
-            in_text: false,
-        })
+        Ok(GcmState::new(j0, ctr))
     }
 
     /// Encrypt `buf` in place; returns the full 16-byte tag (truncate it if
@@ -345,344 +350,19 @@ impl<A: Borrow<Aes>> Gcm<A> {
 
     /// A streaming encryptor (AAD first, then data in any split).
     pub fn encryptor(&self, nonce: &[u8]) -> Result<GcmEncryptor<'_, A>> {
-        Ok(GcmEncryptor {
-            gcm: self,
-            st: self.state(nonce)?,
-        })
+        Ok(GcmEncryptor::new(self, self.state(nonce)?))
     }
 
     /// A streaming decryptor. It buffers the ciphertext and releases the
     /// plaintext only from [`GcmDecryptor::finalize`], after the tag checks.
     pub fn decryptor(&self, nonce: &[u8]) -> Result<GcmDecryptor<'_, A>> {
-        Ok(GcmDecryptor {
-            gcm: self,
-            st: self.state(nonce)?,
-            ct: Vec::new(),
-        })
+        Ok(GcmDecryptor::new(self, self.state(nonce)?))
     }
 }
 
-fn check_tag_len(n: usize) -> Result<()> {
-    if (MIN_TAG_LEN..=TAG_LEN).contains(&n) {
-        Ok(())
-    } else {
-        Err(Error::TagLength(n))
-    }
-}
-
-fn inc32(b: &mut Block) {
-    let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(1);
-    b[12..].copy_from_slice(&c.to_be_bytes());
-}
-
-/// Counter mode with GCM's `inc32` through the kernel's 128-bit counter
-/// path, split where the low 32 bits wrap.
-fn ctr32_xor(aes: &Aes, ctr: &mut Block, data: &mut [u8]) {
-    let mut rest = data;
-    while !rest.is_empty() {
-        let c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
-        let until_wrap = (1u64 << 32) - c as u64;
-        let take = if rest.len().div_ceil(16) as u64 <= until_wrap {
-            rest.len()
-        } else {
-            (until_wrap * 16) as usize
-        };
-        let (now, later) = rest.split_at_mut(take);
-        let mut block = *ctr;
-        aes.ctr_xor(&mut block, now);
-        block.zeroize();
-        let used = now.len().div_ceil(16) as u64 as u32;
-        ctr[12..].copy_from_slice(&c.wrapping_add(used).to_be_bytes());
-        rest = later;
-    }
-}
-
-/// The running state of one GCM message.
-struct GcmState {
-    j0: Block,
-    /// The next unused counter block.
-    ctr: Block,
-    /// GHASH state (reflected domain).
-    x: u128,
-    /// AAD phase: pending AAD bytes; text phase: ciphertext of the current
-    /// partial block.
-    buf: Block,
-    /// Keystream of the current partial block.
-    ks: Block,
-    /// Bytes in `buf` (0..16).
-    part: usize,
-    aad_len: u64,
-    text_len: u64,
-    in_text: bool,
-}
-
-impl Drop for GcmState {
-    fn drop(&mut self) {
-        kernels::wipe_block(&mut self.j0);
-        kernels::wipe_block(&mut self.ctr);
-        self.x.zeroize();
-        kernels::wipe_block(&mut self.buf);
-        kernels::wipe_block(&mut self.ks);
-    }
-}
-
-impl GcmState {
-    fn aad<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>, mut aad: &[u8]) -> Result<()> {
-        if self.in_text {
-            return Err(Error::Order("AAD after message data"));
-        }
-        if aad.is_empty() {
-            return Ok(());
-        }
-        match self.aad_len.checked_add(aad.len() as u64) {
-            Some(n) if n <= MAX_AAD_LEN => self.aad_len = n,
-            _ => return Err(Error::MessageTooLong),
-        }
-        if self.part > 0 {
-            let n = (16 - self.part).min(aad.len());
-            self.buf[self.part..self.part + n].copy_from_slice(&aad[..n]);
-            self.part += n;
-            aad = &aad[n..];
-            if self.part < 16 {
-                return Ok(());
-            }
-            gcm.key.update_blocks(&mut self.x, &self.buf);
-            self.part = 0;
-        }
-        let whole = aad.len() / 16 * 16;
-        gcm.key.update_blocks(&mut self.x, &aad[..whole]);
-        let rest = &aad[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.part = rest.len();
-        Ok(())
-    }
-
-    fn start_text<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) {
-        if !self.in_text {
-            if self.part > 0 {
-                gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
-            }
-            self.part = 0;
-            self.in_text = true;
-        }
-    }
-
-    fn crypt<A: Borrow<Aes>>(
-        &mut self,
-        gcm: &Gcm<A>,
-        data: &mut [u8],
-        encrypt: bool,
-    ) -> Result<()> {
-        match self.text_len.checked_add(data.len() as u64) {
-            Some(n) if n <= MAX_TEXT_LEN => self.text_len = n,
-            _ => return Err(Error::MessageTooLong),
-        }
-        self.start_text(gcm);
-        let mut data = data;
-        if self.part > 0 {
-            let n = (16 - self.part).min(data.len());
-            let (head, rest) = data.split_at_mut(n);
-            for (i, b) in head.iter_mut().enumerate() {
-                let c = if encrypt {
-                    *b ^ self.ks[self.part + i]
-                } else {
-                    *b
-                };
-                *b ^= self.ks[self.part + i];
-                self.buf[self.part + i] = c;
-            }
-            self.part += n;
-            data = rest;
-            if self.part < 16 {
-                return Ok(());
-            }
-            gcm.key.update_blocks(&mut self.x, &self.buf);
-            self.part = 0;
-        }
-        let whole = data.len() / 16 * 16;
-        let (bulk, tail) = data.split_at_mut(whole);
-        gcm.crypt_blocks(&mut self.ctr, &mut self.x, bulk, encrypt);
-        if !tail.is_empty() {
-            self.ks = [0; 16];
-            ctr32_xor(gcm.aes.borrow(), &mut self.ctr, &mut self.ks);
-            for (i, b) in tail.iter_mut().enumerate() {
-                let c = if encrypt { *b ^ self.ks[i] } else { *b };
-                *b ^= self.ks[i];
-                self.buf[i] = c;
-            }
-            self.part = tail.len();
-        }
-        Ok(())
-    }
-
-    fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
-        self.start_text(gcm);
-        if self.part > 0 {
-            gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
-            self.part = 0;
-        }
-        let mut len = [0u8; 16];
-        len[..8].copy_from_slice(&(self.aad_len * 8).to_be_bytes());
-        len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
-        gcm.key.update_blocks(&mut self.x, &len);
-        let mut t = self.j0;
-        gcm.aes.borrow().encrypt_block(&mut t);
-        for (a, b) in t.iter_mut().zip(self.x.to_be_bytes()) {
-            *a ^= b;
-        }
-        t
-    }
-}
-
-/// Streaming GCM encryption: [`update_aad`](Self::update_aad) (any number
-/// of calls, all before the data), then [`update`](Self::update) /
-/// [`update_in_place`](Self::update_in_place) with any split, then
-/// [`finalize`](Self::finalize) for the tag.
-pub struct GcmEncryptor<'a, A: Borrow<Aes> = Aes> {
-    gcm: &'a Gcm<A>,
-    st: GcmState,
-}
-
-impl<A: Borrow<Aes>> GcmEncryptor<'_, A> {
-    /// Absorb more AAD; [`Error::Order`] once data has started.
-    pub fn update_aad(&mut self, aad: &[u8]) -> Result<()> {
-        self.st.aad(self.gcm, aad)
-    }
-
-    /// Encrypt in place.
-    pub fn update_in_place(&mut self, buf: &mut [u8]) -> Result<()> {
-        self.st.crypt(self.gcm, buf, true)
-    }
-
-    /// Encrypt `input` into `output` (same length).
-    pub fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<()> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.update_in_place(output)
-    }
-
-    /// The full 16-byte tag.
-    pub fn finalize(mut self) -> Tag {
-        self.st.tag(self.gcm)
-    }
-}
-
-/// Streaming GCM decryption that never releases unauthenticated plaintext:
-/// ciphertext given to [`update`](Self::update) is buffered (in memory) and
-/// decrypted and verified in one pass by [`finalize`](Self::finalize).
-pub struct GcmDecryptor<'a, A: Borrow<Aes> = Aes> {
-    gcm: &'a Gcm<A>,
-    st: GcmState,
-    ct: Vec<u8>,
-}
-
-impl<A: Borrow<Aes>> GcmDecryptor<'_, A> {
-    /// Absorb more AAD; [`Error::Order`] once data has started.
-    pub fn update_aad(&mut self, aad: &[u8]) -> Result<()> {
-        if !self.ct.is_empty() {
-            return Err(Error::Order("AAD after message data"));
-        }
-        self.st.aad(self.gcm, aad)
-    }
-
-    /// Buffer more ciphertext.
-    pub fn update(&mut self, ciphertext: &[u8]) -> Result<()> {
-        if (self.ct.len() + ciphertext.len()) as u64 > MAX_TEXT_LEN {
-            return Err(Error::MessageTooLong);
-        }
-        self.ct.extend_from_slice(ciphertext);
-        Ok(())
-    }
-
-    /// Decrypt, verify `tag` (4..=16 bytes) and return the plaintext, or an
-    /// error (the buffered data is zeroed).
-    pub fn finalize(mut self, tag: &[u8]) -> Result<Vec<u8>> {
-        check_tag_len(tag.len())?;
-        let mut out = core::mem::take(&mut self.ct);
-        self.st.crypt(self.gcm, &mut out, false)?;
-        let mut full = self.st.tag(self.gcm);
-        let ok: bool = full[..tag.len()].ct_eq(tag).into();
-        full.zeroize();
-        if ok {
-            Ok(out)
-        } else {
-            out.zeroize();
-            Err(Error::AuthenticationFailed)
-        }
-    }
-}
-
+mod state;
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod tests;
 
-    /// inc32 wraps the low 32 bits only, in the generic and the fused paths.
-    #[test]
-    fn counter_wraps_in_32_bits_on_every_path() {
-        let aes = Aes::new(&[9u8; 16]).unwrap();
-        let start: Block = [
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xff, 0xff, 0xff, 0xf0,
-        ];
-        let len = 16 * 40 + 16;
-        // Reference: one block at a time, inc32 by hand.
-        let mut want = vec![0u8; len];
-        let mut c = start;
-        for blk in want.chunks_mut(16) {
-            let mut k = c;
-            aes.encrypt_block(&mut k);
-            blk.copy_from_slice(&k);
-            inc32(&mut c);
-        }
-        assert_eq!(&c[..12], &start[..12]);
-        for fused in [FusedChoice::Off, FusedChoice::Aesni, FusedChoice::Vaes] {
-            for ghash in GhashImpl::ALL {
-                let opts = GcmOptions {
-                    ghash: Some(ghash),
-                    fused,
-                };
-                let Ok(gcm) = Gcm::with_options(&aes, opts) else {
-                    continue;
-                };
-                let (mut ctr, mut x) = (start, 0u128);
-                let mut data = vec![0u8; len];
-                gcm.crypt_blocks(&mut ctr, &mut x, &mut data, true);
-                assert_eq!(data, want, "{opts:?}");
-                assert_eq!(ctr, c, "{opts:?}");
-                let mut x2 = 0u128;
-                gcm.key.update_blocks(&mut x2, &data);
-                assert_eq!(x, x2, "{opts:?}");
-                // And decryption.
-                let (mut ctr, mut x) = (start, 0u128);
-                gcm.crypt_blocks(&mut ctr, &mut x, &mut data, false);
-                assert!(data.iter().all(|&b| b == 0));
-                assert_eq!(x, x2);
-            }
-        }
-    }
-
-    #[test]
-    fn bad_inputs_are_errors() {
-        let gcm = Gcm::new(&[1u8; 16]).unwrap();
-        assert!(matches!(
-            gcm.seal(&[], b"", b"x"),
-            Err(Error::IvLength { .. })
-        ));
-        let sealed = gcm.seal(&[0; 12], b"", b"hello").unwrap();
-        for bad in [0, 3, 17] {
-            assert_eq!(
-                gcm.open_with_tag_len(&[0; 12], b"", &sealed, bad),
-                Err(Error::TagLength(bad))
-            );
-        }
-        assert_eq!(
-            gcm.open(&[0; 12], b"", &sealed[..10]),
-            Err(Error::AuthenticationFailed)
-        );
-        assert_eq!(
-            gcm.open_with_tag_len(&[0; 12], b"", &sealed[..5 + 4], 4)
-                .unwrap(),
-            b"hello"
-        );
-        assert!(Gcm::new(&[0u8; 15]).is_err());
-    }
-}
+pub use state::{GcmDecryptor, GcmEncryptor};
+use state::{GcmState, check_tag_len, ctr32_xor, inc32};

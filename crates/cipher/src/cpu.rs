@@ -1,0 +1,201 @@
+//! The CPU's features, detected once: the only place in aesflow that asks
+//! the processor what it can do.
+//!
+//! [`features`] returns a [`Features`] token (plain booleans, detected on
+//! first use and cached in a `OnceLock`); the capability sets the kernels
+//! need are methods on it ([`Features::aesni`], [`Features::vaes`], …), so
+//! every crate agrees on what "has VAES" means.
+//!
+//! [`Isa`] names the three families of code paths — portable, 128-bit
+//! AES-NI + PCLMULQDQ, 512-bit VAES + VPCLMULQDQ. Every [`Kernel`] reports
+//! its family ([`Kernel::isa`]), and code with its own fused hardware paths
+//! (GCM, XTS, multi-stream) follows the family of the kernel it was given:
+//! choosing the `aesni` kernel means 128-bit paths everywhere, `vaes` the
+//! 512-bit ones, a portable kernel no hardware path at all.
+//!
+//! The environment (`AESFLOW_KERNEL`) is read only by
+//! [`default_kernel`](crate::default_kernel), which applications call at
+//! their edge; library constructors such as [`Aes::new`](crate::Aes::new)
+//! take the best kernel this CPU supports.
+//!
+//! [`Kernel`]: crate::Kernel
+//! [`Kernel::isa`]: crate::Kernel::isa
+
+use std::sync::OnceLock;
+
+/// The x86-64 features aesflow's kernels use (all `false` elsewhere).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// AES-NI (`AESENC` … on xmm registers).
+    pub aes: bool,
+    /// Carry-less multiplication on xmm registers.
+    pub pclmulqdq: bool,
+    /// SSE2 (part of x86-64).
+    pub sse2: bool,
+    /// SSSE3 (`PSHUFB`).
+    pub ssse3: bool,
+    /// SSE4.1 (`PEXTRQ`, …).
+    pub sse41: bool,
+    /// AVX (VEX encoding, three-operand forms).
+    pub avx: bool,
+    /// AVX2.
+    pub avx2: bool,
+    /// AVX-512 Foundation.
+    pub avx512f: bool,
+    /// AVX-512 byte and word instructions (byte masks, 512-bit `VPSHUFB`).
+    pub avx512bw: bool,
+    /// AVX-512 vector-length extensions (EVEX on xmm/ymm).
+    pub avx512vl: bool,
+    /// Vector AES (`VAESENC` on ymm/zmm).
+    pub vaes: bool,
+    /// Vector carry-less multiplication (`VPCLMULQDQ` on ymm/zmm).
+    pub vpclmulqdq: bool,
+}
+
+impl Features {
+    /// Ask the CPU now (no cache). Prefer [`features`].
+    pub fn detect_now() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            Features {
+                aes: has!("aes"),
+                pclmulqdq: has!("pclmulqdq"),
+                sse2: has!("sse2"),
+                ssse3: has!("ssse3"),
+                sse41: has!("sse4.1"),
+                avx: has!("avx"),
+                avx2: has!("avx2"),
+                avx512f: has!("avx512f"),
+                avx512bw: has!("avx512bw"),
+                avx512vl: has!("avx512vl"),
+                vaes: has!("vaes"),
+                vpclmulqdq: has!("vpclmulqdq"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Features::default()
+        }
+    }
+
+    /// The `aesni` kernel: AES-NI with SSE2 and SSSE3.
+    pub fn aesni(&self) -> bool {
+        self.aes && self.sse2 && self.ssse3
+    }
+
+    /// The 128-bit carry-less paths (PCLMULQDQ GHASH, fused AES-NI GCM,
+    /// XTS tweak doubling): AES-NI, PCLMULQDQ, SSE4.1 and AVX.
+    pub fn aesni_clmul(&self) -> bool {
+        self.aesni() && self.pclmulqdq && self.sse41 && self.avx
+    }
+
+    /// The `vaes` kernel: AVX-512F/BW and VAES, plus AES-NI (`AESIMC` for
+    /// online decryption keys).
+    pub fn vaes(&self) -> bool {
+        self.aesni() && self.avx512f && self.avx512bw && self.vaes
+    }
+
+    /// The 512-bit carry-less paths (VPCLMULQDQ GHASH, fused VAES GCM):
+    /// [`vaes`](Self::vaes) plus VPCLMULQDQ and the 128-bit set.
+    pub fn vaes_clmul(&self) -> bool {
+        self.vaes() && self.vpclmulqdq && self.aesni_clmul()
+    }
+
+    /// The `vaes256` kernel: VAES on 256-bit registers with AVX2, and
+    /// AES-NI.
+    pub fn vaes256(&self) -> bool {
+        self.aesni() && self.avx2 && self.vaes
+    }
+
+    /// The 256-bit carry-less paths (fused VAES + VPCLMULQDQ GCM on ymm):
+    /// [`vaes256`](Self::vaes256) plus VPCLMULQDQ and the 128-bit set.
+    pub fn vaes256_clmul(&self) -> bool {
+        self.vaes256() && self.vpclmulqdq && self.aesni_clmul()
+    }
+
+    /// AVX-512F/BW with AES-NI but not necessarily VAES: what the tests
+    /// that emulate the 512-bit AES rounds with four 128-bit ones need.
+    pub fn vaes_emulation(&self) -> bool {
+        self.aesni() && self.avx512f && self.avx512bw
+    }
+}
+
+/// This CPU's features, detected on first call and cached.
+pub fn features() -> Features {
+    static CACHE: OnceLock<Features> = OnceLock::new();
+    *CACHE.get_or_init(Features::detect_now)
+}
+
+/// A family of code paths: which instructions a kernel, and everything
+/// that follows its choice, may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Isa {
+    /// Portable Rust, no CPU-specific instruction.
+    Portable,
+    /// 128-bit AES-NI, PCLMULQDQ where available (x86-64).
+    Aesni,
+    /// 512-bit VAES and VPCLMULQDQ on AVX-512 (x86-64).
+    Vaes,
+}
+
+impl Isa {
+    /// Every family, portable first.
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Aesni, Isa::Vaes];
+
+    /// Whether this CPU runs the family's AES paths.
+    pub fn is_available(self) -> bool {
+        let f = features();
+        match self {
+            Isa::Portable => true,
+            Isa::Aesni => f.aesni(),
+            Isa::Vaes => f.vaes(),
+        }
+    }
+
+    /// Whether this CPU also runs the family's carry-less multiplication
+    /// paths (GHASH, fused GCM).
+    pub fn has_clmul(self) -> bool {
+        let f = features();
+        match self {
+            Isa::Portable => false,
+            Isa::Aesni => f.aesni_clmul(),
+            Isa::Vaes => f.vaes_clmul(),
+        }
+    }
+
+    /// The widest family this CPU runs.
+    pub fn best() -> Isa {
+        *Self::ALL
+            .iter()
+            .rev()
+            .find(|i| i.is_available())
+            .unwrap_or(&Isa::Portable)
+    }
+
+    /// Short name (the matching kernel's name for the hardware families).
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Aesni => "aesni",
+            Isa::Vaes => "vaes",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_and_consistent() {
+        assert_eq!(features(), Features::detect_now());
+        let f = features();
+        assert!(!f.vaes() || f.aesni());
+        assert!(!f.vaes_clmul() || (f.vaes() && f.aesni_clmul()));
+        assert!(Isa::best().is_available());
+        assert!(Isa::Portable.is_available());
+        assert!(!Isa::Portable.has_clmul());
+        assert!(Isa::Portable < Isa::Aesni && Isa::Aesni < Isa::Vaes);
+    }
+}

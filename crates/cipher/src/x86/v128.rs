@@ -1,0 +1,194 @@
+//! 128-bit helpers: AES-NI on xmm registers, one block per register.
+//!
+//! # Safety
+//!
+//! Every function here is safe to call from code compiled with its target
+//! features; from anywhere else it is `unsafe`, and the caller must have
+//! checked that the CPU has those features ([`features`](crate::cpu::features)).
+
+// The shared `# Safety` section above covers every function of the module.
+#![allow(clippy::missing_safety_doc)]
+
+use super::MAX_ROUND_KEYS;
+use core::arch::x86_64::*;
+
+/// The round keys as registers (only `0..=Nr` are meaningful).
+pub type Keys = [__m128i; MAX_ROUND_KEYS];
+
+/// A block as a register.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn load(b: &[u8; 16]) -> __m128i {
+    // SAFETY: `b` is 16 readable bytes and `loadu` has no alignment
+    // requirement; `sse2` is enabled on this function.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// A register into a block.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn store(b: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `b` is 16 writable bytes and `storeu` has no alignment
+    // requirement; `sse2` is enabled on this function.
+    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
+}
+
+/// The first 16 bytes of `p` (at least 16 long).
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn load_at(p: &[u8]) -> __m128i {
+    assert!(p.len() >= 16);
+    // SAFETY: just checked that 16 bytes are readable; unaligned load.
+    unsafe { _mm_loadu_si128(p.as_ptr().cast()) }
+}
+
+/// Store to the first 16 bytes of `p` (at least 16 long).
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn store_at(p: &mut [u8], v: __m128i) {
+    assert!(p.len() >= 16);
+    // SAFETY: just checked that 16 bytes are writable; unaligned store.
+    unsafe { _mm_storeu_si128(p.as_mut_ptr().cast(), v) }
+}
+
+/// The round keys `rk` (at most 15) into registers.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn load_keys(rk: &[[u8; 16]]) -> Keys {
+    let mut k = [_mm_setzero_si128(); MAX_ROUND_KEYS];
+    for (d, s) in k.iter_mut().zip(rk) {
+        *d = load(s);
+    }
+    k
+}
+
+/// A scheduling barrier: an empty `asm!` that LLVM must keep in program
+/// order with the other barriers, so round `r` of every block in flight is
+/// issued before round `r + 1` of any. Without it LLVM runs each block's
+/// whole round chain in turn (one dependent `AESENC` after another), which
+/// leaves the AES unit idle for most of its latency, worst with 14 rounds.
+#[inline(always)]
+pub fn round_barrier<const N: usize>(x: &mut [__m128i; N]) {
+    for v in x.iter_mut() {
+        // SAFETY: an empty instruction sequence that reads and writes one
+        // xmm register in place; it touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(xmm_reg) * v,
+                options(nomem, nostack, preserves_flags)
+            );
+        }
+    }
+}
+
+/// Encrypt `N` blocks held in registers (AES-`NR`), rounds interleaved
+/// across blocks.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm_xor_si128(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm_aesenc_si128(*v, *kr);
+        }
+        round_barrier(x);
+    }
+    for v in x.iter_mut() {
+        *v = _mm_aesenclast_si128(*v, k[NR]);
+    }
+}
+
+/// Decrypt `N` blocks held in registers with the equivalent inverse
+/// cipher's keys (FIPS-197 §5.3.5), in decryption order.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm_xor_si128(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm_aesdec_si128(*v, *kr);
+        }
+        round_barrier(x);
+    }
+    for v in x.iter_mut() {
+        *v = _mm_aesdeclast_si128(*v, k[NR]);
+    }
+}
+
+/// Encrypt or decrypt (`DEC`) `N` blocks in registers.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m128i; N], k: &Keys) {
+    if DEC {
+        dec_n::<NR, N>(x, k)
+    } else {
+        enc_n::<NR, N>(x, k)
+    }
+}
+
+/// `VPSHUFB` mask reversing the 16 bytes of a register.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn bswap_mask() -> __m128i {
+    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+}
+
+/// `N` consecutive counter blocks `ctr + i` (128-bit, wrapping), big-endian.
+/// Branch-free whatever the counter's value (which may derive from a key):
+/// block `i` carries into the high half iff `i ≥ 2^64 − lo`, i.e. iff
+/// `i ≥ m` with `m = min(2^64 − lo, N)` computed arithmetically, and the
+/// carry is added with a vector compare and mask.
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+pub fn counters<const N: usize>(ctr: u128, x: &mut [__m128i; N]) {
+    let bswap = bswap_mask();
+    let base = _mm_set_epi64x((ctr >> 64) as i64, ctr as i64);
+    // d = 2^64 − lo as a u64 (0 meaning 2^64); m = N where d = 0 or d > N.
+    let d = 0u64.wrapping_sub(ctr as u64);
+    let big = u64::from(d.wrapping_sub(1) >= N as u64);
+    let m = big * N as u64 + (1 - big) * d;
+    let mv = _mm_set1_epi32(m as i32);
+    let one_hi = _mm_set_epi32(0, 1, 0, 0);
+    for (i, v) in x.iter_mut().enumerate() {
+        let c = _mm_add_epi64(base, _mm_set_epi64x(0, i as i64));
+        // i ≥ m  ⇔  i + 1 > m.
+        let carry = _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(i as i32 + 1), mv), one_hi);
+        *v = _mm_shuffle_epi8(_mm_add_epi64(c, carry), bswap);
+    }
+}
+
+/// The XTS tweak times α (IEEE 1619 §5.2, little-endian: bit 127 carries
+/// into the constant 0x87 in byte 0), branch-free.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn xts_double(t: __m128i) -> __m128i {
+    // Each 64-bit half shifted left by one; bit 63 moves into bit 64 and
+    // bit 127 is reduced into byte 0 with 0x87. Dwords [t3, t3, t1, t1]
+    // sign-extended give the masks.
+    let hi_bits = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0x5f>(t));
+    let mask = _mm_and_si128(hi_bits, _mm_set_epi32(0, 1, 0, 0x87));
+    _mm_xor_si128(_mm_add_epi64(t, t), mask)
+}
+
+/// The XTS tweak times α^8: shifted left by a byte, the byte shifted out of
+/// the top reduced with 0x87 (carry-less, it fits in the low qword).
+/// Branch-free; advancing each of eight registers by α^8 keeps their
+/// updates independent.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn xts_mul_alpha8(t: __m128i) -> __m128i {
+    let shifted = _mm_slli_epi64::<8>(t);
+    let out = _mm_srli_epi64::<56>(t);
+    let into_hi = _mm_slli_si128::<8>(out);
+    let hi = _mm_srli_si128::<8>(out);
+    let red = _mm_xor_si128(
+        _mm_xor_si128(hi, _mm_slli_epi64::<1>(hi)),
+        _mm_xor_si128(_mm_slli_epi64::<2>(hi), _mm_slli_epi64::<7>(hi)),
+    );
+    _mm_xor_si128(_mm_xor_si128(shifted, into_hi), red)
+}

@@ -1,0 +1,168 @@
+//! 512-bit helpers: AVX-512 with VAES, four blocks per zmm register.
+//!
+//! The non-AES helpers need only AVX-512F/BW, so the tests that emulate a
+//! 512-bit AES round with four 128-bit ones (on CPUs without VAES) share
+//! them; the round sequences [`enc_n`] / [`dec_n`] need VAES.
+//!
+//! # Safety
+//!
+//! Every function here is safe to call from code compiled with its target
+//! features; from anywhere else it is `unsafe`, and the caller must have
+//! checked that the CPU has those features ([`features`](crate::cpu::features)).
+
+// The shared `# Safety` section above covers every function of the module.
+#![allow(clippy::missing_safety_doc)]
+// The AVX-512 intrinsics and target features need Rust 1.89; the workspace's
+// declared MSRV predates that.
+#![allow(clippy::incompatible_msrv)]
+
+use super::MAX_ROUND_KEYS;
+use core::arch::x86_64::*;
+
+/// The round keys broadcast to all four lanes (only `0..=Nr` meaningful).
+pub type Keys = [__m512i; MAX_ROUND_KEYS];
+
+/// Broadcast each round key of `rk` (at most 15) to the four lanes of a
+/// register (`VBROADCASTI32X4`).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn broadcast_keys(rk: &[[u8; 16]]) -> Keys {
+    let mut k = [_mm512_setzero_si512(); MAX_ROUND_KEYS];
+    for (d, s) in k.iter_mut().zip(rk) {
+        // SAFETY: `s` is 16 readable bytes; unaligned load.
+        let x = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
+        *d = _mm512_broadcast_i32x4(x);
+    }
+    k
+}
+
+/// 64 bytes from the start of `p`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn load64(p: &[u8]) -> __m512i {
+    assert!(p.len() >= 64);
+    // SAFETY: just checked that 64 bytes are readable; unaligned load.
+    unsafe { _mm512_loadu_si512(p.as_ptr().cast()) }
+}
+
+/// 64 bytes to the start of `p`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn store64(p: &mut [u8], v: __m512i) {
+    assert!(p.len() >= 64);
+    // SAFETY: just checked that 64 bytes are writable; unaligned store.
+    unsafe { _mm512_storeu_si512(p.as_mut_ptr().cast(), v) }
+}
+
+/// The first `p.len()` (< 64) bytes of a register, rest zero.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn load_partial(p: &[u8]) -> __m512i {
+    assert!(p.len() < 64);
+    let mask: __mmask64 = (1u64 << p.len()) - 1;
+    // SAFETY: only the bytes selected by `mask`, which lie inside `p`, are
+    // accessed; masked-off bytes are neither read nor faulted on (AVX-512
+    // fault suppression).
+    unsafe { _mm512_maskz_loadu_epi8(mask, p.as_ptr().cast()) }
+}
+
+/// Store the first `p.len()` (< 64) bytes of `v` into `p`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn store_partial(p: &mut [u8], v: __m512i) {
+    assert!(p.len() < 64);
+    let mask: __mmask64 = (1u64 << p.len()) - 1;
+    // SAFETY: only the bytes selected by `mask`, which lie inside `p`, are
+    // written; masked-off bytes are untouched.
+    unsafe { _mm512_mask_storeu_epi8(p.as_mut_ptr().cast(), mask, v) }
+}
+
+/// Encrypt `N` registers (4 blocks each), AES-`NR`, rounds interleaved.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m512i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm512_xor_si512(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm512_aesenc_epi128(*v, *kr);
+        }
+    }
+    for v in x.iter_mut() {
+        *v = _mm512_aesenclast_epi128(*v, k[NR]);
+    }
+}
+
+/// Decrypt `N` registers with the equivalent inverse cipher's keys.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m512i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm512_xor_si512(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm512_aesdec_epi128(*v, *kr);
+        }
+    }
+    for v in x.iter_mut() {
+        *v = _mm512_aesdeclast_epi128(*v, k[NR]);
+    }
+}
+
+/// `VPSHUFB` mask reversing the bytes of each 128-bit lane.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn bswap_mask() -> __m512i {
+    _mm512_broadcast_i32x4(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ))
+}
+
+/// `a + b` on each 128-bit little-endian lane (carry from the low into the
+/// high 64 bits), wrapping; branch-free.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn add128(a: __m512i, b: __m512i) -> __m512i {
+    let s = _mm512_add_epi64(a, b);
+    // Carry out of each low qword (even qword positions).
+    let carry = _mm512_cmplt_epu64_mask(s, b) & 0x55;
+    _mm512_mask_add_epi64(s, carry << 1, s, _mm512_set1_epi64(1))
+}
+
+/// `N` registers of consecutive counters from `ctr` (lane `j` of register
+/// `i` holds `ctr + 4i + j`, 128-bit wrapping), big-endian. Branch-free
+/// whatever the counter's value.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn counters<const N: usize>(ctr: u128, x: &mut [__m512i; N]) {
+    let bswap = bswap_mask();
+    let base = _mm512_broadcast_i32x4(_mm_set_epi64x((ctr >> 64) as i64, ctr as i64));
+    let lanes = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
+    for (i, v) in x.iter_mut().enumerate() {
+        let step = (4 * i) as i64;
+        let off = _mm512_add_epi64(lanes, _mm512_set_epi64(0, step, 0, step, 0, step, 0, step));
+        *v = _mm512_shuffle_epi8(add128(base, off), bswap);
+    }
+}
+
+/// Each 128-bit lane (an XTS tweak, little-endian) times α^4: shifted
+/// left by four bits, the four bits shifted out of the top reduced with
+/// x^7 + x^2 + x + 1 (IEEE 1619 §5.2). Branch-free; no carry-less multiply
+/// (the product of a 4-bit value by 0x87 is four shifted XORs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn xts_mul_alpha4(t: __m512i) -> __m512i {
+    let shifted = _mm512_slli_epi64::<4>(t);
+    let out = _mm512_srli_epi64::<60>(t);
+    // Bits leaving qword 0 enter qword 1.
+    let into_hi = _mm512_bslli_epi128::<8>(out);
+    // Bits leaving qword 1, moved to qword 0, times 0x87.
+    let hi = _mm512_bsrli_epi128::<8>(out);
+    let red = _mm512_xor_si512(
+        _mm512_xor_si512(hi, _mm512_slli_epi64::<1>(hi)),
+        _mm512_xor_si512(_mm512_slli_epi64::<2>(hi), _mm512_slli_epi64::<7>(hi)),
+    );
+    _mm512_ternarylogic_epi64::<0x96>(shifted, into_hi, red)
+}

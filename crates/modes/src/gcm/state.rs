@@ -1,0 +1,292 @@
+//! The running state of one GCM message, and the streaming encryptor and
+//! decryptor built on it.
+
+use super::{Gcm, MAX_AAD_LEN, MAX_TEXT_LEN, MIN_TAG_LEN, TAG_LEN, Tag};
+use crate::error::{Error, Result, same_len};
+use crate::kernels;
+use aesflow_cipher::{Aes, Block};
+use core::borrow::Borrow;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+pub(super) fn check_tag_len(n: usize) -> Result<()> {
+    if (MIN_TAG_LEN..=TAG_LEN).contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::TagLength(n))
+    }
+}
+
+pub(super) fn inc32(b: &mut Block) {
+    let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(1);
+    b[12..].copy_from_slice(&c.to_be_bytes());
+}
+
+/// Counter mode with GCM's `inc32` through the kernel's 128-bit counter
+/// path, split where the low 32 bits wrap.
+pub(super) fn ctr32_xor(aes: &Aes, ctr: &mut Block, data: &mut [u8]) {
+    let mut rest = data;
+    while !rest.is_empty() {
+        let c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let until_wrap = (1u64 << 32) - c as u64;
+        let take = if rest.len().div_ceil(16) as u64 <= until_wrap {
+            rest.len()
+        } else {
+            (until_wrap * 16) as usize
+        };
+        let (now, later) = rest.split_at_mut(take);
+        let mut block = *ctr;
+        aes.ctr_xor(&mut block, now);
+        block.zeroize();
+        let used = now.len().div_ceil(16) as u64 as u32;
+        ctr[12..].copy_from_slice(&c.wrapping_add(used).to_be_bytes());
+        rest = later;
+    }
+}
+
+/// The running state of one GCM message.
+pub(super) struct GcmState {
+    j0: Block,
+    /// The next unused counter block.
+    ctr: Block,
+    /// GHASH state (reflected domain).
+    x: u128,
+    /// AAD phase: pending AAD bytes; text phase: ciphertext of the current
+    /// partial block.
+    buf: Block,
+    /// Keystream of the current partial block.
+    ks: Block,
+    /// Bytes in `buf` (0..16).
+    part: usize,
+    aad_len: u64,
+    text_len: u64,
+    in_text: bool,
+}
+
+impl Drop for GcmState {
+    fn drop(&mut self) {
+        kernels::wipe_block(&mut self.j0);
+        kernels::wipe_block(&mut self.ctr);
+        self.x.zeroize();
+        kernels::wipe_block(&mut self.buf);
+        kernels::wipe_block(&mut self.ks);
+    }
+}
+
+impl GcmState {
+    /// A message from pre-counter block `j0`; `ctr` the first data counter.
+    pub(super) fn new(j0: Block, ctr: Block) -> Self {
+        GcmState {
+            j0,
+            ctr,
+            x: 0,
+            buf: [0; 16],
+            ks: [0; 16],
+            part: 0,
+            aad_len: 0,
+            text_len: 0,
+            in_text: false,
+        }
+    }
+
+    pub(super) fn aad<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>, mut aad: &[u8]) -> Result<()> {
+        if self.in_text {
+            return Err(Error::Order("AAD after message data"));
+        }
+        if aad.is_empty() {
+            return Ok(());
+        }
+        match self.aad_len.checked_add(aad.len() as u64) {
+            Some(n) if n <= MAX_AAD_LEN => self.aad_len = n,
+            _ => return Err(Error::MessageTooLong),
+        }
+        if self.part > 0 {
+            let n = (16 - self.part).min(aad.len());
+            self.buf[self.part..self.part + n].copy_from_slice(&aad[..n]);
+            self.part += n;
+            aad = &aad[n..];
+            if self.part < 16 {
+                return Ok(());
+            }
+            gcm.key.update_blocks(&mut self.x, &self.buf);
+            self.part = 0;
+        }
+        let whole = aad.len() / 16 * 16;
+        gcm.key.update_blocks(&mut self.x, &aad[..whole]);
+        let rest = &aad[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.part = rest.len();
+        Ok(())
+    }
+
+    fn start_text<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) {
+        if !self.in_text {
+            if self.part > 0 {
+                gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
+            }
+            self.part = 0;
+            self.in_text = true;
+        }
+    }
+
+    pub(super) fn crypt<A: Borrow<Aes>>(
+        &mut self,
+        gcm: &Gcm<A>,
+        data: &mut [u8],
+        encrypt: bool,
+    ) -> Result<()> {
+        // Empty data does not start the text phase: AAD may still follow
+        // (as it may after the decryptor's `update(&[])`).
+        if data.is_empty() {
+            return Ok(());
+        }
+        match self.text_len.checked_add(data.len() as u64) {
+            Some(n) if n <= MAX_TEXT_LEN => self.text_len = n,
+            _ => return Err(Error::MessageTooLong),
+        }
+        self.start_text(gcm);
+        let mut data = data;
+        if self.part > 0 {
+            let n = (16 - self.part).min(data.len());
+            let (head, rest) = data.split_at_mut(n);
+            for (i, b) in head.iter_mut().enumerate() {
+                let c = if encrypt {
+                    *b ^ self.ks[self.part + i]
+                } else {
+                    *b
+                };
+                *b ^= self.ks[self.part + i];
+                self.buf[self.part + i] = c;
+            }
+            self.part += n;
+            data = rest;
+            if self.part < 16 {
+                return Ok(());
+            }
+            gcm.key.update_blocks(&mut self.x, &self.buf);
+            self.part = 0;
+        }
+        let whole = data.len() / 16 * 16;
+        let (bulk, tail) = data.split_at_mut(whole);
+        gcm.crypt_blocks(&mut self.ctr, &mut self.x, bulk, encrypt);
+        if !tail.is_empty() {
+            self.ks = [0; 16];
+            ctr32_xor(gcm.aes.borrow(), &mut self.ctr, &mut self.ks);
+            for (i, b) in tail.iter_mut().enumerate() {
+                let c = if encrypt { *b ^ self.ks[i] } else { *b };
+                *b ^= self.ks[i];
+                self.buf[i] = c;
+            }
+            self.part = tail.len();
+        }
+        Ok(())
+    }
+
+    pub(super) fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
+        self.start_text(gcm);
+        if self.part > 0 {
+            gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
+            self.part = 0;
+        }
+        let mut len = [0u8; 16];
+        len[..8].copy_from_slice(&(self.aad_len * 8).to_be_bytes());
+        len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
+        gcm.key.update_blocks(&mut self.x, &len);
+        let mut t = self.j0;
+        gcm.aes.borrow().encrypt_block(&mut t);
+        for (a, b) in t.iter_mut().zip(self.x.to_be_bytes()) {
+            *a ^= b;
+        }
+        t
+    }
+}
+
+/// Streaming GCM encryption: [`update_aad`](Self::update_aad) (any number
+/// of calls, all before the data), then [`update`](Self::update) /
+/// [`update_in_place`](Self::update_in_place) with any split, then
+/// [`finalize`](Self::finalize) for the tag.
+pub struct GcmEncryptor<'a, A: Borrow<Aes> = Aes> {
+    gcm: &'a Gcm<A>,
+    st: GcmState,
+}
+
+impl<'a, A: Borrow<Aes>> GcmEncryptor<'a, A> {
+    pub(super) fn new(gcm: &'a Gcm<A>, st: GcmState) -> Self {
+        GcmEncryptor { gcm, st }
+    }
+
+    /// Absorb more AAD; [`Error::Order`] once data has started.
+    pub fn update_aad(&mut self, aad: &[u8]) -> Result<()> {
+        self.st.aad(self.gcm, aad)
+    }
+
+    /// Encrypt in place.
+    pub fn update_in_place(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.st.crypt(self.gcm, buf, true)
+    }
+
+    /// Encrypt `input` into `output` (same length).
+    pub fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<()> {
+        same_len(input.len(), output.len())?;
+        output.copy_from_slice(input);
+        self.update_in_place(output)
+    }
+
+    /// The full 16-byte tag.
+    pub fn finalize(mut self) -> Tag {
+        self.st.tag(self.gcm)
+    }
+}
+
+/// Streaming GCM decryption that never releases unauthenticated plaintext:
+/// ciphertext given to [`update`](Self::update) is buffered (in memory) and
+/// decrypted and verified in one pass by [`finalize`](Self::finalize).
+pub struct GcmDecryptor<'a, A: Borrow<Aes> = Aes> {
+    gcm: &'a Gcm<A>,
+    st: GcmState,
+    ct: Vec<u8>,
+}
+
+impl<'a, A: Borrow<Aes>> GcmDecryptor<'a, A> {
+    pub(super) fn new(gcm: &'a Gcm<A>, st: GcmState) -> Self {
+        GcmDecryptor {
+            gcm,
+            st,
+            ct: Vec::new(),
+        }
+    }
+
+    /// Absorb more AAD; [`Error::Order`] once data has started.
+    pub fn update_aad(&mut self, aad: &[u8]) -> Result<()> {
+        if !self.ct.is_empty() {
+            return Err(Error::Order("AAD after message data"));
+        }
+        self.st.aad(self.gcm, aad)
+    }
+
+    /// Buffer more ciphertext.
+    pub fn update(&mut self, ciphertext: &[u8]) -> Result<()> {
+        if (self.ct.len() + ciphertext.len()) as u64 > MAX_TEXT_LEN {
+            return Err(Error::MessageTooLong);
+        }
+        self.ct.extend_from_slice(ciphertext);
+        Ok(())
+    }
+
+    /// Decrypt, verify `tag` (4..=16 bytes) and return the plaintext, or an
+    /// error (the buffered data is zeroed).
+    pub fn finalize(mut self, tag: &[u8]) -> Result<Vec<u8>> {
+        check_tag_len(tag.len())?;
+        let mut out = core::mem::take(&mut self.ct);
+        self.st.crypt(self.gcm, &mut out, false)?;
+        let mut full = self.st.tag(self.gcm);
+        let ok: bool = full[..tag.len()].ct_eq(tag).into();
+        full.zeroize();
+        if ok {
+            Ok(out)
+        } else {
+            out.zeroize();
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
