@@ -6,12 +6,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use aesflow_dataflow::analysis::buffer::{BufferAnalysis, BufferOptions};
+use aesflow_dataflow::AnalysisOptions;
+use aesflow_dataflow::analysis::buffer::BufferOptions;
+use aesflow_dataflow::report::{BufferReport, CycleStep, Report, ReportOptions, analyse};
 use aesflow_dataflow::sdf3::{self, ReadOptions};
-use aesflow_dataflow::{AnalysisOptions, EdgeOrigin, SdfError, SdfGraph};
 use anyhow::{Context, bail};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
-use serde::Serialize;
 
 /// Largest input file read (the XML is held in memory while parsed).
 const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -56,8 +56,12 @@ pub struct SdfArgs {
     #[arg(long, conflicts_with = "dot")]
     pub json: bool,
     /// Write the graph as Graphviz DOT instead of the analysis.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sequential_xml")]
     pub dot: bool,
+    /// Write the graph back as SDF3 XML with a self-edge on every actor, so
+    /// that SDF3's semantics give its `--semantics sequential` period.
+    #[arg(long)]
+    pub sequential_xml: bool,
     /// Output file (`-` for stdout).
     #[arg(short = 'o', long, value_name = "PATH", default_value = "-")]
     pub output: PathBuf,
@@ -81,88 +85,6 @@ pub struct SdfArgs {
     pub max_distributions: usize,
 }
 
-/// One actor's line of the report.
-#[derive(Serialize)]
-struct ActorRow {
-    name: String,
-    firings: u64,
-    exec_time: u64,
-}
-
-/// One firing on the critical cycle.
-#[derive(Serialize)]
-struct CycleStep {
-    actor: String,
-    firing: u64,
-    /// What leads to the next firing: a channel, a channel's capacity, or
-    /// the actor's own sequential order.
-    via: String,
-    tokens: u64,
-}
-
-#[derive(Serialize)]
-struct ThroughputReport {
-    /// Time units per graph iteration, exact (`a` or `a/b`); `0` if
-    /// nothing bounds the execution.
-    period: String,
-    period_f64: f64,
-    /// Iterations per time unit (`null` if unbounded).
-    throughput: Option<f64>,
-    throughput_exact: Option<String>,
-    critical_cycle: Vec<CycleStep>,
-    critical_actors: Vec<String>,
-    hsdf_nodes: usize,
-    hsdf_edges: usize,
-}
-
-#[derive(Serialize)]
-struct Report {
-    file: String,
-    graph: String,
-    actors: usize,
-    channels: usize,
-    semantics: &'static str,
-    capacities: bool,
-    warnings: Vec<String>,
-    consistent: bool,
-    repetition_vector: Vec<ActorRow>,
-    deadlock_free: Option<bool>,
-    stuck_actors: Vec<String>,
-    throughput: Option<ThroughputReport>,
-    /// Why there is no throughput figure (size limit, deadlock, ...).
-    errors: Vec<String>,
-    state_space_period: Option<String>,
-    buffers: Option<BufferReport>,
-    latency: Option<LatencyReport>,
-}
-
-#[derive(Serialize)]
-struct BufferPoint {
-    size: u128,
-    /// Iterations per time unit, exact.
-    throughput: String,
-    throughput_f64: f64,
-    /// Capacity per channel name.
-    capacities: Vec<(String, u64)>,
-}
-
-#[derive(Serialize)]
-struct BufferReport {
-    points: Vec<BufferPoint>,
-    /// Index into `points` of the minimal deadlock-free distribution.
-    min_deadlock_free: Option<usize>,
-    max_throughput: Option<String>,
-    complete: bool,
-    evaluated: usize,
-}
-
-#[derive(Serialize)]
-struct LatencyReport {
-    src: String,
-    dst: String,
-    latency: u64,
-}
-
 /// Runs `aesflow sdf`.
 pub fn run(a: SdfArgs) -> anyhow::Result<()> {
     let xml = read_input(&a.file)?;
@@ -177,6 +99,12 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
     if a.dot {
         return emit(&a, &g.to_dot());
     }
+    if a.sequential_xml {
+        let w = sdf3::WriteOptions {
+            sequential_actors: true,
+        };
+        return emit(&a, &sdf3::to_xml_with(&g, &w)?);
+    }
     let opts = AnalysisOptions {
         auto_concurrency: a.semantics == Semantics::Sdf3,
         respect_capacities: a.capacities,
@@ -184,7 +112,17 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
         max_work: a.max_work,
         ..AnalysisOptions::default()
     };
-    let report = analyse(&a, &g, imp.warnings, &opts);
+    let ro = ReportOptions {
+        file: a.file.display().to_string(),
+        state_space: a.state_space,
+        max_steps: a.max_work,
+        buffers: a.buffers.then_some(BufferOptions {
+            max_distributions: a.max_distributions,
+            ..BufferOptions::default()
+        }),
+        latency: a.latency.as_ref().map(|p| (p[0].clone(), p[1].clone())),
+    };
+    let report = analyse(&g, imp.warnings, &opts, &ro);
     let text = if a.json {
         serde_json::to_string_pretty(&report)? + "\n"
     } else {
@@ -224,179 +162,6 @@ fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", a.output.display()))?;
     f.commit(true)?;
     Ok(())
-}
-
-fn name(g: &SdfGraph, i: usize) -> String {
-    g.actors()[i].name.clone()
-}
-
-fn analyse(a: &SdfArgs, g: &SdfGraph, warnings: Vec<String>, opts: &AnalysisOptions) -> Report {
-    let mut r = Report {
-        file: a.file.display().to_string(),
-        graph: g.name().to_string(),
-        actors: g.num_actors(),
-        channels: g.num_channels(),
-        semantics: match a.semantics {
-            Semantics::Sdf3 => "sdf3 (auto-concurrency, SDF3's throughput)",
-            Semantics::Sequential => "sequential (no actor overlaps with itself)",
-        },
-        capacities: a.capacities,
-        warnings,
-        consistent: false,
-        repetition_vector: Vec::new(),
-        deadlock_free: None,
-        stuck_actors: Vec::new(),
-        throughput: None,
-        errors: Vec::new(),
-        state_space_period: None,
-        buffers: None,
-        latency: None,
-    };
-    let q = match g.repetition_vector() {
-        Ok(q) => q,
-        Err(e) => {
-            r.errors.push(describe(g, &e));
-            return r;
-        }
-    };
-    r.consistent = true;
-    r.repetition_vector = g
-        .actors()
-        .iter()
-        .zip(q.as_slice())
-        .map(|(act, &n)| ActorRow {
-            name: act.name.clone(),
-            firings: n,
-            exec_time: act.exec_time,
-        })
-        .collect();
-    match g.check_deadlock_with(opts) {
-        Ok(()) => r.deadlock_free = Some(true),
-        Err(SdfError::Deadlock { stuck }) => {
-            r.deadlock_free = Some(false);
-            r.stuck_actors = stuck.iter().map(|s| name(g, s.index())).collect();
-            return r;
-        }
-        Err(e) => r.errors.push(describe(g, &e)),
-    }
-    match g.analyze_throughput_with(opts) {
-        Ok(t) => {
-            r.throughput = Some(ThroughputReport {
-                period: t.period.to_string(),
-                period_f64: t.period.to_f64(),
-                throughput: (!t.period.is_zero()).then(|| t.throughput()),
-                throughput_exact: t.throughput_exact().map(|x| x.to_string()),
-                critical_cycle: t
-                    .critical_firings
-                    .iter()
-                    .map(|f| CycleStep {
-                        actor: name(g, f.actor.index()),
-                        firing: f.firing,
-                        via: via(g, f.via),
-                        tokens: f.tokens,
-                    })
-                    .collect(),
-                critical_actors: t
-                    .critical_actors()
-                    .iter()
-                    .map(|x| name(g, x.index()))
-                    .collect(),
-                hsdf_nodes: t.hsdf_size.0,
-                hsdf_edges: t.hsdf_size.1,
-            })
-        }
-        Err(e) => r.errors.push(describe(g, &e)),
-    }
-    if a.state_space {
-        match g.self_timed_period(opts, a.max_work) {
-            Ok(p) => r.state_space_period = Some(p.to_string()),
-            Err(e) => r.errors.push(format!("state space: {}", describe(g, &e))),
-        }
-    }
-    if a.buffers {
-        let bopts = BufferOptions {
-            max_distributions: a.max_distributions,
-            ..BufferOptions::default()
-        };
-        match g.buffer_tradeoff(opts, &bopts) {
-            Ok(b) => r.buffers = Some(buffer_report(g, &b)),
-            Err(e) => r.errors.push(format!("buffer sizing: {}", describe(g, &e))),
-        }
-    }
-    if let Some(pair) = &a.latency {
-        match latency(g, &pair[0], &pair[1], opts, a.max_work) {
-            Ok(l) => r.latency = Some(l),
-            Err(e) => r.errors.push(format!("latency: {}", describe(g, &e))),
-        }
-    }
-    r
-}
-
-fn buffer_report(g: &SdfGraph, b: &BufferAnalysis) -> BufferReport {
-    BufferReport {
-        points: b
-            .points
-            .iter()
-            .map(|p| BufferPoint {
-                size: p.size,
-                throughput: p.throughput.to_string(),
-                throughput_f64: p.throughput.to_f64(),
-                capacities: g
-                    .channels()
-                    .iter()
-                    .zip(&p.capacities)
-                    .map(|(c, &n)| (c.name.clone(), n))
-                    .collect(),
-            })
-            .collect(),
-        min_deadlock_free: b.points.iter().position(|p| !p.throughput.is_zero()),
-        max_throughput: b.max_throughput.map(|t| t.to_string()),
-        complete: b.complete,
-        evaluated: b.evaluated,
-    }
-}
-
-fn latency(
-    g: &SdfGraph,
-    src: &str,
-    dst: &str,
-    opts: &AnalysisOptions,
-    max_steps: u64,
-) -> Result<LatencyReport, SdfError> {
-    let find = |n: &str| {
-        g.find_actor(n).ok_or_else(|| SdfError::UnknownActor {
-            name: n.to_string(),
-        })
-    };
-    let l = g.latency(find(src)?, find(dst)?, opts, max_steps)?;
-    Ok(LatencyReport {
-        src: src.to_string(),
-        dst: dst.to_string(),
-        latency: l,
-    })
-}
-
-fn via(g: &SdfGraph, o: EdgeOrigin) -> String {
-    match o {
-        EdgeOrigin::Channel(c) => format!("channel {}", g.channel(c).name),
-        EdgeOrigin::Capacity(c) => format!("capacity of {}", g.channel(c).name),
-        EdgeOrigin::Sequential(x) => format!("{} runs one firing at a time", name(g, x.index())),
-    }
-}
-
-/// An error message with actor and channel names instead of ids.
-fn describe(g: &SdfGraph, e: &SdfError) -> String {
-    match e {
-        SdfError::Deadlock { stuck } => {
-            let names: Vec<String> = stuck.iter().map(|s| name(g, s.index())).collect();
-            format!("the graph deadlocks; stuck actors: {}", names.join(", "))
-        }
-        SdfError::Inconsistent { detail, .. } => format!("inconsistent: {detail}"),
-        SdfError::HsdfTooLarge { nodes, limit } => format!(
-            "the equivalent HSDF graph has {nodes} firings per iteration, more than --max-hsdf-nodes {limit}"
-        ),
-        other => other.to_string(),
-    }
 }
 
 fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {

@@ -18,9 +18,11 @@
 //! | consistency | [`SdfGraph::repetition_vector`] → [`RepetitionVector`] (index with an [`ActorId`]) |
 //! | deadlock | [`SdfGraph::check_deadlock`] (→ [`SdfError::Deadlock`] `{ stuck }`), [`SdfGraph::sequential_schedule`] |
 //! | throughput | [`SdfGraph::period`] (exact [`Rational`] cycles/iteration), [`SdfGraph::throughput`] (iterations/cycle), [`SdfGraph::critical_cycle`], or everything at once with [`SdfGraph::analyze_throughput`] / [`SdfGraph::analyze_throughput_with`]`(&`[`AnalysisOptions`]`)` |
-//! | HSDF | [`SdfGraph::to_hsdf`] → [`Hsdf`]; generic max cycle ratio: [`analysis::mcr::max_cycle_ratio`] |
-//! | cross-check | [`SdfGraph::self_timed_period`] (state-space exploration) |
-//! | export | [`SdfGraph::to_dot`], [`sdf3::to_xml`]; import: [`sdf3::from_xml`] |
+//! | HSDF | [`SdfGraph::to_hsdf`] → [`Hsdf`] (size checked first: [`SdfGraph::check_hsdf_size`]); generic max cycle ratio: [`analysis::mcr::max_cycle_ratio`] |
+//! | cross-check | [`SdfGraph::self_timed_period`] (state-space exploration, bounded) |
+//! | buffers | [`SdfGraph::buffer_tradeoff`] → storage/throughput Pareto points, [`analysis::buffer::BufferAnalysis::min_deadlock_free`] |
+//! | latency | [`SdfGraph::latency`]`(src, dst, &opts, max_steps)` |
+//! | export | [`SdfGraph::to_dot`], [`sdf3::to_xml`], [`sdf3::to_xml_with`] (self-edges for sequential actors, [`SdfGraph::make_all_sequential`]); import: [`sdf3::from_xml`], [`sdf3::from_xml_with`] (limits, SDF3's corner cases, warnings) |
 //!
 //! ```
 //! use aesflow_dataflow::{Rational, SdfGraph};
@@ -82,7 +84,17 @@
 //! * **Disconnected graphs**: each weakly connected component gets its own
 //!   smallest repetition vector; an iteration of the graph is one iteration
 //!   of every component, and the period is that of the slowest part.
-//! * No `unsafe`; malformed XML never panics.
+//! * **SDF3's semantics** ([`AnalysisOptions::sdf3`]): auto-concurrency,
+//!   unbounded channels; for a graph that is not strongly connected the
+//!   throughput is that of the slowest component (the maximum cycle ratio
+//!   over the whole HSDF graph is exactly that). The figures equal those
+//!   of SDF3 itself on its testbench (`tests/data/sdf3-reference`).
+//! * **Bounded work**: every analysis returns the exact answer or an
+//!   error; sizes are checked before allocating and all arithmetic on
+//!   clocks, tokens and cycle weights is checked ([`SdfError::Overflow`],
+//!   [`SdfError::WorkLimit`], [`SdfError::HsdfTooLarge`]).
+//! * No `unsafe`; malformed XML never panics (its nesting depth is bounded
+//!   before parsing).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -93,6 +105,7 @@ pub mod error;
 mod fxhash;
 pub mod graph;
 pub mod rational;
+pub mod report;
 pub mod sdf3;
 
 pub use analysis::AnalysisOptions;

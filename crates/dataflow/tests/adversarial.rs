@@ -237,6 +237,8 @@ fn hundred_thousand_actors_import_and_analyse_within_a_second() {
     g.check_deadlock().unwrap();
     let t = g.analyze_throughput_with(&AnalysisOptions::sdf3()).unwrap();
     let seq = g.analyze_throughput().unwrap();
+    // every actor is on the critical cycle (listing them was quadratic)
+    assert_eq!(t.critical_actors().len(), n);
     let (wall, cpu) = (t0.elapsed(), cpu_time() - c0);
     assert_eq!(q.total_firings(), n as u128);
     assert_eq!(t.hsdf_size, (n, n));

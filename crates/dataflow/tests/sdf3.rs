@@ -1,7 +1,6 @@
 //! SDF3 XML import/export on the SDF3 testbench graphs (vendored in
 //! `tests/data`, see its README.md) and on malformed input.
 
-use aesflow_dataflow::analysis::mcr::RatioEdge;
 use aesflow_dataflow::{AnalysisOptions, Rational, SdfError, SdfGraph, sdf3};
 
 const TESTBENCH: &[(&str, &str)] = &[
@@ -196,16 +195,7 @@ fn testbench_graphs_are_deadlock_free() {
 fn assert_no_larger_cycle(g: &SdfGraph, opts: &AnalysisOptions, period: Rational) {
     let h = g.to_hsdf_with(opts).unwrap();
     let (a, b) = (period.numer() as i128, period.denom() as i128);
-    let edges: Vec<RatioEdge> = h
-        .edges
-        .iter()
-        .map(|e| RatioEdge {
-            src: e.src,
-            dst: e.dst,
-            weight: h.nodes[e.src].exec_time,
-            tokens: e.tokens,
-        })
-        .collect();
+    let edges = h.ratio_edges();
     let n = h.nodes.len();
     let mut dist = vec![0i128; n];
     let mut rounds = 0;
@@ -468,4 +458,39 @@ fn sdf3_reader_corner_cases_match_sdf3() {
         "type=\"p1\" default=\"true\"",
     );
     assert!(matches!(sdf3::from_xml(&dup), Err(SdfError::Sdf3 { .. })));
+}
+
+#[test]
+fn sequential_export_keeps_the_period_under_sdf3_semantics() {
+    // the default semantics (sequential actors) of a graph equal SDF3's
+    // semantics (auto-concurrency) of its export with self-edges
+    let write = sdf3::WriteOptions {
+        sequential_actors: true,
+    };
+    for (name, _) in TESTBENCH {
+        let g = load(name);
+        let want = g.period().unwrap();
+        let xml = sdf3::to_xml_with(&g, &write).unwrap();
+        let back = sdf3::from_xml(&xml).unwrap();
+        let got = back
+            .analyze_throughput_with(&AnalysisOptions::sdf3())
+            .unwrap()
+            .period;
+        assert_eq!(got, want, "{name}");
+        // idempotent: a sequential actor gets no second self-edge
+        let again = sdf3::to_xml_with(&back, &write).unwrap();
+        assert_eq!(sdf3::from_xml(&again).unwrap(), back, "{name}");
+    }
+    // without auto-concurrency a free actor is bounded by its own time
+    let mut g = SdfGraph::new("pipe");
+    let a = g.add_actor("a", "", 3);
+    let b = g.add_actor("b", "", 5);
+    g.connect(a, 1, b, 1, 0);
+    let xml = sdf3::to_xml_with(&g, &write).unwrap();
+    assert!(xml.contains("a_seq") && xml.contains("b_seq"));
+    let t = sdf3::from_xml(&xml)
+        .unwrap()
+        .analyze_throughput_with(&AnalysisOptions::sdf3())
+        .unwrap();
+    assert_eq!(t.period, Rational::from_integer(5));
 }

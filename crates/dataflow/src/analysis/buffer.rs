@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 
 use super::AnalysisOptions;
-use super::mcr::{McrError, RatioEdge, max_cycle_ratio_with};
+use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::graph::{ChannelId, EdgeOrigin, SdfGraph};
 use crate::rational::{Rational, gcd};
@@ -101,16 +101,7 @@ fn evaluate(
     }
     let q = g.check_hsdf_size(opts)?;
     let h = g.hsdf_for(q, opts)?;
-    let edges: Vec<RatioEdge> = h
-        .edges
-        .iter()
-        .map(|e| RatioEdge {
-            src: e.src,
-            dst: e.dst,
-            weight: h.nodes[e.src].exec_time,
-            tokens: e.tokens,
-        })
-        .collect();
+    let edges = h.ratio_edges();
     let deps = |cycle: &[usize]| {
         let mut v: Vec<ChannelId> = cycle
             .iter()

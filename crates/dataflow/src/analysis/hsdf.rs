@@ -18,6 +18,7 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
+use super::mcr::RatioEdge;
 use crate::error::SdfError;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 
@@ -62,6 +63,21 @@ impl Hsdf {
     /// Index of the node for firing 0 of `actor`.
     pub fn first_node(&self, actor: ActorId) -> usize {
         self.first[actor.0]
+    }
+
+    /// The edges for [`max_cycle_ratio`](super::mcr::max_cycle_ratio):
+    /// each weighs the execution time of its source firing, so the maximum
+    /// cycle ratio is the period of self-timed execution.
+    pub fn ratio_edges(&self) -> Vec<RatioEdge> {
+        self.edges
+            .iter()
+            .map(|e| RatioEdge {
+                src: e.src,
+                dst: e.dst,
+                weight: self.nodes[e.src].exec_time,
+                tokens: e.tokens,
+            })
+            .collect()
     }
 
     /// Index of the node for firing `firing` of `actor`.

@@ -12,7 +12,7 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
-use super::mcr::{McrError, RatioEdge, max_cycle_ratio_with};
+use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 use crate::rational::Rational;
@@ -65,13 +65,12 @@ impl ThroughputAnalysis {
     /// Distinct SDF actors on the critical cycle, in order of first
     /// appearance along it.
     pub fn critical_actors(&self) -> Vec<ActorId> {
-        let mut v: Vec<ActorId> = Vec::new();
-        for f in &self.critical_firings {
-            if !v.contains(&f.actor) {
-                v.push(f.actor);
-            }
-        }
-        v
+        let mut seen = std::collections::HashSet::new();
+        self.critical_firings
+            .iter()
+            .map(|f| f.actor)
+            .filter(|&a| seen.insert(a))
+            .collect()
     }
 }
 
@@ -92,16 +91,7 @@ impl SdfGraph {
         let q = self.check_hsdf_size(opts)?;
         self.schedule_for(&q, opts)?;
         let h = self.hsdf_for(q, opts)?;
-        let redges: Vec<RatioEdge> = h
-            .edges
-            .iter()
-            .map(|e| RatioEdge {
-                src: e.src,
-                dst: e.dst,
-                weight: h.nodes[e.src].exec_time,
-                tokens: e.tokens,
-            })
-            .collect();
+        let redges = h.ratio_edges();
         let hsdf_size = (h.nodes.len(), h.edges.len());
         match max_cycle_ratio_with(h.nodes.len(), &redges, opts.max_work) {
             Err(McrError::Overflow) => Err(SdfError::Overflow {

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+#[allow(unused_imports)] // for intra-doc links
+use super::SdfGraph;
 use crate::fxhash::FxSet;
 /// Identifies an actor inside one [`SdfGraph`] (an index into its actor
 /// list). Ids are only meaningful for the graph that created them.
@@ -226,7 +228,7 @@ impl ChannelMut<'_> {
 }
 
 /// Records `k` if `name` is exactly `ch{k}`, the form of the names
-/// [`SdfGraph::connect`](super::SdfGraph::connect) generates.
+/// [`SdfGraph::connect`] generates.
 pub(super) fn note_generated_name(used: &mut FxSet<u64>, name: &str) {
     if let Some(r) = name.strip_prefix("ch")
         && !r.is_empty()

@@ -49,7 +49,7 @@
 //!   overrides an earlier one); other properties are ignored.
 //!
 //! Every deviation SDF3 accepts silently is reported in
-//! [`Sdf3Import::warnings`]. Malformed input yields [`SdfError::Sdf3`]
+//! [`Sdf3Import::warnings`]. Malformed input yields [`SdfError::Sdf3`](crate::SdfError::Sdf3)
 //! with a line and column, never a panic; the nesting depth is bounded
 //! before parsing ([`ReadOptions::max_depth`]).
 //!
