@@ -70,6 +70,18 @@ __all__ = [
 ]
 
 
+def _umask() -> int:
+    """The process umask, without changing it (Linux: /proc/self/status)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
+
+
 class _ForcedFailure(RuntimeError):
     """Raised by a range task when the caller asked for a failure (tests)."""
 
@@ -124,6 +136,10 @@ class _Job:
         d = os.path.dirname(os.path.abspath(self.dst))
         fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-dask-tmp-", dir=d)
         try:
+            # The command's modes: 0o666 for a ciphertext, the input's mode
+            # for a plaintext, less the umask (mkstemp made it 0o600).
+            mode = 0o666 if self.encrypt else os.stat(self.src).st_mode & 0o777
+            os.fchmod(fd, mode & ~_umask())
             os.ftruncate(fd, length)
         finally:
             os.close(fd)
@@ -289,19 +305,28 @@ def decrypt_file(
     )[0]
 
 
-def _outputs(paths, outputs, suffix, strip):
+def _many(client, paths, outputs, suffix, encrypt, force, submit) -> List[str]:
+    """Name the outputs (``path + suffix``, or ``path`` less ``suffix`` when
+    decrypting, unless ``outputs`` names them) and run every file's ranges
+    at once."""
+    client = _client(client)
     paths = [os.fspath(p) for p in paths]
     if outputs is not None:
-        outputs = [os.fspath(o) for o in outputs]
-        if len(outputs) != len(paths):
+        outs = [os.fspath(o) for o in outputs]
+        if len(outs) != len(paths):
             raise ValueError("outputs must have one path per input")
-        return paths, outputs
-    if strip:
+    elif encrypt:
+        outs = [p + suffix for p in paths]
+    else:
         bad = [p for p in paths if not p.endswith(suffix)]
         if bad:
             raise ValueError(f"{bad[0]}: cannot name the output (no {suffix} suffix); pass outputs=")
-        return paths, [p[: -len(suffix)] for p in paths]
-    return paths, [p + suffix for p in paths]
+        outs = [p[: -len(suffix)] for p in paths]
+    if len(set(outs)) != len(outs):
+        raise ValueError("two inputs would write the same output")
+    jobs = [_Job(s, d, encrypt, force) for s, d in zip(paths, outs)]
+    _run(client, jobs, lambda j: submit(client, j))
+    return outs
 
 
 def encrypt_files(
@@ -320,14 +345,11 @@ def encrypt_files(
     unless ``outputs`` names them. Each file is committed on its own when
     all of its ranges succeeded; if any file failed, the others are still
     written and the first error is raised. Returns the output paths."""
-    client = _client(client)
-    paths, outs = _outputs(paths, outputs, suffix, strip=False)
-    if len(set(outs)) != len(outs):
-        raise ValueError("two inputs would write the same output")
-    jobs = [_Job(s, d, True, force) for s, d in zip(paths, outs)]
     ctx = bytes(context)
-    _run(client, jobs, lambda j: _submit_encrypt(client, j, key, ctx, None, chunks_per_task, None))
-    return outs
+    return _many(
+        client, paths, outputs, suffix, True, force,
+        lambda c, j: _submit_encrypt(c, j, key, ctx, None, chunks_per_task, None),
+    )
 
 
 def decrypt_files(
@@ -343,11 +365,8 @@ def decrypt_files(
 ) -> List[str]:
     """Decrypt many Cobblestone files at once (outputs: the paths without
     ``suffix`` unless ``outputs`` names them). Returns the output paths."""
-    client = _client(client)
-    paths, outs = _outputs(paths, outputs, suffix, strip=True)
-    if len(set(outs)) != len(outs):
-        raise ValueError("two inputs would write the same output")
-    jobs = [_Job(s, d, False, force) for s, d in zip(paths, outs)]
     ctx = bytes(context)
-    _run(client, jobs, lambda j: _submit_decrypt(client, j, key, ctx, chunks_per_task, None))
-    return outs
+    return _many(
+        client, paths, outputs, suffix, False, force,
+        lambda c, j: _submit_decrypt(c, j, key, ctx, chunks_per_task, None),
+    )

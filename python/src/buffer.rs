@@ -172,9 +172,34 @@ pub fn read_opt(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<V
     }
 }
 
+/// The `*_into` pattern: `f(input, out)` with the GIL released, where `out`
+/// is the first `n` bytes of the writable buffer `buf` (`ValueError` if it
+/// is shorter, or with `exact` longer) and `input` is `data`'s bytes (copied
+/// first only if they overlap `buf`).
+pub fn write_into<T: Send>(
+    py: Python<'_>,
+    data: &View,
+    buf: &Bound<'_, PyAny>,
+    n: usize,
+    exact: bool,
+    f: impl FnOnce(&[u8], &mut [u8]) -> T + Send,
+) -> PyResult<T> {
+    let mut b = View::write(buf, "buf")?;
+    if b.len() < n || (exact && b.len() != n) {
+        let least = if exact { "" } else { "at least " };
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "buffer must be {least}{n} bytes"
+        )));
+    }
+    let mut copy = zeroize::Zeroizing::new(Vec::new());
+    let input = input_for(data, &b, &mut copy);
+    let out = &mut b.bytes_mut()[..n];
+    Ok(py.detach(|| f(input, out)))
+}
+
 /// The input as a slice, copied only if it overlaps the output view (then
 /// the copy is zeroized by the caller's `Zeroizing`).
-pub fn input_for<'a>(
+fn input_for<'a>(
     input: &'a View,
     output: &View,
     copy: &'a mut zeroize::Zeroizing<Vec<u8>>,

@@ -10,7 +10,7 @@
 //! plaintext only after all of that call's chunks authenticated; a failure
 //! raises `InvalidTag` and ends the object.
 
-use crate::buffer::{View, input_for};
+use crate::buffer::{View, write_into};
 use crate::chunks;
 use crate::errors::{self, AlreadyFinalized, InvalidTag};
 use aesflow_engine::Pool;
@@ -254,10 +254,6 @@ impl DecState {
     }
 }
 
-fn too_small(need: usize) -> PyErr {
-    PyValueError::new_err(format!("buffer must be at least {need} bytes"))
-}
-
 macro_rules! cobblestone_classes {
     ($enc:ident, $dec:ident, $suite:expr, $name:literal, $bits:literal) => {
         #[doc = concat!("Streaming ", $name, " encryption (C2SP chunked encryption, HKDF-SHA-512, AES-", $bits, "-GCM). ")]
@@ -302,16 +298,9 @@ macro_rules! cobblestone_classes {
             fn update_into(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
                 self.st.check()?;
                 let d = View::read(data, "data")?;
-                let mut b = View::write(buf, "buf")?;
                 let n = self.st.update_len(d.len());
-                if b.len() < n {
-                    return Err(too_small(n));
-                }
-                let mut copy = Zeroizing::new(Vec::new());
-                let input = input_for(&d, &b, &mut copy);
                 let st = &mut self.st;
-                let out = &mut b.bytes_mut()[..n];
-                py.detach(|| st.update(input, out));
+                write_into(py, &d, buf, n, false, |input, out| st.update(input, out))?;
                 Ok(n)
             }
 
@@ -362,16 +351,9 @@ macro_rules! cobblestone_classes {
             fn update_into(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
                 self.st.check()?;
                 let d = View::read(data, "data")?;
-                let mut b = View::write(buf, "buf")?;
                 let n = self.st.update_len(d.len());
-                if b.len() < n {
-                    return Err(too_small(n));
-                }
-                let mut copy = Zeroizing::new(Vec::new());
-                let input = input_for(&d, &b, &mut copy);
                 let st = &mut self.st;
-                let out = &mut b.bytes_mut()[..n];
-                match py.detach(|| st.update(input, out)) {
+                match write_into(py, &d, buf, n, false, |input, out| st.update(input, out))? {
                     Ok(()) => Ok(n),
                     Err(()) => Err(self.st.fail()),
                 }

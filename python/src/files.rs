@@ -142,6 +142,24 @@ fn chunk_count(plain_len: u64) -> u64 {
     plain_len / CHUNK_SIZE as u64 + 1
 }
 
+/// Run `step(k, kn, last)` over chunks `first .. first + count` in batches
+/// of [`CHUNKS_PER_BATCH`] (`last`: the batch ends with the message's final
+/// chunk); returns the sum of what the steps return.
+fn batches(
+    first: u64,
+    count: u64,
+    total: u64,
+    mut step: impl FnMut(u64, u64, bool) -> Result<u64, Error>,
+) -> Result<u64, Error> {
+    let (mut k, end, mut done) = (first, first + count, 0);
+    while k < end {
+        let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
+        done += step(k, kn, kn == total)?;
+        k = kn;
+    }
+    Ok(done)
+}
+
 fn check_range(first: u64, count: u64, total: u64) -> PyResult<()> {
     if count == 0 || first.checked_add(count).is_none_or(|e| e > total) {
         return Err(PyValueError::new_err(format!(
@@ -203,14 +221,9 @@ pub fn seal_file_range(
         let output = open_write(&dst)?;
         let mut plain = Zeroizing::new(Vec::new());
         let mut enc = Zeroizing::new(Vec::new());
-        let mut k = first;
-        let end = first + count;
-        let mut done = 0;
-        while k < end {
-            let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
+        batches(first, count, total, |k, kn, last| {
             let p0 = k * CHUNK_SIZE as u64;
             let p1 = (kn * CHUNK_SIZE as u64).min(plain_len);
-            let last = kn == total;
             plain.resize((p1 - p0) as usize, 0);
             input
                 .read_exact_at(&mut plain, p0)
@@ -220,10 +233,8 @@ pub fn seal_file_range(
             output
                 .write_all_at(&enc, PREFIX_SIZE as u64 + k * ENC_CHUNK_SIZE as u64)
                 .map_err(io(format!("writing {}", dst.display())))?;
-            done += p1 - p0;
-            k = kn;
-        }
-        Ok(done)
+            Ok(p1 - p0)
+        })
     })
     .map_err(errors::engine)
 }
@@ -262,14 +273,9 @@ pub fn open_file_range(
         let body = ct_len - PREFIX_SIZE as u64;
         let mut enc = Vec::new();
         let mut plain = Zeroizing::new(Vec::new());
-        let mut k = first;
-        let end = first + count;
-        let mut done = 0;
-        while k < end {
-            let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
+        batches(first, count, total, |k, kn, last| {
             let c0 = k * ENC_CHUNK_SIZE as u64;
             let c1 = (kn * ENC_CHUNK_SIZE as u64).min(body);
-            let last = kn == total;
             enc.resize((c1 - c0) as usize, 0);
             input
                 .read_exact_at(&mut enc, PREFIX_SIZE as u64 + c0)
@@ -283,10 +289,8 @@ pub fn open_file_range(
             output
                 .write_all_at(&plain, k * CHUNK_SIZE as u64)
                 .map_err(io(format!("writing {}", dst.display())))?;
-            done += n as u64;
-            k = kn;
-        }
-        Ok(done)
+            Ok(n as u64)
+        })
     });
     r.map_err(|e| match e {
         e @ (Error::WrongKey | Error::ChunkAuthentication(_) | Error::Truncated(_)) => {

@@ -3,14 +3,13 @@
 //! AES+GHASH kernels; a long message with a 96-bit nonce is sealed or
 //! opened on all cores (`aesflow_engine::par::ParGcm`).
 
-use crate::buffer::{View, input_for, read_opt};
+use crate::buffer::{View, read_opt, write_into};
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::par::ParGcm;
 use aesflow_modes::Gcm;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use zeroize::Zeroizing;
 
 const TAG: usize = 16;
 
@@ -63,41 +62,21 @@ impl AesGcm {
         }
     }
 
-    /// Seal `data` into `out` (`data.len() + 16` bytes), GIL released.
-    fn seal_to(
-        &self,
-        py: Python<'_>,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> PyResult<()> {
-        py.detach(|| {
-            let (body, tag) = out.split_at_mut(data.len());
-            body.copy_from_slice(data);
-            let t = self.seal(nonce, aad, body)?;
-            tag.copy_from_slice(&t);
-            Ok(())
-        })
-        .map_err(errors::engine)
+    /// Seal `data` into `out` (`data.len() + 16` bytes).
+    fn seal_to(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> PyResult<()> {
+        let (body, tag) = out.split_at_mut(data.len());
+        body.copy_from_slice(data);
+        let t = self.seal(nonce, aad, body).map_err(errors::engine)?;
+        tag.copy_from_slice(&t);
+        Ok(())
     }
 
-    /// Open `data` (ciphertext ‖ tag) into `out` (`data.len() - 16` bytes),
-    /// GIL released; `out` is zeroed on failure.
-    fn open_to(
-        &self,
-        py: Python<'_>,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> PyResult<()> {
-        let ok = py.detach(|| {
-            let (ct, tag) = data.split_at(data.len() - TAG);
-            out.copy_from_slice(ct);
-            self.open(nonce, aad, out, tag)
-        });
-        if ok {
+    /// Open `data` (ciphertext ‖ tag) into `out` (`data.len() - 16` bytes);
+    /// `out` is zeroed on failure.
+    fn open_to(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> PyResult<()> {
+        let (ct, tag) = data.split_at(data.len() - TAG);
+        out.copy_from_slice(ct);
+        if self.open(nonce, aad, out, tag) {
             Ok(())
         } else {
             Err(InvalidTag::new_err("authentication failed"))
@@ -156,8 +135,9 @@ impl AesGcm {
         let a = read_opt(associated_data, "associated_data")?;
         check_nonce(n.bytes())?;
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
+        let (nb, db) = (n.bytes(), d.bytes());
         PyBytes::new_with(py, d.len() + TAG, |out| {
-            self.seal_to(py, n.bytes(), aad, d.bytes(), out)
+            py.detach(|| self.seal_to(nb, aad, db, out))
         })
     }
 
@@ -180,8 +160,9 @@ impl AesGcm {
             return Err(InvalidTag::new_err("shorter than the 16-byte tag"));
         }
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
+        let (nb, db) = (n.bytes(), d.bytes());
         PyBytes::new_with(py, d.len() - TAG, |out| {
-            self.open_to(py, n.bytes(), aad, d.bytes(), out)
+            py.detach(|| self.open_to(nb, aad, db, out))
         })
     }
 
@@ -200,18 +181,13 @@ impl AesGcm {
         let n = View::read(nonce, "nonce")?;
         let d = View::read(data, "data")?;
         let a = read_opt(associated_data, "associated_data")?;
-        let mut b = View::write(buf, "buf")?;
         check_nonce(n.bytes())?;
         let want = d.len() + TAG;
-        if b.len() != want {
-            return Err(PyValueError::new_err(format!(
-                "buffer must be {want} bytes"
-            )));
-        }
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let mut copy = Zeroizing::new(Vec::new());
-        let input = input_for(&d, &b, &mut copy);
-        self.seal_to(py, n.bytes(), aad, input, b.bytes_mut())?;
+        let nb = n.bytes();
+        write_into(py, &d, buf, want, true, |input, out| {
+            self.seal_to(nb, aad, input, out)
+        })??;
         Ok(want)
     }
 
@@ -230,21 +206,16 @@ impl AesGcm {
         let n = View::read(nonce, "nonce")?;
         let d = View::read(data, "data")?;
         let a = read_opt(associated_data, "associated_data")?;
-        let mut b = View::write(buf, "buf")?;
         check_nonce(n.bytes())?;
         if d.len() < TAG {
             return Err(InvalidTag::new_err("shorter than the 16-byte tag"));
         }
         let want = d.len() - TAG;
-        if b.len() != want {
-            return Err(PyValueError::new_err(format!(
-                "buffer must be {want} bytes"
-            )));
-        }
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let mut copy = Zeroizing::new(Vec::new());
-        let input = input_for(&d, &b, &mut copy);
-        self.open_to(py, n.bytes(), aad, input, b.bytes_mut())?;
+        let nb = n.bytes();
+        write_into(py, &d, buf, want, true, |input, out| {
+            self.open_to(nb, aad, input, out)
+        })??;
         Ok(want)
     }
 

@@ -13,7 +13,7 @@
 //! last block is decrypted first, so the exact output length is known
 //! before anything is written.
 
-use crate::buffer::{View, input_for};
+use crate::buffer::{View, write_into};
 use crate::errors;
 use aesflow_cipher::Aes;
 use aesflow_engine::par;
@@ -22,7 +22,7 @@ use aesflow_modes::{cbc, cfb, ofb};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -247,17 +247,8 @@ pub fn encrypt_into(
 ) -> PyResult<usize> {
     let p = params(mode, key, iv, padding)?;
     let d = View::read(data, "data")?;
-    let mut b = View::write(buf, "buf")?;
     let n = p.enc_len(d.len())?;
-    if b.len() < n {
-        return Err(PyValueError::new_err(format!(
-            "buffer must be at least {n} bytes"
-        )));
-    }
-    let mut copy = Zeroizing::new(Vec::new());
-    let input = input_for(&d, &b, &mut copy);
-    let out = &mut b.bytes_mut()[..n];
-    py.detach(|| p.encrypt(input, out))
+    write_into(py, &d, buf, n, false, |input, out| p.encrypt(input, out))?
         .map_err(errors::engine)?;
     Ok(n)
 }
@@ -277,18 +268,9 @@ pub fn decrypt_into(
 ) -> PyResult<usize> {
     let p = params(mode, key, iv, padding)?;
     let d = View::read(data, "data")?;
-    let mut b = View::write(buf, "buf")?;
     let whole = d.bytes();
     let n = py.detach(|| p.dec_len(whole))?;
-    if b.len() < n {
-        return Err(PyValueError::new_err(format!(
-            "buffer must be at least {n} bytes"
-        )));
-    }
-    let mut copy = Zeroizing::new(Vec::new());
-    let input = input_for(&d, &b, &mut copy);
-    let out = &mut b.bytes_mut()[..n];
-    py.detach(|| p.decrypt(input, out))
+    write_into(py, &d, buf, n, false, |input, out| p.decrypt(input, out))?
         .map_err(errors::engine)?;
     Ok(n)
 }

@@ -76,6 +76,9 @@ def test_encrypt_identical_and_interop(client, big, aesflow_bin):
     back = d / "back.bin"
     assert ad.decrypt_file(out2, back, KEY, client=client, context=b"dask") == SIZE
     assert back.read_bytes() == data
+    # The command's file modes.
+    assert out.stat().st_mode & 0o777 == single.stat().st_mode & 0o777
+    assert back.stat().st_mode & 0o777 == (d / "cli.out").stat().st_mode & 0o777
     for p in [single, out, out2, d / "cli.out", back]:
         p.unlink()
 

@@ -344,7 +344,10 @@ mod tests {
             .iter()
             .map(|p| serde_json::to_value(p).unwrap())
             .collect();
-        assert_eq!(names, ["rustcrypto", "rustcrypto-0.9", "openssl", "ipsec-mb"]);
+        assert_eq!(
+            names,
+            ["rustcrypto", "rustcrypto-0.9", "openssl", "ipsec-mb"]
+        );
     }
 
     #[test]

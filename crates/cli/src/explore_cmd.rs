@@ -92,7 +92,7 @@ fn standing_text(x: &Exploration, s: &Standing, cost: &str) -> String {
             throughput_ratio,
             cost_ratio,
         } => format!(
-            "dominated by {}: {:.2}x throughput, {:.2}x {cost}",
+            "dominated by {}: {:.3}x throughput, {:.3}x {cost}",
             x.points[*by].name(),
             throughput_ratio,
             cost_ratio

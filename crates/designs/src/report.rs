@@ -2,7 +2,6 @@
 //! communication cores and normalised throughput per core, with the
 //! relative error of each cell.
 
-use std::fmt::Write as _;
 use std::time::Instant;
 
 use aesflow_array::Platform;
@@ -218,34 +217,6 @@ pub fn normalise(rows: &mut [Row]) {
         .map(tp);
     for r in rows.iter_mut() {
         r.tpc = base.map(|b| tp(r) / b).unwrap_or(f64::NAN);
-    }
-}
-
-/// A JSON string literal for `s` (quotes, backslashes and control
-/// characters escaped). Kept only for `aesflow-energy`'s JSON report until
-/// it moves to serde; this crate writes its JSON with serde.
-pub fn jstr(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-/// A JSON number for `x`, or `null` when it is not finite.
-pub fn jnum(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
     }
 }
 

@@ -57,8 +57,10 @@
 //! masked operands, no tables), a PCLMULQDQ one (8 blocks per reduction) and a
 //! VPCLMULQDQ one (AVX-512, 4 blocks per register, 16 per reduction). With a
 //! hardware AES kernel and offline keys, [`Gcm`] encrypts and authenticates in
-//! one pass with a fused kernel (AES-NI + PCLMULQDQ, or VAES + VPCLMULQDQ),
-//! the AES rounds of one group interleaved with the GHASH of the previous.
+//! one pass with a fused kernel of the kernel's register width (AES-NI +
+//! PCLMULQDQ; VAES + VPCLMULQDQ on 256-bit registers for `vaes256`, on
+//! 512-bit ones for `vaes`), the AES rounds of one group interleaved with the
+//! GHASH of the previous.
 //! The only `unsafe` code of the crate is in the private `kernels` module.
 //!
 //! ## RustCrypto

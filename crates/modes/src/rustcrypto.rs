@@ -299,18 +299,12 @@ pub mod next {
         type ParBlocksSize = U8;
     }
 
-    fn with_blocks(
-        mut blocks: InOut<'_, '_, ParBlocks<Backend<'_>>>,
-        f: impl FnOnce(&mut [[u8; 16]]),
-    ) {
-        let mut b = [[0u8; 16]; 8];
-        for (d, s) in b.iter_mut().zip(blocks.get_in().iter()) {
-            *d = (*s).into();
-        }
-        f(&mut b);
-        for (d, s) in blocks.get_out().iter_mut().zip(b) {
-            *d = s.into();
-        }
+    /// The 8 blocks as the kernel's `[[u8; 16]]`, in the output buffer (the
+    /// input copied there first unless it is the same memory): no copy
+    /// through a stack buffer.
+    fn with_blocks(blocks: InOut<'_, '_, ParBlocks<Backend<'_>>>, f: impl FnOnce(&mut [[u8; 16]])) {
+        let out: &mut [Block<Backend<'_>>] = blocks.into_out_with_copied_in();
+        f(cipher05::Array::cast_slice_to_core_mut(out));
     }
 
     impl BlockCipherEncBackend for Backend<'_> {

@@ -14,7 +14,6 @@ use aesflow_multistream::{Backend, Job, Mode, MultiStream};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-
 /// Best on-CPU GB/s of `f`, which processes `bytes` per call.
 fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
     f();

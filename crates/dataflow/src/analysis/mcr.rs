@@ -299,7 +299,9 @@ fn howard(
                 // to the next, which is what makes the improvements
                 // monotone (with an arbitrary anchor the values of a cycle
                 // shift between rounds and the policy can cycle forever)
-                let j = (0..cyc.len()).min_by_key(|&i| cyc[i]).expect("non-empty cycle");
+                let j = (0..cyc.len())
+                    .min_by_key(|&i| cyc[i])
+                    .expect("non-empty cycle");
                 let anchor = cyc[j];
                 cycles.push((anchor, l));
                 lam[anchor] = l;
