@@ -228,6 +228,14 @@ fn options(a: &EnergyArgs) -> anyhow::Result<Options> {
 
 /// Run `aesflow energy`.
 pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
+    // Refuse before the minutes of simulation, not after.
+    if let Some(p) = &a.output
+        && p.as_os_str() != "-"
+        && p.exists()
+        && !a.force
+    {
+        anyhow::bail!("{} exists (use --force to overwrite)", p.display());
+    }
     if let Some(dir) = &a.charts
         && !a.force
     {
