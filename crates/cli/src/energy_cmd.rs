@@ -49,6 +49,8 @@ pub enum HostCpuArg {
     EpycZen4,
     /// Intel Xeon Scalable (Skylake-SP / Cascade Lake).
     XeonCascadeLake,
+    /// AMD EPYC 7003 (Zen 3, Milan).
+    EpycZen3,
     /// None: show the measured speed only (no area or power assumed).
     Unknown,
 }
@@ -138,6 +140,7 @@ pub fn cpu_choice_for(arg: HostCpuArg) -> CpuChoice {
         HostCpuArg::EpycZen5 => chosen(KNOWN_CPUS[0].key),
         HostCpuArg::EpycZen4 => chosen(KNOWN_CPUS[1].key),
         HostCpuArg::XeonCascadeLake => chosen(KNOWN_CPUS[2].key),
+        HostCpuArg::EpycZen3 => chosen(KNOWN_CPUS[3].key),
         HostCpuArg::Unknown => CpuChoice {
             spec: None,
             how: "none chosen (--host-cpu unknown): no area or power assumed".into(),

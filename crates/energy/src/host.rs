@@ -63,7 +63,7 @@ pub struct CpuSpec {
 }
 
 /// The CPUs the host row knows.
-pub const KNOWN_CPUS: [CpuSpec; 3] = [
+pub const KNOWN_CPUS: [CpuSpec; 4] = [
     CpuSpec {
         key: "epyc-zen5",
         name: "AMD EPYC 9005 (Zen 5, Turin)",
@@ -93,6 +93,16 @@ pub const KNOWN_CPUS: [CpuSpec; 3] = [
         vdd: 0.9,
         basis: "one core's share of the 694 mm² 28-core XCC die (14 nm); \
                 Xeon Platinum 8180/8280: 205 W for 28 cores; 0.9 V assumed",
+    },
+    CpuSpec {
+        key: "epyc-zen3",
+        name: "AMD EPYC 7003 (Zen 3, Milan)",
+        tech_nm: 7.0,
+        area_mm2: 80.7 / 8.0,
+        tdp_per_core_w: 280.0 / 64.0,
+        vdd: 1.0,
+        basis: "one core's share of an 80.7 mm² 8-core Zen 3 CCD (TSMC N7; I/O die not counted); \
+                EPYC 7763: 280 W for 64 cores; 1.0 V assumed",
     },
 ];
 
@@ -159,8 +169,13 @@ pub fn identify(h: &HostFigure) -> CpuChoice {
         if fam == Some(26) || named_9005 {
             return pick("epyc-zen5", format!("identified: {desc}"));
         }
-        if named_9004 {
+        if named_9004 || (fam == Some(25) && model.is_some_and(|m| m >= 0x10)) {
             return pick("epyc-zen4", format!("identified: {desc}"));
+        }
+        // Family 25 (0x19), models 0x00–0x0f: Zen 3 (Milan); the VAES
+        // without AVX-512 that such a CPU reports agrees.
+        if fam == Some(25) {
+            return pick("epyc-zen3", format!("identified: {desc}: Zen 3 class"));
         }
         return pick(
             "epyc-zen5",

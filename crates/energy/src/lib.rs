@@ -149,8 +149,8 @@
 //! constant-time kernel on AES-128-CTR, 16 KiB, one core, with
 //! `aesflow-bench`) and hands the figure in. The CPU's area, power and
 //! supply cannot be measured from software: [`host::identify`] matches
-//! `/proc/cpuinfo` to a small table of known CPUs (AMD EPYC Zen 5 and
-//! Zen 4, Intel Skylake-SP / Cascade Lake), says whether the part was
+//! `/proc/cpuinfo` to a small table of known CPUs (AMD EPYC Zen 5, Zen 4 and
+//! Zen 3, Intel Skylake-SP / Cascade Lake), says whether the part was
 //! identified or assumed (a virtual machine may hide it), and leaves area
 //! and power out for an unknown CPU. The row is scaled to 65 nm / 1.3 V by
 //! the general rule of Fig. 16's caption (the PTM curves the paper used are
