@@ -211,3 +211,42 @@ fn input_for<'a>(
         input.bytes()
     }
 }
+
+/// A raw pointer moved into the GIL-free closure of [`new_bytes`].
+struct SendPtr(*mut u8);
+// SAFETY: the pointer is to the buffer of a `bytes` object that no other
+// code can reach yet (just created, one reference, held by the caller).
+unsafe impl Send for SendPtr {}
+
+/// A new `bytes` of `len` bytes, zeroed and then filled by `f`, both with
+/// the GIL released: a large output costs no GIL-held time (PyO3's
+/// `PyBytes::new_with` zero-fills with the GIL held). On error the object
+/// is dropped unseen.
+pub fn new_bytes<'py>(
+    py: Python<'py>,
+    len: usize,
+    f: impl FnOnce(&mut [u8]) -> PyResult<()> + Send,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let n = ffi::Py_ssize_t::try_from(len)
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
+    // SAFETY: with a NULL source CPython allocates `len` uninitialised bytes
+    // (plus a NUL) and returns a new reference, or NULL with an exception
+    // set, which `from_owned_ptr_or_err` turns into an error.
+    let obj = unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(std::ptr::null(), n))?
+    };
+    // SAFETY: `obj` is a bytes object; its buffer lives as long as `obj`.
+    let ptr = SendPtr(unsafe { ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>());
+    py.detach(move || {
+        let p = ptr;
+        // SAFETY: `p.0` points to `len` writable bytes that only this
+        // closure touches (the object is not visible to Python yet); they
+        // are initialised (zeroed) before the slice is formed.
+        let out = unsafe {
+            std::ptr::write_bytes(p.0, 0, len);
+            std::slice::from_raw_parts_mut(p.0, len)
+        };
+        f(out)
+    })?;
+    Ok(obj.cast_into::<pyo3::types::PyBytes>()?)
+}

@@ -10,7 +10,7 @@
 //! plaintext only after all of that call's chunks authenticated; a failure
 //! raises `InvalidTag` and ends the object.
 
-use crate::buffer::{View, write_into};
+use crate::buffer::{View, new_bytes, write_into};
 use crate::chunks;
 use crate::errors::{self, AlreadyFinalized, InvalidTag};
 use aesflow_engine::Pool;
@@ -287,8 +287,8 @@ macro_rules! cobblestone_classes {
                 let d = View::read(data, "data")?;
                 let st = &mut self.st;
                 let input = d.bytes();
-                PyBytes::new_with(py, st.update_len(d.len()), |out| {
-                    py.detach(|| st.update(input, out));
+                new_bytes(py, st.update_len(d.len()), |out| {
+                    st.update(input, out);
                     Ok(())
                 })
             }
@@ -339,8 +339,8 @@ macro_rules! cobblestone_classes {
                 let d = View::read(data, "data")?;
                 let st = &mut self.st;
                 let input = d.bytes();
-                let r = PyBytes::new_with(py, st.update_len(d.len()), |out| {
-                    py.detach(|| st.update(input, out))
+                let r = new_bytes(py, st.update_len(d.len()), |out| {
+                    st.update(input, out)
                         .map_err(|_| InvalidTag::new_err("authentication failed"))
                 });
                 r.map_err(|e| { let _ = self.st.fail(); e })

@@ -3,7 +3,7 @@
 //! AES+GHASH kernels; a long message with a 96-bit nonce is sealed or
 //! opened on all cores (`aesflow_engine::par::ParGcm`).
 
-use crate::buffer::{View, read_opt, write_into};
+use crate::buffer::{View, new_bytes, read_opt, write_into};
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::par::ParGcm;
 use aesflow_modes::Gcm;
@@ -136,9 +136,7 @@ impl AesGcm {
         check_nonce(n.bytes())?;
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
         let (nb, db) = (n.bytes(), d.bytes());
-        PyBytes::new_with(py, d.len() + TAG, |out| {
-            py.detach(|| self.seal_to(nb, aad, db, out))
-        })
+        new_bytes(py, d.len() + TAG, |out| self.seal_to(nb, aad, db, out))
     }
 
     /// Verify and decrypt ``data`` (ciphertext || tag). Raises
@@ -161,9 +159,7 @@ impl AesGcm {
         }
         let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
         let (nb, db) = (n.bytes(), d.bytes());
-        PyBytes::new_with(py, d.len() - TAG, |out| {
-            py.detach(|| self.open_to(nb, aad, db, out))
-        })
+        new_bytes(py, d.len() - TAG, |out| self.open_to(nb, aad, db, out))
     }
 
     /// ``encrypt`` into ``buf``, a writable buffer of exactly ``len(data) +

@@ -13,7 +13,7 @@
 //! last block is decrypted first, so the exact output length is known
 //! before anything is written.
 
-use crate::buffer::{View, write_into};
+use crate::buffer::{View, new_bytes, write_into};
 use crate::errors;
 use aesflow_cipher::Aes;
 use aesflow_engine::par;
@@ -206,8 +206,8 @@ pub fn encrypt<'py>(
     let p = params(mode, key, iv, padding)?;
     let d = View::read(data, "data")?;
     let input = d.bytes();
-    PyBytes::new_with(py, p.enc_len(d.len())?, |out| {
-        py.detach(|| p.encrypt(input, out)).map_err(errors::engine)
+    new_bytes(py, p.enc_len(d.len())?, |out| {
+        p.encrypt(input, out).map_err(errors::engine)
     })
 }
 
@@ -227,9 +227,7 @@ pub fn decrypt<'py>(
     let d = View::read(data, "data")?;
     let input = d.bytes();
     let n = py.detach(|| p.dec_len(input))?;
-    PyBytes::new_with(py, n, |out| {
-        py.detach(|| p.decrypt(input, out)).map_err(errors::engine)
-    })
+    new_bytes(py, n, |out| p.decrypt(input, out).map_err(errors::engine))
 }
 
 /// :func:`encrypt` into the writable buffer ``buf`` (at least as long as

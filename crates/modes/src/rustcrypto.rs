@@ -5,7 +5,7 @@
 //!   `AeadCore` (96-bit nonce, 128-bit tag) and `AeadInPlace` (hence `Aead`
 //!   with allocation) over [`Gcm`] — fused fast path included.
 //! * [`Aes128`], [`Aes192`], [`Aes256`]: `cipher` 0.4 `KeyInit`,
-//!   `BlockCipher`, `BlockEncrypt`, `BlockDecrypt` (8 blocks per parallel
+//!   `BlockCipher`, `BlockEncrypt`, `BlockDecrypt` (32 blocks per parallel
 //!   call into the kernel), usable with the RustCrypto mode crates.
 //! * `cipher` 0.4 `StreamCipher` for [`Ctr`] and [`Ofb`].
 //!
@@ -99,7 +99,7 @@ impl BlockSizeUser for Backend<'_> {
 }
 
 impl ParBlocksSizeUser for Backend<'_> {
-    type ParBlocksSize = cipher::consts::U8;
+    type ParBlocksSize = cipher::consts::U32;
 }
 
 impl BlockBackend for Backend<'_> {
@@ -114,7 +114,7 @@ impl BlockBackend for Backend<'_> {
     }
 
     fn proc_par_blocks(&mut self, mut blocks: InOut<'_, '_, cipher::ParBlocks<Self>>) {
-        let mut b = [[0u8; 16]; 8];
+        let mut b = [[0u8; 16]; 32];
         for (d, s) in b.iter_mut().zip(blocks.get_in().iter()) {
             *d = (*s).into();
         }
@@ -220,7 +220,7 @@ pub mod next {
     use crate::{Ctr, Ofb};
     use aead06::{AeadCore, AeadInOut, TagPosition};
     use aesflow_cipher::Aes;
-    use cipher05::consts::{U8, U12, U16, U24, U32};
+    use cipher05::consts::{U12, U16, U24, U32};
     use cipher05::{
         Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
@@ -288,7 +288,7 @@ pub mod next {
     gcm_next!(Aes192Gcm, U24);
     gcm_next!(Aes256Gcm, U32);
 
-    /// The block backend of the 0.5 traits (8 blocks per parallel call).
+    /// The block backend of the 0.5 traits (32 blocks per parallel call: the VAES kernels keep 32 in flight).
     struct Backend<'a>(&'a Aes);
 
     impl BlockSizeUser for Backend<'_> {
@@ -296,7 +296,7 @@ pub mod next {
     }
 
     impl ParBlocksSizeUser for Backend<'_> {
-        type ParBlocksSize = U8;
+        type ParBlocksSize = U32;
     }
 
     /// The 8 blocks as the kernel's `[[u8; 16]]`, in the output buffer (the
