@@ -95,9 +95,9 @@ impl AesGcm {
             ));
         }
         let aes = crate::aes(k.bytes())?;
-        // The multi-core path runs the engine's kernel (the best one): use it
-        // only when AESFLOW_KERNEL does not force another.
-        let par = if aes.kernel().name() == aesflow_cipher::detect_best().name() {
+        // The multi-core path runs the engine's kernel, which `crate::aes`
+        // has set to this one.
+        let par = if aes.kernel().name() == aesflow_engine::kernel::kernel().name() {
             Some(ParGcm::new(k.bytes()).map_err(errors::engine)?)
         } else {
             None

@@ -57,6 +57,8 @@ pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
             aesflow_cipher::KERNEL_ENV
         )));
     }
+    // Cobblestone and the multi-core GCM of the engine run on it too.
+    aesflow_engine::kernel::use_kernel(k).map_err(errors::engine)?;
     Ok(k)
 }
 
