@@ -209,6 +209,16 @@ pub fn simulate(mapping: &mut Mapping, platform: &Platform, source_periods: u64)
     simulate_clocked(mapping, platform, source_periods, &clocks)
 }
 
+/// The sink cores, and each core's index among them.
+fn sink_cores(mapping: &Mapping) -> (Vec<usize>, Vec<Option<usize>>) {
+    let n = mapping.cores.len();
+    let sinks: Vec<usize> = (0..n)
+        .filter(|&i| mapping.cores[i].class == CoreClass::Sink)
+        .collect();
+    let index = (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
+    (sinks, index)
+}
+
 /// [`simulate`] with each core on its own clock (GALS, per-core frequency
 /// scaling). Every time-valued field of the result — [`CoreStats`]'s
 /// `exec`, `nop`, `stall`, `halted`, `end`, [`LinkStats::busy`],
@@ -231,12 +241,8 @@ pub fn simulate_clocked(
     let mut rts = runtimes(mapping, source_periods);
     let mut stats: Vec<CoreStats> = vec![CoreStats::default(); n];
     let mut link_stats: Vec<LinkStats> = vec![LinkStats::default(); mapping.links.len()];
-    let sinks: Vec<usize> = (0..n)
-        .filter(|&i| mapping.cores[i].class == CoreClass::Sink)
-        .collect();
+    let (sinks, sink_index) = sink_cores(mapping);
     let mut sink_times: Vec<Vec<u64>> = vec![Vec::new(); sinks.len()];
-    let sink_index: Vec<Option<usize>> =
-        (0..n).map(|i| sinks.iter().position(|&s| s == i)).collect();
     let cpw = platform.link_cycles_per_word * tick;
 
     let mut stack: Vec<usize> = (0..n).rev().collect();

@@ -1,6 +1,7 @@
 //! Key expansion (FIPS-197 §5.2), offline and online.
 //!
-//! Liu & Baas (seed 000, §4) build every engine in two variants:
+//! Liu & Baas (*Parallel AES Encryption Engines for Many-Core Processor
+//! Arrays*, §4) build every engine in two variants:
 //! * **offline** key expansion: the round keys are computed once and stored
 //!   ([`RoundKeys`]); the cipher only reads them;
 //! * **online** key expansion: each round key is derived from the previous one

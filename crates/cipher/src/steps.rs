@@ -1,6 +1,7 @@
 //! The steps of AES as first-class functions (FIPS-197 §5).
 //!
-//! The many-core engines of Liu & Baas (seed 000, §4) distribute these steps
+//! The many-core engines of Liu & Baas (*Parallel AES Encryption
+//! Engines for Many-Core Processor Arrays*, §4) distribute these steps
 //! over cores: one core runs SubBytes on four bytes (*SubBytes-4*), another
 //! MixColumns on one column (*MixColumns-4*), and so on. So each step is usable
 //! on a whole state and on the part of a state an actor owns.

@@ -40,40 +40,42 @@ pub struct Platform5 {
     pub nj_per_bit: Option<f64>,
 }
 
+/// One row of Table 5, in its columns' order.
+#[allow(clippy::too_many_arguments)]
+fn table5_row(
+    name: &str,
+    method: &str,
+    tech: f64,
+    area: Option<f64>,
+    vdd: f64,
+    mhz: f64,
+    cpb: Option<f64>,
+    p: Option<f64>,
+    mbps: f64,
+    sarea: Option<f64>,
+    tpa: Option<f64>,
+    e: Option<f64>,
+) -> Platform5 {
+    Platform5 {
+        name: name.into(),
+        method: method.into(),
+        tech_nm: tech,
+        area_mm2: area,
+        vdd,
+        mhz,
+        cycles_per_byte: cpb,
+        power_w: p,
+        scaled_mbps: mbps,
+        scaled_area: sarea,
+        mbps_per_mm2: tpa,
+        nj_per_bit: e,
+    }
+}
+
 /// The rows of the paper's Table 5 as printed (PTM-scaled).
 pub fn paper_rows() -> Vec<Platform5> {
-    #[allow(clippy::too_many_arguments)]
-    fn r(
-        name: &str,
-        method: &str,
-        tech: f64,
-        area: Option<f64>,
-        vdd: f64,
-        mhz: f64,
-        cpb: Option<f64>,
-        p: Option<f64>,
-        mbps: f64,
-        sarea: Option<f64>,
-        tpa: Option<f64>,
-        e: Option<f64>,
-    ) -> Platform5 {
-        Platform5 {
-            name: name.into(),
-            method: method.into(),
-            tech_nm: tech,
-            area_mm2: area,
-            vdd,
-            mhz,
-            cycles_per_byte: cpb,
-            power_w: p,
-            scaled_mbps: mbps,
-            scaled_area: sarea,
-            mbps_per_mm2: tpa,
-            nj_per_bit: e,
-        }
-    }
     vec![
-        r(
+        table5_row(
             "Pentium 4 561",
             "",
             90.0,
@@ -87,7 +89,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(43.99),
             Some(17.50),
         ),
-        r(
+        table5_row(
             "Athlon 64 3500",
             "",
             90.0,
@@ -101,7 +103,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(23.55),
             Some(14.69),
         ),
-        r(
+        table5_row(
             "Core2 Duo E6400",
             "Bitslice",
             65.0,
@@ -115,7 +117,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(16.70),
             Some(17.53),
         ),
-        r(
+        table5_row(
             "Core2 Quad Q6600 (one core)",
             "Bitslice + SSSE3",
             65.0,
@@ -129,7 +131,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(14.41),
             Some(12.74),
         ),
-        r(
+        table5_row(
             "Core2 Quad Q9550 (one core)",
             "Bitslice + SSSE3",
             45.0,
@@ -143,7 +145,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(11.71),
             Some(21.16),
         ),
-        r(
+        table5_row(
             "Core i7 920 (one core)",
             "Bitslice + SSSE3",
             45.0,
@@ -157,7 +159,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(9.84),
             Some(28.00),
         ),
-        r(
+        table5_row(
             "TI C6201",
             "",
             180.0,
@@ -171,7 +173,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             None,
             None,
         ),
-        r(
+        table5_row(
             "GeForce 8800 GTX",
             "T-box",
             90.0,
@@ -185,7 +187,7 @@ pub fn paper_rows() -> Vec<Platform5> {
             Some(46.82),
             Some(4.48),
         ),
-        r(
+        table5_row(
             "AsAP (paper)",
             "No-merge offline",
             65.0,

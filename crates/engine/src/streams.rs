@@ -1,7 +1,8 @@
 //! The multi-stream engine on all cores.
 //!
 //! `aesflow-multistream` keeps one core's SIMD lanes busy with many
-//! independent streams (seed 003: CBC encryption, CFB, OFB — modes that are
+//! independent streams (after *Vectorized AES Core for High-Throughput Secure Environments*:
+//! CBC encryption, CFB, OFB — modes that are
 //! serial within a stream). This module spreads such a call over a [`Pool`]:
 //! the jobs are split into contiguous groups of about equal size, one group
 //! per worker, and each group is interleaved across its core's lanes. A

@@ -235,6 +235,17 @@ pub fn max_cycle_ratio_with(
     Ok(best)
 }
 
+/// Howard's initial policy: each node's heaviest out-edge.
+fn initial_policy(edges: &[RatioEdge], out: &[Vec<usize>]) -> Vec<usize> {
+    out.iter()
+        .map(|o| {
+            *o.iter()
+                .max_by_key(|&&ei| edges[ei].weight)
+                .expect("non-empty")
+        })
+        .collect()
+}
+
 /// Howard's policy iteration on one strongly connected component given by
 /// its local out-edge lists (every node has at least one).
 fn howard(
@@ -244,15 +255,7 @@ fn howard(
     max_rounds: u64,
 ) -> Result<CriticalCycle, McrError> {
     let n = out.len();
-    // initial policy: heaviest out-edge
-    let mut policy: Vec<usize> = out
-        .iter()
-        .map(|o| {
-            *o.iter()
-                .max_by_key(|&&ei| edges[ei].weight)
-                .expect("non-empty")
-        })
-        .collect();
+    let mut policy = initial_policy(edges, out);
     let mut lam: Vec<(u128, u128)> = vec![(0, 1); n];
     let mut val: Vec<i128> = vec![0; n];
     let mut stamp: Vec<usize> = vec![usize::MAX; n];
