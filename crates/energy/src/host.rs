@@ -265,7 +265,12 @@ mod tests {
         assert_eq!(z.spec.unwrap().key, "epyc-zen5");
         let g = identify(&fig("AMD EPYC 9654 96-Core Processor", 25, 17));
         assert_eq!(g.spec.unwrap().key, "epyc-zen4");
-        let v = identify(&fig("AMD EPYC", 25, 1));
+        // A virtual machine that hides the part: family 25 model 1 is Zen 3.
+        let m = identify(&fig("AMD EPYC", 25, 1));
+        assert_eq!(m.spec.unwrap().key, "epyc-zen3");
+        assert!(m.how.starts_with("identified"), "{}", m.how);
+        // An EPYC the table cannot place: assumed, and said so.
+        let v = identify(&fig("AMD EPYC", 23, 49));
         assert_eq!(v.spec.unwrap().key, "epyc-zen5");
         assert!(v.how.starts_with("assumed"), "{}", v.how);
         let u = identify(&fig("ARM Neoverse", 0, 0));
