@@ -58,7 +58,7 @@ pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
         )));
     }
     // Cobblestone and the multi-core GCM of the engine run on it too.
-    aesflow_engine::kernel::use_kernel(k).map_err(errors::engine)?;
+    aesflow_engine::kernel::use_kernel(k);
     Ok(k)
 }
 

@@ -398,8 +398,8 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
 }
 
 /// A spinner on stderr naming the step being measured, only when stderr
-/// is a terminal.
-fn progress_bar() -> Option<indicatif::ProgressBar> {
+/// is a terminal (also used by `aesflow sdf`).
+pub(crate) fn progress_bar() -> Option<indicatif::ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

@@ -347,7 +347,7 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> 
     // The one resolution of AESFLOW_KERNEL: every engine operation (the
     // Cobblestone format, parallel GCM, the raw modes) runs on it.
     let kernel = aesflow_cipher::default_kernel()?;
-    aesflow_engine::kernel::use_kernel(kernel)?;
+    aesflow_engine::kernel::use_kernel(kernel);
     if !kernel.is_constant_time() {
         let what = format!(
             "the {} kernel (chosen by {}) is not constant-time: its memory accesses \

@@ -122,7 +122,16 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
         }),
         latency: a.latency.as_ref().map(|p| (p[0].clone(), p[1].clone())),
     };
+    // Buffer sizing and the state space can take seconds: a spinner on a
+    // terminal.
+    let bar = crate::bench_cmd::progress_bar();
+    if let Some(b) = &bar {
+        b.set_message(format!("analysing {}", a.file.display()));
+    }
     let report = analyse(&g, imp.warnings, &opts, &ro);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let text = if a.json {
         serde_json::to_string_pretty(&report)? + "\n"
     } else {
