@@ -8,22 +8,26 @@
 //! ```text
 //! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
 //! ```
+//!
+//! `MS_SIZE` sets the bytes per stream. Without `--bench` (as under
+//! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
 use aesflow_multistream::{Backend, Job, Mode, MultiStream};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-
 /// Best on-CPU GB/s of `f`, which processes `bytes` per call.
 fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
     f();
+    let full = std::env::args().any(|a| a == "--bench");
+    let (rounds, round) = if full { (5, 200) } else { (1, 2) };
     let mut best = 0.0f64;
-    for _ in 0..5 {
+    for _ in 0..rounds {
         let start = Instant::now();
         let cpu0 = cpu_ns();
         let mut reps = 0u64;
-        while start.elapsed() < Duration::from_millis(200) {
+        while start.elapsed() < Duration::from_millis(round) {
             f();
             reps += 1;
         }
