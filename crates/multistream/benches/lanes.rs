@@ -8,6 +8,9 @@
 //! ```text
 //! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
 //! ```
+//!
+//! `MS_SIZE` sets the bytes per stream. Without `--bench` (as under
+//! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
 use aesflow_multistream::{Backend, Job, Mode, MultiStream};
@@ -17,12 +20,14 @@ use std::time::{Duration, Instant};
 /// Best on-CPU GB/s of `f`, which processes `bytes` per call.
 fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
     f();
+    let full = std::env::args().any(|a| a == "--bench");
+    let (rounds, round) = if full { (5, 200) } else { (1, 2) };
     let mut best = 0.0f64;
-    for _ in 0..5 {
+    for _ in 0..rounds {
         let start = Instant::now();
         let cpu0 = cpu_ns();
         let mut reps = 0u64;
-        while start.elapsed() < Duration::from_millis(200) {
+        while start.elapsed() < Duration::from_millis(round) {
             f();
             reps += 1;
         }
@@ -82,8 +87,26 @@ fn main() {
             let keys: Vec<RoundKeys> = (0..streams)
                 .map(|s| RoundKeys::from_bytes(&[s as u8 + 1; 16]).expect("key"))
                 .collect();
-            let input: Vec<Vec<u8>> = (0..streams).map(|s| vec![s as u8; size]).collect();
-            let mut output = vec![vec![0u8; size]; streams];
+            // `MS_SKEW=1`: stream `s` starts `320 s` bytes into its buffers
+            // (a layout experiment: buffers otherwise share their offsets
+            // modulo 4 KiB).
+            let skew = std::env::var("MS_SKEW").is_ok_and(|v| v == "1");
+            let pad = |s: usize| if skew { 320 * s } else { 0 };
+            let in_bufs: Vec<Vec<u8>> =
+                (0..streams).map(|s| vec![s as u8; size + pad(s)]).collect();
+            let mut out_bufs: Vec<Vec<u8>> = (0..streams)
+                .map(|s| vec![0u8; size + pad(s) + 160])
+                .collect();
+            let input: Vec<&[u8]> = in_bufs
+                .iter()
+                .enumerate()
+                .map(|(s, b)| &b[pad(s)..])
+                .collect();
+            let mut output: Vec<&mut [u8]> = out_bufs
+                .iter_mut()
+                .enumerate()
+                .map(|(s, b)| &mut b[pad(s) + 160..])
+                .collect();
             for shared in [false, true] {
                 let g = measure(streams * size, || {
                     let mut jobs: Vec<Job<'_>> = input
@@ -92,7 +115,7 @@ fn main() {
                         .enumerate()
                         .map(|(s, (i, o))| {
                             let k = if shared { &rk } else { &keys[s] };
-                            Job::new(mode, k, [s as u8; 16], i, o)
+                            Job::new(mode, k, [s as u8; 16], i, &mut o[..])
                         })
                         .collect();
                     engine.process(black_box(&mut jobs)).expect("valid");
