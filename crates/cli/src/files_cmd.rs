@@ -1,19 +1,70 @@
-//! `aesflow encrypt` / `aesflow decrypt`: files and streams, Cobblestone or
-//! raw `openssl enc`-compatible modes. Argument parsing and printing only;
-//! the work is in `aesflow_engine::files`.
+//! `aesflow encrypt` / `aesflow decrypt`: arguments, the safety checks of
+//! the command line (closed or terminal stdio, variable-time kernels), key
+//! sources and summaries. The work is `aesflow_engine::files`.
 //!
 //! Decrypting to stdout writes each batch of chunks only after it
 //! authenticated; an error in a later batch exits non-zero after earlier
 //! plaintext was written, and that output must be discarded.
 
+use crate::exit::{self, CliError};
+use crate::jobs::{self, Failure};
+use crate::keys::{self, KeySource, PassSource};
+use crate::stdio;
+use aesflow_engine::Pool;
 use aesflow_engine::cobblestone::Suite;
-use aesflow_engine::files::{self, KeyMaterial, Operation};
-use aesflow_engine::passphrase::{self, KdfParams, PassphraseSource};
+use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation};
+use aesflow_engine::passphrase::{KdfLimits, KdfParams};
 use aesflow_engine::raw::{RawMode, RawParams};
-use aesflow_engine::{Pool, output};
 use anyhow::{Result, anyhow, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
+
+/// A Cobblestone suite.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SuiteArg {
+    /// Cobblestone-128: AES-128-GCM, 128-bit keys.
+    #[value(name = "128")]
+    S128,
+    /// Cobblestone-256: AES-256-GCM, 256-bit keys.
+    #[value(name = "256")]
+    S256,
+}
+
+impl From<SuiteArg> for Suite {
+    fn from(s: SuiteArg) -> Suite {
+        match s {
+            SuiteArg::S128 => Suite::Cobblestone128,
+            SuiteArg::S256 => Suite::Cobblestone256,
+        }
+    }
+}
+
+/// A raw (`openssl enc`) mode.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ModeArg {
+    /// Electronic codebook, PKCS#7 padded.
+    Ecb,
+    /// Cipher block chaining, PKCS#7 padded.
+    Cbc,
+    /// Counter mode (the IV is a 128-bit big-endian counter).
+    Ctr,
+    /// 128-bit cipher feedback.
+    Cfb,
+    /// Output feedback.
+    Ofb,
+}
+
+impl From<ModeArg> for RawMode {
+    fn from(m: ModeArg) -> RawMode {
+        match m {
+            ModeArg::Ecb => RawMode::Ecb,
+            ModeArg::Cbc => RawMode::Cbc,
+            ModeArg::Ctr => RawMode::Ctr,
+            ModeArg::Cfb => RawMode::Cfb,
+            ModeArg::Ofb => RawMode::Ofb,
+        }
+    }
+}
 
 /// Options shared by `encrypt` and `decrypt`.
 #[derive(Args, Debug)]
@@ -24,16 +75,27 @@ pub struct FileArgs {
     /// stdin, else INPUT.cob (encrypt) or INPUT without .cob (decrypt).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Overwrite existing output files.
+    /// Overwrite existing output files (never directories or special
+    /// files); also allows ciphertext to a terminal.
     #[arg(short, long)]
     pub force: bool,
-    /// Key file: 32 raw bytes or 64 hex characters (16/32 for
-    /// --suite 128); makes a bare Cobblestone message.
+    /// Key file (`-`: read the key from stdin): 32 raw bytes or 64 hex
+    /// digits (Cobblestone-256), 16 or 32 (Cobblestone-128).
     #[arg(short, long, value_name = "FILE", group = "keysrc")]
     pub key_file: Option<PathBuf>,
-    /// Cobblestone context string.
-    #[arg(long, default_value = "")]
-    pub context: String,
+    /// Read the key (hex) from environment variable VAR.
+    #[arg(long, value_name = "VAR", group = "keysrc")]
+    pub key_env: Option<String>,
+    /// Cobblestone context (a string bound to the ciphertext; the same one
+    /// must be given to decrypt).
+    #[arg(long, value_name = "TEXT", group = "ctx")]
+    pub context: Option<String>,
+    /// Cobblestone context as hex bytes.
+    #[arg(long, value_name = "HEX", group = "ctx")]
+    pub context_hex: Option<String>,
+    /// Cobblestone context: the bytes of FILE (at most 64 KiB).
+    #[arg(long, value_name = "FILE", group = "ctx")]
+    pub context_file: Option<PathBuf>,
     /// Use a passphrase, prompted without echo on the terminal.
     #[arg(short, long, group = "keysrc")]
     pub passphrase: bool,
@@ -43,15 +105,16 @@ pub struct FileArgs {
     /// Read the passphrase from environment variable VAR.
     #[arg(long, value_name = "VAR", group = "keysrc")]
     pub passphrase_env: Option<String>,
-    /// Cobblestone-256 (AES-256-GCM) or Cobblestone-128 (AES-128-GCM).
-    #[arg(long, default_value = "256", value_parser = ["128", "256"])]
-    pub suite: String,
+    /// Cobblestone suite (default: from the key's length; 256 for a
+    /// passphrase).
+    #[arg(long, value_enum)]
+    pub suite: Option<SuiteArg>,
     /// Raw mode, byte-identical to `openssl enc -aes-N-MODE -K … -iv …`.
     #[arg(long, group = "keysrc", requires_all = ["mode", "key"])]
     pub raw: bool,
-    /// Raw mode: ecb, cbc, ctr, cfb, ofb.
-    #[arg(long, requires = "raw", value_parser = ["ecb", "cbc", "ctr", "cfb", "ofb"])]
-    pub mode: Option<String>,
+    /// Raw mode: the mode.
+    #[arg(long, requires = "raw", value_enum)]
+    pub mode: Option<ModeArg>,
     /// Raw mode: key in hex (32/48/64 digits: AES-128/192/256).
     #[arg(long, requires = "raw", value_name = "HEX")]
     pub key: Option<String>,
@@ -65,20 +128,22 @@ pub struct FileArgs {
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
     /// No progress bar and no summary.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Print a summary line per input on stderr (the default only when
+    /// stdout is a terminal).
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Print the summary as JSON (on stdout, or stderr when data goes there).
     #[arg(long)]
     pub json: bool,
-    /// Argon2id memory in KiB when encrypting with a passphrase.
-    #[arg(long, default_value_t = KdfParams::default().memory_kib, hide_short_help = true)]
-    pub kdf_memory_kib: u32,
-    /// Argon2id iterations when encrypting with a passphrase.
-    #[arg(long, default_value_t = KdfParams::default().iterations, hide_short_help = true)]
-    pub kdf_iterations: u32,
-    /// Argon2id lanes when encrypting with a passphrase.
-    #[arg(long, default_value_t = KdfParams::default().parallelism, hide_short_help = true)]
-    pub kdf_parallelism: u32,
+    /// Do not fsync outputs (faster; a power failure may lose them).
+    #[arg(long)]
+    pub no_sync: bool,
+    /// Run even if the AES kernel forced by AESFLOW_KERNEL is not
+    /// constant-time (its timing can leak the key).
+    #[arg(long)]
+    pub allow_variable_time: bool,
 }
 
 /// `aesflow encrypt`.
@@ -86,6 +151,15 @@ pub struct FileArgs {
 pub struct EncryptArgs {
     #[command(flatten)]
     pub args: FileArgs,
+    /// Argon2id memory in KiB for a passphrase.
+    #[arg(long, default_value_t = KdfParams::default().memory_kib, hide_short_help = true)]
+    pub kdf_memory_kib: u32,
+    /// Argon2id passes for a passphrase.
+    #[arg(long, default_value_t = KdfParams::default().iterations, hide_short_help = true)]
+    pub kdf_iterations: u32,
+    /// Argon2id lanes for a passphrase.
+    #[arg(long, default_value_t = KdfParams::default().parallelism, hide_short_help = true)]
+    pub kdf_parallelism: u32,
 }
 
 /// `aesflow decrypt`.
@@ -93,123 +167,229 @@ pub struct EncryptArgs {
 pub struct DecryptArgs {
     #[command(flatten)]
     pub args: FileArgs,
+    /// Largest Argon2id memory (KiB) a passphrase file may ask for; a
+    /// header asking more is refused before any work (default 1 GiB).
+    #[arg(long, value_name = "KIB", default_value_t = KdfLimits::default().max_memory_kib)]
+    pub kdf_max_memory_kib: u32,
 }
 
 /// Run `aesflow encrypt`.
 pub fn run_encrypt(a: EncryptArgs) -> Result<()> {
-    run(a.args, true)
+    let params = KdfParams {
+        memory_kib: a.kdf_memory_kib,
+        iterations: a.kdf_iterations,
+        parallelism: a.kdf_parallelism,
+    };
+    let limits = KdfLimits {
+        max_memory_kib: a.kdf_memory_kib.max(KdfLimits::default().max_memory_kib),
+        ..KdfLimits::default()
+    };
+    run(a.args, true, params, limits)
 }
 
 /// Run `aesflow decrypt`.
 pub fn run_decrypt(a: DecryptArgs) -> Result<()> {
-    run(a.args, false)
+    let limits = KdfLimits {
+        max_memory_kib: a.kdf_max_memory_kib,
+        ..KdfLimits::default()
+    };
+    run(a.args, false, KdfParams::default(), limits)
 }
 
-fn operation(a: &FileArgs, encrypt: bool) -> Result<Operation> {
+/// The context bytes from `--context`, `--context-hex` or `--context-file`.
+fn context(a: &FileArgs) -> Result<Vec<u8>> {
+    if let Some(h) = &a.context_hex {
+        return Ok(aesflow_engine::raw::parse_hex(h, "--context-hex")?.to_vec());
+    }
+    if let Some(p) = &a.context_file {
+        use std::io::Read;
+        let f = std::fs::File::open(p)
+            .map_err(|e| anyhow!("cannot open context file {}: {e}", p.display()))?;
+        let mut v = Vec::new();
+        f.take(64 * 1024 + 1)
+            .read_to_end(&mut v)
+            .map_err(|e| anyhow!("cannot read context file {}: {e}", p.display()))?;
+        if v.len() > 64 * 1024 {
+            bail!("context file {} is larger than 64 KiB", p.display());
+        }
+        return Ok(v);
+    }
+    Ok(a.context.as_deref().unwrap_or_default().as_bytes().to_vec())
+}
+
+fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation> {
     if a.raw {
-        let mode = RawMode::parse(a.mode.as_deref().unwrap_or_default())?;
+        let mode = a.mode.ok_or_else(|| anyhow!("--raw needs --mode"))?;
         let key = a
             .key
             .as_deref()
             .ok_or_else(|| anyhow!("--raw needs --key"))?;
-        return Ok(Operation::Raw(RawParams::new(
-            mode,
-            key,
-            a.iv.as_deref(),
-            !a.no_pad,
-        )?));
+        let p = RawParams::new(mode.into(), key, a.iv.as_deref(), !a.no_pad)?;
+        return Ok(Operation::Raw(p));
     }
-    let suite = if a.suite == "128" {
-        Suite::Cobblestone128
-    } else {
-        Suite::Cobblestone256
-    };
+    let context = context(a)?;
     let pass = if a.passphrase {
-        Some(PassphraseSource::Prompt)
+        Some(PassSource::Prompt)
     } else if let Some(f) = &a.passphrase_file {
-        Some(PassphraseSource::File(f.clone()))
+        Some(PassSource::File(f.clone()))
     } else {
-        a.passphrase_env.clone().map(PassphraseSource::Env)
+        a.passphrase_env.clone().map(PassSource::Env)
     };
-    let key = match (&a.key_file, pass) {
-        (Some(f), _) => KeyMaterial::Key(files::load_key_file(f, suite.key_len())?),
-        (None, Some(src)) => KeyMaterial::Passphrase {
-            passphrase: passphrase::obtain(&src, encrypt)?,
-            params: KdfParams {
-                memory_kib: a.kdf_memory_kib,
-                iterations: a.kdf_iterations,
-                parallelism: a.kdf_parallelism,
+    let key_src = match (&a.key_file, &a.key_env) {
+        (Some(f), _) if f.as_os_str() == "-" => Some(KeySource::Stdin),
+        (Some(f), _) => Some(KeySource::File(f.clone())),
+        (None, Some(v)) => Some(KeySource::Env(v.clone())),
+        (None, None) => None,
+    };
+    let asked = a.suite.map(Suite::from);
+    let (suite, key) = match (key_src, pass) {
+        (Some(src), _) => {
+            let k = keys::load_key(&src)?;
+            (keys::suite_for(k.len(), asked)?, KeyMaterial::Key(k))
+        }
+        (None, Some(src)) => (
+            asked.unwrap_or_default(),
+            KeyMaterial::Passphrase {
+                passphrase: keys::passphrase(&src, encrypt)?,
+                params,
             },
-        },
+        ),
         (None, None) => bail!(
-            "no key: give --key-file, --passphrase (or --passphrase-file / --passphrase-env), or --raw"
+            "no key: give -k FILE (or -k - for stdin, --key-env VAR), \
+             --passphrase (or --passphrase-file / --passphrase-env), or --raw"
         ),
     };
     Ok(Operation::Cobblestone {
         suite,
-        context: a.context.as_bytes().to_vec(),
+        context,
         key,
     })
 }
 
-fn run(a: FileArgs, encrypt: bool) -> Result<()> {
-    output::install_interrupt_handler();
-    let jobs = files::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
-    let op = operation(&a, encrypt)?;
+/// The checks before any work: stdio, terminals, the kernel.
+fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> {
+    let reads_stdin = jobs.iter().any(|j| j.input.is_none());
+    let writes_stdout = jobs.iter().any(|j| j.output.is_none());
+    if reads_stdin && stdio::stdin_closed() {
+        bail!("stdin is closed: there is no input to read (give a file name)");
+    }
+    if writes_stdout && stdio::stdout_closed() {
+        bail!("stdout is closed: the output would be lost (use -o FILE)");
+    }
+    if reads_stdin && a.key_file.as_ref().is_some_and(|k| k.as_os_str() == "-") {
+        bail!("-k - reads the key from stdin, so the input must be a file");
+    }
+    let explicit_stdout = a.output.as_ref().is_some_and(|o| o.as_os_str() == "-");
+    if encrypt && writes_stdout && !explicit_stdout && !a.force && stdio::stdout_is_terminal() {
+        return Err(exit::refused(
+            "refusing to write binary ciphertext to a terminal; \
+             redirect it, use -o FILE, or force it with -o - or --force",
+        ));
+    }
+    let kernel = aesflow_cipher::default_kernel()?;
+    if !kernel.is_constant_time() {
+        let what = format!(
+            "the {} kernel (chosen by {}) is not constant-time: its memory accesses \
+             depend on the key and data, so its timing can leak the key",
+            kernel.name(),
+            aesflow_cipher::KERNEL_ENV
+        );
+        if !a.allow_variable_time {
+            return Err(exit::refused(format!(
+                "{what}; unset {} or pass --allow-variable-time",
+                aesflow_cipher::KERNEL_ENV
+            )));
+        }
+        eprintln!("aesflow: warning: {what}");
+    }
+    if reads_stdin && stdio::stdin_is_terminal() {
+        let what = if encrypt { "plaintext" } else { "ciphertext" };
+        eprintln!(
+            "aesflow: reading the {what} from the terminal; give a file name or pipe \
+             the data in (Ctrl-D ends the input, Ctrl-C cancels)"
+        );
+    }
+    Ok(kernel.name())
+}
+
+fn run(a: FileArgs, encrypt: bool, params: KdfParams, kdf_limits: KdfLimits) -> Result<()> {
+    crate::signals::install();
+    let jobs = jobs::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
+    let kernel = preflight(&a, &jobs, encrypt)?;
+    let op = operation(&a, encrypt, params)?;
     let pool = Pool::new(a.threads)?;
-    let results = files::run_jobs(&pool, &op, &jobs, encrypt, a.force, !a.quiet);
-    let to_stdout = jobs.iter().any(|j| j.output.is_none());
+    let opts = JobOptions {
+        encrypt,
+        force: a.force,
+        sync: !a.no_sync,
+        kdf_limits,
+    };
+    let results = jobs::run_jobs(&pool, &op, &jobs, &opts, !a.quiet);
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     for (job, r) in jobs.iter().zip(results) {
         match r {
             Ok(rep) => reports.push(rep),
             Err(e) => {
-                let name = job
+                let input = job
                     .input
                     .as_ref()
-                    .map_or("-".to_string(), |p| p.display().to_string());
-                failed.push(format!("{name}: {e}"));
+                    .map_or("-".into(), |p| p.display().to_string());
+                let e = anyhow::Error::from(e);
+                failed.push(Failure {
+                    input,
+                    exit_code: exit::code(&e),
+                    error: e.to_string(),
+                });
             }
         }
     }
+    let to_stdout = jobs.iter().any(|j| j.output.is_none());
     if a.json {
-        let body: Vec<String> = reports.iter().map(|r| r.to_json()).collect();
-        let errs: Vec<String> = failed.iter().map(|e| files::json_str(e)).collect();
-        let s = format!(
-            "{{\"ok\":[{}],\"failed\":[{}]}}",
-            body.join(","),
-            errs.join(",")
-        );
+        let s = jobs::json(&reports, &failed, kernel);
         if to_stdout {
             eprintln!("{s}");
         } else {
             println!("{s}");
         }
-    } else if !a.quiet {
+    } else if a.verbose || (!a.quiet && stdio::stdout_is_terminal()) {
         for r in &reports {
-            eprintln!("{}", r.to_line());
+            eprintln!("{}", jobs::line(r, kernel));
         }
     }
-    match failed.len() {
-        0 => Ok(()),
-        1 if jobs.len() == 1 => Err(anyhow!("{}", failed.remove(0))),
-        n => {
-            for f in &failed {
-                eprintln!("aesflow: {f}");
-            }
-            bail!(
-                "{n} of {} inputs failed; no output was written for them",
-                jobs.len()
-            )
+    failure(&jobs, failed)
+}
+
+/// The error for the failed jobs (one line each), with the exit code they
+/// share (1 if they differ).
+fn failure(jobs: &[Job], failed: Vec<Failure>) -> Result<()> {
+    let Some(first) = failed.first() else {
+        return Ok(());
+    };
+    let code = if failed.iter().all(|f| f.exit_code == first.exit_code) {
+        first.exit_code
+    } else {
+        exit::FAILURE
+    };
+    let message = if failed.len() == 1 && jobs.len() == 1 {
+        format!("{}: {}", first.input, first.error)
+    } else {
+        for f in &failed {
+            eprintln!("aesflow: {}: {}", f.input, f.error);
         }
-    }
+        format!(
+            "{} of {} inputs failed; no output was written for them",
+            failed.len(),
+            jobs.len()
+        )
+    };
+    Err(CliError { code, message }.into())
 }
 
 /// The demo's file round trip on built-in data, with the measured speed.
 pub fn demo_round_trip() -> Result<()> {
     let size = 64 << 20;
-    let (e, d) = files::demo_round_trip(size)?;
+    let (e, d) = aesflow_engine::files::demo_round_trip(size)?;
     println!(
         "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
         size >> 20,

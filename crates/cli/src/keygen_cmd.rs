@@ -1,6 +1,6 @@
 //! `aesflow keygen`: a fresh random key file for `encrypt --key-file`.
 
-use aesflow_engine::output::AtomicFile;
+use aesflow_output::AtomicFile;
 use std::io::Write;
 use std::path::PathBuf;
 use zeroize::Zeroizing;
@@ -33,9 +33,12 @@ pub fn run(a: KeygenArgs) -> anyhow::Result<()> {
     match &a.output {
         None => std::io::stdout().write_all(text.as_bytes())?,
         Some(path) => {
-            let mut out = AtomicFile::create(path, a.force)?;
+            let mut out = AtomicFile::builder()
+                .force(a.force)
+                .mode(0o600)
+                .create(path)?;
             out.file_mut().write_all(text.as_bytes())?;
-            out.commit()?;
+            out.commit(true)?;
             eprintln!("wrote a new {}-bit key to {}", 8 * len, path.display());
         }
     }

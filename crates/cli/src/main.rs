@@ -10,9 +10,17 @@ mod bench_cmd;
 mod demo;
 mod designs_cmd;
 mod energy_cmd;
+mod exit;
 mod files_cmd;
+mod jobs;
 mod kernels_cmd;
 mod keygen_cmd;
+mod keys;
+mod prompt;
+mod sdf_cmd;
+mod signals;
+mod stdio;
+mod version;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,7 +28,8 @@ use std::process::ExitCode;
 /// Parallel AES engines: the many-core designs of Liu & Baas, modelled and
 /// run, and a fast AES engine for today's CPUs.
 #[derive(Parser)]
-#[command(name = "aesflow", version, about, long_about = None)]
+#[command(name = "aesflow", version, long_version = version::long(), about, long_about = None,
+          after_help = exit::HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -50,6 +59,9 @@ enum Command {
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
+    /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
+    Sdf(sdf_cmd::SdfArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -92,12 +104,13 @@ fn main() -> ExitCode {
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Sdf(args) => sdf_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("aesflow: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(exit::code(&e))
         }
     }
 }

@@ -77,6 +77,12 @@ fn only_files(dir: &Path) -> Vec<String> {
     v
 }
 
+/// chmod 600 (a group- or world-readable key file draws a warning).
+fn private(p: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(p, fs::Permissions::from_mode(0o600)).unwrap();
+}
+
 struct Setup {
     _dir: tempfile::TempDir,
     dir: PathBuf,
@@ -89,6 +95,8 @@ fn setup() -> Setup {
     let key = d.join("k.key");
     fs::write(&key, [0x11u8; 32]).unwrap();
     fs::write(d.join("k128.hex"), "000102030405060708090a0b0c0d0e0f\n").unwrap();
+    private(&key);
+    private(&d.join("k128.hex"));
     Setup {
         _dir: dir,
         dir: d,
@@ -258,6 +266,7 @@ fn every_error_leaves_no_output() {
     // Wrong key.
     let wrong = d.join("wrong.key");
     fs::write(&wrong, [0x22u8; 32]).unwrap();
+    private(&wrong);
     decrypt_fails(&st, &ct, &["-k", s(&wrong)], "wrong key");
     decrypt_fails(&st, &ct, &["-k", s(&st.key), "--context", "x"], "wrong key");
     // Flipped bits: salt (header), commitment, chunk, tag.
@@ -327,6 +336,7 @@ fn every_error_leaves_no_output() {
     fails(&["encrypt", "-k", s(&st.key), s(&d.join("nope"))], "nope");
     let badkey = d.join("bad.key");
     fs::write(&badkey, b"short").unwrap();
+    private(&badkey);
     fails(&["encrypt", "-k", s(&badkey), s(&inp)], "key file");
     fails(&["encrypt", s(&inp)], "no key");
 }

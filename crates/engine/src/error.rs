@@ -38,6 +38,10 @@ pub enum Error {
     Interrupted,
     /// An error from a mode of operation.
     Mode(aesflow_modes::Error),
+    /// The output file could not be created or committed.
+    Output(aesflow_output::Error),
+    /// A passphrase header's Argon2id parameters exceed the caller's limits.
+    KdfLimit(String),
 }
 
 impl Error {
@@ -76,6 +80,8 @@ impl fmt::Display for Error {
             Error::TooLong => f.write_str("input too long for the format"),
             Error::Interrupted => f.write_str("interrupted"),
             Error::Mode(e) => e.fmt(f),
+            Error::Output(e) => e.fmt(f),
+            Error::KdfLimit(m) => f.write_str(m),
         }
     }
 }
@@ -83,8 +89,8 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Io { source, .. } => Some(source),
             Error::Mode(e) => Some(e),
+            // The I/O cause is part of the message already (no doubling).
             _ => None,
         }
     }
@@ -96,6 +102,12 @@ impl From<aesflow_modes::Error> for Error {
             aesflow_modes::Error::BadPadding => Error::BadPadding,
             e => Error::Mode(e),
         }
+    }
+}
+
+impl From<aesflow_output::Error> for Error {
+    fn from(e: aesflow_output::Error) -> Self {
+        Error::Output(e)
     }
 }
 

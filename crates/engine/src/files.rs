@@ -1,30 +1,33 @@
-//! Whole operations on files and streams, as the `aesflow encrypt` and
-//! `aesflow decrypt` commands run them (the command-line layer only parses
-//! arguments and prints).
+//! Whole encryption and decryption jobs on files and streams, as the
+//! `aesflow encrypt` and `aesflow decrypt` commands run them; the
+//! command-line layer plans the jobs, obtains keys, draws progress and
+//! prints summaries.
 //!
 //! * Inputs are paths or stdin; outputs are paths or stdout.
-//! * A path output is an [`AtomicFile`]: written to a temporary file in the
-//!   target directory, synced and renamed only after the whole input was
-//!   processed (and, when decrypting, authenticated). Any error leaves no
-//!   output file. Existing files are not overwritten without `force`; an
-//!   output that is the input is refused.
+//! * A path output is an [`aesflow_output::AtomicFile`]: an unnamed file in
+//!   the target directory, given its name only after the whole input was
+//!   processed (and, when decrypting, authenticated). Any error, or the
+//!   process being killed, leaves no output file. Existing files are not
+//!   overwritten without `force`; special files and the input itself never.
 //! * Decrypting to stdout writes a batch of chunks only after all of them
 //!   authenticated, but an error in a later batch comes after earlier
 //!   plaintext was written: the command then exits non-zero and the
 //!   partial output must be discarded.
 //! * Regular input files are processed with positional I/O from all
 //!   workers ([`cobblestone::encrypt_file`]); pipes are streamed.
+//! * A passphrase header's Argon2id parameters are checked against
+//!   [`KdfLimits`] before any work, and one derivation runs at a time, so a
+//!   crafted file (or many inputs at once) cannot exhaust memory.
 
-use crate::cobblestone::{self, ChunkKeys, Suite};
+use crate::cobblestone::{self, ChunkKeys, ProgressFn, Suite};
 use crate::error::{Error, Result};
-use crate::output::{AtomicFile, same_file};
-use crate::passphrase::{HEADER_SIZE, Header, KdfParams};
+use crate::passphrase::{HEADER_SIZE, Header, KdfLimits, KdfParams};
 use crate::pool::Pool;
-use crate::progress::Progress;
 use crate::raw::{RawParams, raw_stream};
+use aesflow_output::{AtomicFile, same_file};
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 use zeroize::Zeroizing;
 
@@ -83,93 +86,8 @@ pub struct Job {
     pub output: Option<PathBuf>,
 }
 
-/// Load a key file: `key_len` raw bytes, or `2 * key_len` hex digits
-/// (surrounding whitespace ignored).
-pub fn load_key_file(path: &Path, key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
-    let data = Zeroizing::new(
-        std::fs::read(path)
-            .map_err(|e| Error::io(format!("reading key file {}", path.display()), e))?,
-    );
-    if data.len() == key_len {
-        return Ok(Zeroizing::new(data.to_vec()));
-    }
-    let text = std::str::from_utf8(&data).ok().map(str::trim);
-    match text {
-        Some(t) if t.len() == 2 * key_len => crate::raw::parse_hex(t, "key file"),
-        _ => Err(Error::InvalidInput(format!(
-            "key file {} must hold {key_len} raw bytes or {} hex characters (it has {} bytes)",
-            path.display(),
-            2 * key_len,
-            data.len()
-        ))),
-    }
-}
-
-/// Pair inputs with outputs. `inputs` empty or `-` means stdin; `output`
-/// (`-o`) is allowed with one input only. Without `-o`, stdin goes to
-/// stdout and a file `F` to `F.cob` (encrypt) or `F` minus `.cob` (decrypt).
-pub fn plan_jobs(inputs: &[PathBuf], output: Option<&Path>, encrypt: bool) -> Result<Vec<Job>> {
-    let stdin = |p: &PathBuf| p.as_os_str() == "-";
-    let inputs: Vec<Option<PathBuf>> = if inputs.is_empty() {
-        vec![None]
-    } else {
-        inputs
-            .iter()
-            .map(|p| (!stdin(p)).then(|| p.clone()))
-            .collect()
-    };
-    if inputs.iter().filter(|i| i.is_none()).count() > 1 {
-        return Err(Error::InvalidInput("stdin (-) given more than once".into()));
-    }
-    if output.is_some() && inputs.len() > 1 {
-        return Err(Error::InvalidInput(
-            "-o/--output takes a single input; with several inputs each output is named after its input".into(),
-        ));
-    }
-    let mut jobs = Vec::new();
-    for input in inputs {
-        let out = match (output, &input) {
-            (Some(o), _) if o.as_os_str() == "-" => None,
-            (Some(o), _) => Some(o.to_path_buf()),
-            (None, None) => None,
-            (None, Some(i)) if encrypt => {
-                let mut s = i.clone().into_os_string();
-                s.push(".");
-                s.push(EXTENSION);
-                Some(PathBuf::from(s))
-            }
-            (None, Some(i)) => {
-                if i.extension().is_some_and(|e| e == EXTENSION) {
-                    Some(i.with_extension(""))
-                } else {
-                    return Err(Error::InvalidInput(format!(
-                        "{}: cannot name the output (the input does not end in .{EXTENSION}); use -o",
-                        i.display()
-                    )));
-                }
-            }
-        };
-        jobs.push(Job { input, output: out });
-    }
-    // Two jobs writing one file.
-    for (i, a) in jobs.iter().enumerate() {
-        for b in &jobs[i + 1..] {
-            if a.output.is_some() && a.output == b.output {
-                return Err(Error::InvalidInput(format!(
-                    "two inputs would write {}",
-                    a.output
-                        .as_ref()
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default()
-                )));
-            }
-        }
-    }
-    Ok(jobs)
-}
-
 /// What one job did.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Report {
     /// The input (`-` for stdin).
     pub input: String,
@@ -185,69 +103,36 @@ pub struct Report {
     pub operation: String,
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
 impl Report {
     /// Throughput over the input, in GB/s (10^9 bytes).
     pub fn gbps(&self) -> f64 {
         self.bytes_in as f64 / self.seconds.max(1e-9) / 1e9
     }
-
-    /// A JSON object.
-    pub fn to_json(&self) -> String {
-        format!(
-            "{{\"input\":{},\"output\":{},\"operation\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.6},\"gb_per_s\":{:.3}}}",
-            json_str(&self.input),
-            json_str(&self.output),
-            json_str(&self.operation),
-            self.bytes_in,
-            self.bytes_out,
-            self.seconds,
-            self.gbps()
-        )
-    }
-
-    /// One human-readable line.
-    pub fn to_line(&self) -> String {
-        format!(
-            "{} -> {}: {} ({} bytes in, {} bytes out, {:.3} s, {:.2} GB/s)",
-            self.input,
-            self.output,
-            self.operation,
-            self.bytes_in,
-            self.bytes_out,
-            self.seconds,
-            self.gbps()
-        )
-    }
 }
 
-/// Run several jobs concurrently on the pool; results in job order.
-pub fn run_jobs(
-    pool: &Pool,
-    op: &Operation,
-    jobs: &[Job],
-    encrypt: bool,
-    force: bool,
-    progress: bool,
-) -> Vec<Result<Report>> {
-    let single = jobs.len() == 1;
-    pool.map(jobs, |j| {
-        run_job(pool, op, j, encrypt, force, progress && single)
-    })
+/// How to run a job.
+#[derive(Clone, Copy, Debug)]
+pub struct JobOptions {
+    /// Encrypt (`true`) or decrypt.
+    pub encrypt: bool,
+    /// Replace an existing output file.
+    pub force: bool,
+    /// `fsync` the output file and its directory before success.
+    pub sync: bool,
+    /// The ceiling on a passphrase header's Argon2id parameters.
+    pub kdf_limits: KdfLimits,
+}
+
+impl JobOptions {
+    /// Defaults: no overwrite, synced, default Argon2id limits.
+    pub fn new(encrypt: bool) -> Self {
+        JobOptions {
+            encrypt,
+            force: false,
+            sync: true,
+            kdf_limits: KdfLimits::default(),
+        }
+    }
 }
 
 enum Src {
@@ -255,43 +140,53 @@ enum Src {
     File(File, u64, bool), // file, length, regular
 }
 
-/// Run one job.
+/// Run one job (the form the file benchmark uses): synced output, default
+/// limits, no progress callback; `_show_progress` is ignored (the library
+/// draws nothing: pass a callback to [`run_job_with`]).
 pub fn run_job(
     pool: &Pool,
     op: &Operation,
     job: &Job,
     encrypt: bool,
     force: bool,
-    show_progress: bool,
+    _show_progress: bool,
 ) -> Result<Report> {
-    let t0 = Instant::now();
-    let in_name = job
-        .input
-        .as_ref()
-        .map_or("-".to_string(), |p| p.display().to_string());
-    let out_name = job
-        .output
-        .as_ref()
-        .map_or("-".to_string(), |p| p.display().to_string());
-    let ctx = |e: Error| match e {
-        Error::Io { context, source } => Error::Io {
-            context: format!("{in_name}: {context}"),
-            source,
-        },
-        e => e,
+    let opts = JobOptions {
+        force,
+        ..JobOptions::new(encrypt)
     };
+    run_job_with(pool, op, job, &opts, &|_| {})
+}
+
+/// The input's total length, when known (for progress); `None` for stdin
+/// and pipes.
+pub fn input_len(job: &Job) -> Option<u64> {
+    let m = std::fs::metadata(job.input.as_ref()?).ok()?;
+    m.is_file().then_some(m.len())
+}
+
+/// Run one job; `progress` is called with the input bytes done.
+pub fn run_job_with(
+    pool: &Pool,
+    op: &Operation,
+    job: &Job,
+    opts: &JobOptions,
+    progress: ProgressFn<'_>,
+) -> Result<Report> {
+    use std::os::unix::fs::PermissionsExt;
+    let t0 = Instant::now();
+    let name = |p: &Option<PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
+    let mut mode = 0o666;
     let mut src = match &job.input {
         None => Src::Stdin(io::stdin()),
         Some(p) => {
-            let f = File::open(p).map_err(|e| Error::io(format!("opening {}", p.display()), e))?;
-            let m = f
-                .metadata()
-                .map_err(|e| Error::io(format!("reading {}", p.display()), e))?;
+            let f = File::open(p).map_err(|e| Error::io("cannot open", e))?;
+            let m = f.metadata().map_err(|e| Error::io("cannot read", e))?;
             if m.is_dir() {
-                return Err(Error::InvalidInput(format!(
-                    "{} is a directory",
-                    p.display()
-                )));
+                return Err(Error::InvalidInput("is a directory".into()));
+            }
+            if !opts.encrypt {
+                mode = m.permissions().mode() & 0o777;
             }
             Src::File(f, m.len(), m.is_file())
         }
@@ -300,30 +195,24 @@ pub fn run_job(
         None => None,
         Some(o) => {
             if job.input.as_ref().is_some_and(|i| same_file(i, o)) {
-                return Err(Error::InvalidInput(format!(
-                    "{}: input and output are the same file",
-                    o.display()
-                )));
+                return Err(aesflow_output::Error::SameAsInput(o.clone()).into());
             }
-            Some(AtomicFile::create(o, force)?)
+            Some(
+                AtomicFile::builder()
+                    .force(opts.force)
+                    .mode(mode)
+                    .create(o)?,
+            )
         }
     };
-    let total = match &src {
-        Src::File(_, len, true) => Some(*len),
-        _ => None,
-    };
-    let label = if encrypt { "encrypting" } else { "decrypting" };
-    let bar = Progress::new(label, total, show_progress);
-    let prog = |n: u64| bar.add(n);
-    let r = process(pool, op, &mut src, out.as_ref(), encrypt, &prog).map_err(ctx);
-    bar.finish();
-    let (bytes_in, bytes_out, operation) = r?;
+    let (bytes_in, bytes_out, operation) =
+        process(pool, op, &mut src, out.as_ref(), opts, progress)?;
     if let Some(o) = out {
-        o.commit()?;
+        o.commit(opts.sync)?;
     }
     Ok(Report {
-        input: in_name,
-        output: out_name,
+        input: name(&job.input),
+        output: name(&job.output),
         bytes_in,
         bytes_out,
         seconds: t0.elapsed().as_secs_f64(),
@@ -387,14 +276,23 @@ fn read_header(src: &mut Src) -> Result<[u8; HEADER_SIZE]> {
     }
 }
 
+/// Whether a regular input file starts with the passphrase header's magic.
+fn starts_with_passphrase_magic(f: &Option<File>) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut m = [0u8; 8];
+    f.as_ref()
+        .is_some_and(|f| f.read_exact_at(&mut m, 0).is_ok() && &m == crate::passphrase::MAGIC)
+}
+
 fn process(
     pool: &Pool,
     op: &Operation,
     src: &mut Src,
     out: Option<&AtomicFile>,
-    encrypt: bool,
-    prog: &(dyn Fn(u64) + Sync),
+    opts: &JobOptions,
+    prog: ProgressFn<'_>,
 ) -> Result<(u64, u64, String)> {
+    let encrypt = opts.encrypt;
     let dir = if encrypt { "encrypt" } else { "decrypt" };
     let (suite, context, key) = match op {
         Operation::Raw(p) => {
@@ -420,17 +318,33 @@ fn process(
             } else {
                 Header::parse(&read_header(src)?)?
             };
+            h.params.check_limits(&opts.kdf_limits)?;
             let hb = h.to_bytes();
-            let k = h.derive_key(passphrase)?;
+            // One derivation at a time: several inputs must not multiply
+            // the memory the limits allow.
+            static KDF: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let k = {
+                let _one = KDF.lock().unwrap_or_else(|e| e.into_inner());
+                h.derive_key(passphrase)?
+            };
             let mut c = hb.to_vec();
             c.extend_from_slice(context);
             (Some(hb), h.suite, k, c)
         }
     };
     let hlen = header.map_or(0, |h| h.len()) as u64;
+    let src_file = match &*src {
+        Src::File(f, _, true) => f.try_clone().ok(),
+        _ => None,
+    };
     let op_name = format!("{} {dir}", suite.name());
     let pw = |e: Error| match (e, header.is_some()) {
         (Error::WrongKey, true) => Error::WrongPassphrase,
+        (Error::WrongKey, false) if starts_with_passphrase_magic(&src_file) => Error::InvalidInput(
+            "this file was encrypted with a passphrase (it starts with the AESFLOWP header): \
+             use --passphrase instead of a key"
+                .into(),
+        ),
         (e, _) => e,
     };
     if encrypt {

@@ -10,8 +10,10 @@
 //! * [`passphrase`] — the small versioned header (Argon2id parameters and
 //!   salt) that precedes a Cobblestone message encrypted under a passphrase.
 //! * [`raw`] — `openssl enc`-compatible raw modes.
-//! * [`output`] — atomic output files and interrupt clean-up.
-//! * [`files`] — whole `aesflow encrypt` / `decrypt` jobs.
+//! * [`files`] — whole encryption and decryption jobs on files and streams
+//!   (output through the `aesflow-output` crate's atomic files); the
+//!   command line plans jobs, reads keys and prompts, draws progress and
+//!   prints summaries.
 //! * [`bench`] — the benchmarks behind the README's figures.
 //!
 //! ```
@@ -31,11 +33,9 @@ pub mod bench;
 pub mod cobblestone;
 pub mod error;
 pub mod files;
-pub mod output;
 pub mod par;
 pub mod passphrase;
 pub mod pool;
-pub mod progress;
 pub mod raw;
 pub mod streams;
 

@@ -75,6 +75,55 @@ impl KdfParams {
     }
 }
 
+/// The ceiling a decryption puts on a header's Argon2id parameters, so
+/// that a crafted or damaged header cannot make the reader allocate
+/// gigabytes or spin for minutes before "wrong passphrase". The default
+/// admits 16 times this tool's default memory (1 GiB), 16 passes and 16
+/// lanes; a file made with more needs the limit raised explicitly
+/// (`aesflow decrypt --kdf-max-memory-kib`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KdfLimits {
+    /// Largest memory cost accepted, in KiB.
+    pub max_memory_kib: u32,
+    /// Largest number of passes accepted.
+    pub max_iterations: u32,
+    /// Largest number of lanes accepted.
+    pub max_parallelism: u32,
+}
+
+impl Default for KdfLimits {
+    fn default() -> Self {
+        KdfLimits {
+            max_memory_kib: 1024 * 1024,
+            max_iterations: 16,
+            max_parallelism: 16,
+        }
+    }
+}
+
+impl KdfParams {
+    /// Refuse parameters beyond `limits` (a decryption's ceiling).
+    pub fn check_limits(&self, limits: &KdfLimits) -> Result<()> {
+        if self.memory_kib > limits.max_memory_kib {
+            return Err(Error::KdfLimit(format!(
+                "the passphrase header asks Argon2id for {} MiB of memory, above the \
+                 limit of {} MiB (raise it with --kdf-max-memory-kib {} if you trust this file)",
+                self.memory_kib / 1024,
+                limits.max_memory_kib / 1024,
+                self.memory_kib
+            )));
+        }
+        if self.iterations > limits.max_iterations || self.parallelism > limits.max_parallelism {
+            return Err(Error::KdfLimit(format!(
+                "the passphrase header asks Argon2id for {} passes and {} lanes, above the \
+                 limits of {} and {}",
+                self.iterations, self.parallelism, limits.max_iterations, limits.max_parallelism
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A parsed or new passphrase header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -121,7 +170,7 @@ impl Header {
         if b.len() < HEADER_SIZE || &b[..8] != MAGIC {
             return Err(Error::BadHeader(
                 "not an aesflow passphrase file (no AESFLOWP header); \
-                 a bare Cobblestone message needs --key-file"
+                 a bare Cobblestone message needs a key (-k)"
                     .into(),
             ));
         }
@@ -166,59 +215,4 @@ impl Header {
             .map_err(|e| Error::InvalidInput(format!("Argon2id: {e}")))?;
         Ok(key)
     }
-}
-
-/// Where a passphrase comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PassphraseSource {
-    /// Prompted on the terminal without echo (asked twice when encrypting).
-    Prompt,
-    /// The first line of a file.
-    File(std::path::PathBuf),
-    /// An environment variable.
-    Env(String),
-}
-
-/// Obtain the passphrase (`confirm`: prompt twice and compare).
-pub fn obtain(src: &PassphraseSource, confirm: bool) -> Result<Zeroizing<Vec<u8>>> {
-    let p: Zeroizing<Vec<u8>> = match src {
-        PassphraseSource::Prompt => {
-            let ask = |prompt: &str| {
-                rpassword::prompt_password(prompt)
-                    .map(|s| Zeroizing::new(s.into_bytes()))
-                    .map_err(|e| {
-                        Error::InvalidInput(format!(
-                            "cannot prompt for the passphrase ({e}); \
-                             use --passphrase-file or --passphrase-env in scripts"
-                        ))
-                    })
-            };
-            let a = ask("Passphrase: ")?;
-            if confirm {
-                let b = ask("Passphrase (again): ")?;
-                if a != b {
-                    return Err(Error::InvalidInput("the passphrases do not match".into()));
-                }
-            }
-            a
-        }
-        PassphraseSource::File(path) => {
-            let data = Zeroizing::new(std::fs::read(path).map_err(|e| {
-                Error::io(format!("reading passphrase file {}", path.display()), e)
-            })?);
-            let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            Zeroizing::new(line.to_vec())
-        }
-        PassphraseSource::Env(var) => {
-            let v = std::env::var_os(var).ok_or_else(|| {
-                Error::InvalidInput(format!("environment variable {var} is not set"))
-            })?;
-            Zeroizing::new(v.into_encoded_bytes())
-        }
-    };
-    if p.is_empty() {
-        return Err(Error::InvalidInput("the passphrase is empty".into()));
-    }
-    Ok(p)
 }

@@ -1,191 +1,17 @@
 //! The SDF graph data structure and its builder API.
 
 use std::collections::HashSet;
-use std::fmt;
 
 use crate::error::SdfError;
+use crate::fxhash::FxSet;
 
-/// Identifies an actor inside one [`SdfGraph`] (an index into its actor
-/// list). Ids are only meaningful for the graph that created them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ActorId(pub(crate) usize);
+mod types;
 
-impl ActorId {
-    /// The position of the actor in [`SdfGraph::actors`].
-    pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// Builds an id from a position in [`SdfGraph::actors`].
-    pub fn from_index(index: usize) -> Self {
-        ActorId(index)
-    }
-}
-
-impl fmt::Display for ActorId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
-
-/// Identifies a channel inside one [`SdfGraph`] (an index into its channel
-/// list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ChannelId(pub(crate) usize);
-
-impl ChannelId {
-    /// The position of the channel in [`SdfGraph::channels`].
-    pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// Builds an id from a position in [`SdfGraph::channels`].
-    pub fn from_index(index: usize) -> Self {
-        ChannelId(index)
-    }
-}
-
-impl fmt::Display for ChannelId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "c{}", self.0)
-    }
-}
-
-/// Identifies a port: the owning actor and the port's position in
-/// [`Actor::ports`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PortId {
-    /// Owning actor.
-    pub actor: ActorId,
-    /// Position in the actor's port list.
-    pub index: usize,
-}
-
-/// Direction of a port.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PortDirection {
-    /// Consumes `rate` tokens per firing.
-    In,
-    /// Produces `rate` tokens per firing.
-    Out,
-}
-
-impl PortDirection {
-    /// `"in"` or `"out"` (the SDF3 spelling).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PortDirection::In => "in",
-            PortDirection::Out => "out",
-        }
-    }
-}
-
-/// A port of an actor: a named connection point with a fixed rate (tokens
-/// consumed or produced per firing).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Port {
-    /// Port name, unique within its actor.
-    pub name: String,
-    /// Input or output.
-    pub direction: PortDirection,
-    /// Tokens consumed (input) or produced (output) per firing; must be > 0.
-    pub rate: u64,
-    pub(crate) channel: Option<ChannelId>,
-}
-
-impl Port {
-    /// The channel attached to this port, if any.
-    pub fn channel(&self) -> Option<ChannelId> {
-        self.channel
-    }
-}
-
-/// An SDF actor.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Actor {
-    /// Actor name (should be unique in the graph; required for SDF3 export).
-    pub name: String,
-    /// Free-form classification ("type" in SDF3), e.g. the task an actor
-    /// implements. Not interpreted by this crate.
-    pub kind: String,
-    /// Execution time of one firing, in cycles (time units).
-    pub exec_time: u64,
-    pub(crate) ports: Vec<Port>,
-}
-
-impl Actor {
-    /// The actor's ports, in creation order.
-    pub fn ports(&self) -> &[Port] {
-        &self.ports
-    }
-
-    /// Mutable access to a port (e.g. to change its rate or name). The
-    /// direction and the attached channel cannot be changed this way.
-    pub fn port_mut(&mut self, index: usize) -> Option<PortMut<'_>> {
-        self.ports.get_mut(index).map(|p| PortMut { port: p })
-    }
-
-    /// Index of the port named `name`.
-    pub fn find_port(&self, name: &str) -> Option<usize> {
-        self.ports.iter().position(|p| p.name == name)
-    }
-}
-
-/// Restricted mutable view of a [`Port`]: name and rate may change, the
-/// direction and connection may not.
-#[derive(Debug)]
-pub struct PortMut<'a> {
-    port: &'a mut Port,
-}
-
-impl PortMut<'_> {
-    /// Sets the port rate.
-    pub fn set_rate(&mut self, rate: u64) {
-        self.port.rate = rate;
-    }
-
-    /// Renames the port.
-    pub fn set_name(&mut self, name: impl Into<String>) {
-        self.port.name = name.into();
-    }
-}
-
-/// A channel (edge): a FIFO from an output port to an input port.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Channel {
-    /// Channel name (should be unique in the graph; required for SDF3 export).
-    pub name: String,
-    /// The producing (output) port.
-    pub src: PortId,
-    /// The consuming (input) port.
-    pub dst: PortId,
-    /// Tokens present before execution starts (delays).
-    pub initial_tokens: u64,
-    /// FIFO capacity in tokens; `None` means unbounded. Analyses model a
-    /// bounded channel by a reverse channel carrying `capacity -
-    /// initial_tokens` "space" tokens.
-    pub capacity: Option<u64>,
-    /// Size of one token (e.g. bytes or words); informational only, kept for
-    /// SDF3 round trips (`tokenSize`).
-    pub token_size: Option<u64>,
-}
-
-impl Channel {
-    /// The producing actor.
-    pub fn src_actor(&self) -> ActorId {
-        self.src.actor
-    }
-
-    /// The consuming actor.
-    pub fn dst_actor(&self) -> ActorId {
-        self.dst.actor
-    }
-
-    /// Whether the channel connects an actor to itself.
-    pub fn is_self_loop(&self) -> bool {
-        self.src.actor == self.dst.actor
-    }
-}
+pub(crate) use types::FlowEdge;
+pub use types::{
+    Actor, ActorId, Channel, ChannelId, ChannelMut, EdgeOrigin, Port, PortDirection, PortId,
+    PortMut,
+};
 
 /// A synchronous dataflow graph: actors connected by channels with fixed
 /// production/consumption rates.
@@ -201,12 +27,24 @@ impl Channel {
 /// let q = g.repetition_vector().unwrap();
 /// assert_eq!((q[a], q[b]), (3, 2));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SdfGraph {
     name: String,
     actors: Vec<Actor>,
     channels: Vec<Channel>,
+    /// Every `k` such that a channel of this graph has ever been named
+    /// `ch{k}` (the form of generated names), so that [`SdfGraph::connect`]
+    /// finds a fresh name in constant time instead of scanning all channels.
+    used_channel_names: FxSet<u64>,
 }
+
+impl PartialEq for SdfGraph {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.actors == other.actors && self.channels == other.channels
+    }
+}
+
+impl Eq for SdfGraph {}
 
 impl SdfGraph {
     /// An empty graph.
@@ -215,6 +53,7 @@ impl SdfGraph {
             name: name.into(),
             actors: Vec::new(),
             channels: Vec::new(),
+            used_channel_names: FxSet::default(),
         }
     }
 
@@ -350,14 +189,11 @@ impl SdfGraph {
     }
 
     fn fresh_channel_name(&self) -> String {
-        let mut k = self.channels.len();
-        loop {
-            let n = format!("ch{k}");
-            if !self.channels.iter().any(|c| c.name == n) {
-                return n;
-            }
+        let mut k = self.channels.len() as u64;
+        while self.used_channel_names.contains(&k) {
             k += 1;
         }
+        format!("ch{k}")
     }
 
     fn push_channel(
@@ -370,6 +206,7 @@ impl SdfGraph {
         let id = ChannelId(self.channels.len());
         self.actors[src.actor.0].ports[src.index].channel = Some(id);
         self.actors[dst.actor.0].ports[dst.index].channel = Some(id);
+        types::note_generated_name(&mut self.used_channel_names, &name);
         self.channels.push(Channel {
             name,
             src,
@@ -379,6 +216,76 @@ impl SdfGraph {
             token_size: None,
         });
         id
+    }
+
+    /// Makes `actor` a sequential process under auto-concurrency semantics
+    /// (SDF3's): adds a self-edge with rate 1 and one initial token, unless
+    /// the actor already has a self-loop that lets at most one firing run at
+    /// a time (fewer than two firings' worth of tokens). Port names
+    /// `seq_out`/`seq_in` and the channel name `<actor>_seq` get a numeric
+    /// suffix if taken. Returns the new channel, if one was added. Takes
+    /// time linear in the number of channels (to keep names unique); to
+    /// make many actors sequential use [`make_all_sequential`](Self::make_all_sequential).
+    ///
+    /// # Panics
+    /// Panics if `actor` is not an actor of this graph.
+    pub fn make_sequential(&mut self, actor: ActorId) -> Option<ChannelId> {
+        let mut names: HashSet<String> = self.channels.iter().map(|c| c.name.clone()).collect();
+        self.make_sequential_named(actor, &mut names)
+    }
+
+    /// [`make_sequential`](Self::make_sequential) for every actor; returns
+    /// the channels added.
+    pub fn make_all_sequential(&mut self) -> Vec<ChannelId> {
+        let mut names: HashSet<String> = self.channels.iter().map(|c| c.name.clone()).collect();
+        (0..self.actors.len())
+            .filter_map(|a| self.make_sequential_named(ActorId(a), &mut names))
+            .collect()
+    }
+
+    fn make_sequential_named(
+        &mut self,
+        actor: ActorId,
+        names: &mut HashSet<String>,
+    ) -> Option<ChannelId> {
+        let already = self.output_channels(actor).any(|c| {
+            let ch = &self.channels[c.0];
+            ch.dst.actor == actor && {
+                let cons = self.port(ch.dst).rate.max(1);
+                ch.initial_tokens / cons < 2
+            }
+        });
+        if already {
+            return None;
+        }
+        let fresh_port = |g: &Self, base: &str| {
+            let a = &g.actors[actor.0];
+            let mut k = 0usize;
+            loop {
+                let n = if k == 0 {
+                    base.to_string()
+                } else {
+                    format!("{base}{k}")
+                };
+                if a.find_port(&n).is_none() {
+                    return n;
+                }
+                k += 1;
+            }
+        };
+        let out = fresh_port(self, "seq_out");
+        let sp = self.add_port(actor, out, PortDirection::Out, 1);
+        let inp = fresh_port(self, "seq_in");
+        let dp = self.add_port(actor, inp, PortDirection::In, 1);
+        let base = format!("{}_seq", self.actors[actor.0].name);
+        let mut name = base.clone();
+        let mut k = 1usize;
+        while names.contains(&name) {
+            name = format!("{base}{k}");
+            k += 1;
+        }
+        names.insert(name.clone());
+        Some(self.push_channel(name, sp, dp, 1))
     }
 
     /// Number of actors.
@@ -443,6 +350,7 @@ impl SdfGraph {
     pub fn channel_mut(&mut self, id: ChannelId) -> ChannelMut<'_> {
         ChannelMut {
             channel: &mut self.channels[id.0],
+            used_names: &mut self.used_channel_names,
         }
     }
 
@@ -595,59 +503,4 @@ impl SdfGraph {
         }
         Ok(v)
     }
-}
-
-/// Restricted mutable view of a [`Channel`]: everything except the
-/// endpoints may change.
-#[derive(Debug)]
-pub struct ChannelMut<'a> {
-    channel: &'a mut Channel,
-}
-
-impl ChannelMut<'_> {
-    /// Renames the channel.
-    pub fn set_name(&mut self, name: impl Into<String>) -> &mut Self {
-        self.channel.name = name.into();
-        self
-    }
-
-    /// Sets the initial tokens.
-    pub fn set_initial_tokens(&mut self, tokens: u64) -> &mut Self {
-        self.channel.initial_tokens = tokens;
-        self
-    }
-
-    /// Sets (or removes, with `None`) the FIFO capacity.
-    pub fn set_capacity(&mut self, capacity: Option<u64>) -> &mut Self {
-        self.channel.capacity = capacity;
-        self
-    }
-
-    /// Sets (or removes) the token size.
-    pub fn set_token_size(&mut self, size: Option<u64>) -> &mut Self {
-        self.channel.token_size = size;
-        self
-    }
-}
-
-/// Where an analysis edge comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EdgeOrigin {
-    /// A channel of the SDF graph (data tokens).
-    Channel(ChannelId),
-    /// The reverse "free space" edge modelling the capacity of a channel.
-    Capacity(ChannelId),
-    /// The implicit self-loop that forbids auto-concurrency of an actor.
-    Sequential(ActorId),
-}
-
-/// An edge as seen by the analyses (channel or capacity edge).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FlowEdge {
-    pub src: usize,
-    pub dst: usize,
-    pub prod: u64,
-    pub cons: u64,
-    pub tokens: u64,
-    pub origin: EdgeOrigin,
 }

@@ -1,0 +1,105 @@
+//! Exit codes: distinct, documented (in `--help` and the README), so that
+//! scripts can tell a wrong key from a file that already exists.
+
+use aesflow_engine::Error as EngineError;
+use aesflow_output::Error as OutputError;
+use std::fmt;
+
+// 0: success; 2: usage error (clap's code).
+
+/// Any other error (I/O, a missing input, a bad key file, …).
+pub const FAILURE: u8 = 1;
+/// Authentication failed: wrong key, passphrase or context, or the data was
+/// corrupted, truncated or tampered with (nothing unauthenticated released).
+pub const AUTH: u8 = 3;
+/// The input is not in a format aesflow reads, or its header is refused
+/// (unknown version, Argon2id parameters beyond the limits).
+pub const FORMAT: u8 = 4;
+/// The output was refused: it exists (no `--force`), is a directory, a
+/// special file, or the input itself.
+pub const OUTPUT: u8 = 5;
+/// Refused for safety: ciphertext to a terminal, or a kernel that is not
+/// constant-time without `--allow-variable-time`.
+pub const REFUSED: u8 = 6;
+/// Interrupted by SIGINT, SIGTERM or SIGHUP.
+pub const INTERRUPTED: u8 = 130;
+
+/// The table printed under `aesflow --help`.
+pub const HELP: &str = "\
+Exit status:
+  0    success
+  1    error (I/O, missing input, bad key file, ...)
+  2    usage error (unknown option or bad value)
+  3    authentication failed: wrong key, passphrase or context, or the data
+       is corrupted, truncated or tampered with
+  4    not an aesflow/openssl file, or its header is refused (unknown
+       version, Argon2id parameters beyond --kdf-max-memory-kib)
+  5    output refused: exists (no --force), directory, special file, or
+       the input itself
+  6    refused for safety: ciphertext to a terminal, or a variable-time
+       kernel without --allow-variable-time
+  130  interrupted (SIGINT, SIGTERM, SIGHUP)";
+
+/// An error the command line raises itself, with its exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// The exit code.
+    pub code: u8,
+    /// The message.
+    pub message: String,
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// A refusal for safety ([`REFUSED`]).
+pub fn refused(message: impl Into<String>) -> anyhow::Error {
+    CliError {
+        code: REFUSED,
+        message: message.into(),
+    }
+    .into()
+}
+
+fn engine_code(e: &EngineError) -> u8 {
+    match e {
+        EngineError::WrongKey
+        | EngineError::WrongPassphrase
+        | EngineError::ChunkAuthentication(_)
+        | EngineError::Truncated(_)
+        | EngineError::BadPadding => AUTH,
+        EngineError::BadHeader(_) | EngineError::KdfLimit(_) => FORMAT,
+        EngineError::Output(o) => output_code(o),
+        EngineError::Interrupted => INTERRUPTED,
+        _ => FAILURE,
+    }
+}
+
+fn output_code(e: &OutputError) -> u8 {
+    match e {
+        OutputError::Io { .. } => FAILURE,
+        OutputError::Aborted => INTERRUPTED,
+        _ => OUTPUT,
+    }
+}
+
+/// The exit code for an error.
+pub fn code(e: &anyhow::Error) -> u8 {
+    for cause in e.chain() {
+        if let Some(c) = cause.downcast_ref::<CliError>() {
+            return c.code;
+        }
+        if let Some(x) = cause.downcast_ref::<EngineError>() {
+            return engine_code(x);
+        }
+        if let Some(x) = cause.downcast_ref::<OutputError>() {
+            return output_code(x);
+        }
+    }
+    FAILURE
+}

@@ -1,0 +1,438 @@
+//! `aesflow sdf FILE.xml`: analyse any synchronous dataflow graph in SDF3's
+//! XML format — consistency and repetition vector, deadlock, throughput and
+//! the critical cycle (SDF3's semantics by default), buffer sizing and
+//! latency — as text, JSON or Graphviz DOT.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use aesflow_dataflow::sdf3::{self, ReadOptions};
+use aesflow_dataflow::{AnalysisOptions, EdgeOrigin, SdfError, SdfGraph};
+use anyhow::{Context, bail};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use serde::Serialize;
+
+/// Largest input file read (the XML is held in memory while parsed).
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Rows of a per-actor table printed without `--all`.
+const TABLE_ROWS: usize = 40;
+
+/// Execution semantics of the throughput analysis.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Semantics {
+    /// SDF3's `throughput`: an actor may fire concurrently with itself
+    /// (auto-concurrency) unless a self-edge forbids it.
+    Sdf3,
+    /// Every actor is a sequential process: its firings never overlap.
+    Sequential,
+}
+
+/// Arguments of `aesflow sdf`.
+#[derive(clap::Args, Debug)]
+pub struct SdfArgs {
+    /// The graph: an SDF3 XML file (`<sdf3 type="sdf">`); `-` reads stdin.
+    pub file: PathBuf,
+    /// Throughput semantics: `sdf3` (auto-concurrency, as SDF3) or
+    /// `sequential` (no actor overlaps with itself).
+    #[arg(long, value_enum, default_value_t = Semantics::Sdf3)]
+    pub semantics: Semantics,
+    /// Bound every channel by its `<bufferSize sz>` (SDF3's throughput
+    /// analysis ignores buffer sizes; so does aesflow by default).
+    #[arg(long)]
+    pub capacities: bool,
+    /// Storage/throughput trade-off: the Pareto points of total buffer size
+    /// against throughput, and the minimal deadlock-free capacities.
+    #[arg(long)]
+    pub buffers: bool,
+    /// Latency from actor SRC to actor DST in self-timed execution.
+    #[arg(long, num_args = 2, value_names = ["SRC", "DST"])]
+    pub latency: Option<Vec<String>>,
+    /// Cross-check the throughput by explicit state-space exploration.
+    #[arg(long)]
+    pub state_space: bool,
+    /// Machine-readable output (JSON).
+    #[arg(long, conflicts_with = "dot")]
+    pub json: bool,
+    /// Write the graph as Graphviz DOT instead of the analysis.
+    #[arg(long)]
+    pub dot: bool,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long, value_name = "PATH", default_value = "-")]
+    pub output: PathBuf,
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// List every actor (tables show the first 40 otherwise).
+    #[arg(long)]
+    pub all: bool,
+    /// Deepest XML element nesting accepted (checked before parsing).
+    #[arg(long, value_name = "N", default_value_t = ReadOptions::default().max_depth)]
+    pub max_depth: usize,
+    /// Largest equivalent HSDF graph analysed (sum of the repetition vector).
+    #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_hsdf_nodes)]
+    pub max_hsdf_nodes: u64,
+    /// Work budget of the iterative analyses (steps / policy rounds).
+    #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_work)]
+    pub max_work: u64,
+    /// Storage distributions evaluated at most by --buffers.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_distributions: usize,
+}
+
+/// One actor's line of the report.
+#[derive(Serialize)]
+struct ActorRow {
+    name: String,
+    firings: u64,
+    exec_time: u64,
+}
+
+/// One firing on the critical cycle.
+#[derive(Serialize)]
+struct CycleStep {
+    actor: String,
+    firing: u64,
+    /// What leads to the next firing: a channel, a channel's capacity, or
+    /// the actor's own sequential order.
+    via: String,
+    tokens: u64,
+}
+
+#[derive(Serialize)]
+struct ThroughputReport {
+    /// Time units per graph iteration, exact (`a` or `a/b`); `0` if
+    /// nothing bounds the execution.
+    period: String,
+    period_f64: f64,
+    /// Iterations per time unit (`null` if unbounded).
+    throughput: Option<f64>,
+    throughput_exact: Option<String>,
+    critical_cycle: Vec<CycleStep>,
+    critical_actors: Vec<String>,
+    hsdf_nodes: usize,
+    hsdf_edges: usize,
+}
+
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    graph: String,
+    actors: usize,
+    channels: usize,
+    semantics: &'static str,
+    capacities: bool,
+    warnings: Vec<String>,
+    consistent: bool,
+    repetition_vector: Vec<ActorRow>,
+    deadlock_free: Option<bool>,
+    stuck_actors: Vec<String>,
+    throughput: Option<ThroughputReport>,
+    /// Why there is no throughput figure (size limit, deadlock, ...).
+    errors: Vec<String>,
+    state_space_period: Option<String>,
+}
+
+/// Runs `aesflow sdf`.
+pub fn run(a: SdfArgs) -> anyhow::Result<()> {
+    let xml = read_input(&a.file)?;
+    let ropts = ReadOptions {
+        max_depth: a.max_depth,
+        ..ReadOptions::default()
+    };
+    let imp = sdf3::from_xml_with(&xml, &ropts)
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    drop(xml);
+    let g = imp.graph;
+    if a.dot {
+        return emit(&a, &g.to_dot());
+    }
+    let opts = AnalysisOptions {
+        auto_concurrency: a.semantics == Semantics::Sdf3,
+        respect_capacities: a.capacities,
+        max_hsdf_nodes: a.max_hsdf_nodes,
+        max_work: a.max_work,
+        ..AnalysisOptions::default()
+    };
+    let report = analyse(&a, &g, imp.warnings, &opts);
+    let text = if a.json {
+        serde_json::to_string_pretty(&report)? + "\n"
+    } else {
+        format_text(&report, a.all)
+    };
+    emit(&a, &text)
+}
+
+fn read_input(path: &Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut s)
+            .context("reading stdin")?;
+        return Ok(s);
+    }
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    if meta.len() > MAX_FILE_BYTES {
+        bail!(
+            "{} is {} bytes, more than the {} accepted",
+            path.display(),
+            meta.len(),
+            MAX_FILE_BYTES
+        );
+    }
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
+    if a.output.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        return Ok(out.flush()?);
+    }
+    let mut f = aesflow_output::AtomicFile::create(&a.output, a.force)?;
+    f.file_mut()
+        .write_all(text.as_bytes())
+        .with_context(|| format!("writing {}", a.output.display()))?;
+    f.commit(true)?;
+    Ok(())
+}
+
+fn name(g: &SdfGraph, i: usize) -> String {
+    g.actors()[i].name.clone()
+}
+
+fn analyse(a: &SdfArgs, g: &SdfGraph, warnings: Vec<String>, opts: &AnalysisOptions) -> Report {
+    let mut r = Report {
+        file: a.file.display().to_string(),
+        graph: g.name().to_string(),
+        actors: g.num_actors(),
+        channels: g.num_channels(),
+        semantics: match a.semantics {
+            Semantics::Sdf3 => "sdf3 (auto-concurrency, SDF3's throughput)",
+            Semantics::Sequential => "sequential (no actor overlaps with itself)",
+        },
+        capacities: a.capacities,
+        warnings,
+        consistent: false,
+        repetition_vector: Vec::new(),
+        deadlock_free: None,
+        stuck_actors: Vec::new(),
+        throughput: None,
+        errors: Vec::new(),
+        state_space_period: None,
+    };
+    let q = match g.repetition_vector() {
+        Ok(q) => q,
+        Err(e) => {
+            r.errors.push(describe(g, &e));
+            return r;
+        }
+    };
+    r.consistent = true;
+    r.repetition_vector = g
+        .actors()
+        .iter()
+        .zip(q.as_slice())
+        .map(|(act, &n)| ActorRow {
+            name: act.name.clone(),
+            firings: n,
+            exec_time: act.exec_time,
+        })
+        .collect();
+    match g.check_deadlock_with(opts) {
+        Ok(()) => r.deadlock_free = Some(true),
+        Err(SdfError::Deadlock { stuck }) => {
+            r.deadlock_free = Some(false);
+            r.stuck_actors = stuck.iter().map(|s| name(g, s.index())).collect();
+            return r;
+        }
+        Err(e) => r.errors.push(describe(g, &e)),
+    }
+    match g.analyze_throughput_with(opts) {
+        Ok(t) => {
+            r.throughput = Some(ThroughputReport {
+                period: t.period.to_string(),
+                period_f64: t.period.to_f64(),
+                throughput: (!t.period.is_zero()).then(|| t.throughput()),
+                throughput_exact: t.throughput_exact().map(|x| x.to_string()),
+                critical_cycle: t
+                    .critical_firings
+                    .iter()
+                    .map(|f| CycleStep {
+                        actor: name(g, f.actor.index()),
+                        firing: f.firing,
+                        via: via(g, f.via),
+                        tokens: f.tokens,
+                    })
+                    .collect(),
+                critical_actors: t
+                    .critical_actors()
+                    .iter()
+                    .map(|x| name(g, x.index()))
+                    .collect(),
+                hsdf_nodes: t.hsdf_size.0,
+                hsdf_edges: t.hsdf_size.1,
+            })
+        }
+        Err(e) => r.errors.push(describe(g, &e)),
+    }
+    if a.state_space {
+        match g.self_timed_period(opts, a.max_work) {
+            Ok(p) => r.state_space_period = Some(p.to_string()),
+            Err(e) => r.errors.push(format!("state space: {}", describe(g, &e))),
+        }
+    }
+    r
+}
+
+fn via(g: &SdfGraph, o: EdgeOrigin) -> String {
+    match o {
+        EdgeOrigin::Channel(c) => format!("channel {}", g.channel(c).name),
+        EdgeOrigin::Capacity(c) => format!("capacity of {}", g.channel(c).name),
+        EdgeOrigin::Sequential(x) => format!("{} runs one firing at a time", name(g, x.index())),
+    }
+}
+
+/// An error message with actor and channel names instead of ids.
+fn describe(g: &SdfGraph, e: &SdfError) -> String {
+    match e {
+        SdfError::Deadlock { stuck } => {
+            let names: Vec<String> = stuck.iter().map(|s| name(g, s.index())).collect();
+            format!("the graph deadlocks; stuck actors: {}", names.join(", "))
+        }
+        SdfError::Inconsistent { detail, .. } => format!("inconsistent: {detail}"),
+        SdfError::HsdfTooLarge { nodes, limit } => format!(
+            "the equivalent HSDF graph has {nodes} firings per iteration, more than --max-hsdf-nodes {limit}"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Runs of consecutive cycle steps of one actor via the same kind of
+/// dependency: (first index, last index, tokens summed).
+fn runs(c: &[CycleStep]) -> Vec<(usize, usize, u64)> {
+    let mut v: Vec<(usize, usize, u64)> = Vec::new();
+    for (i, st) in c.iter().enumerate() {
+        match v.last_mut() {
+            Some((first, last, tok))
+                if c[*first].actor == st.actor
+                    && c[*first].via == st.via
+                    && c[*last].firing + 1 == st.firing =>
+            {
+                *last = i;
+                *tok = tok.saturating_add(st.tokens);
+            }
+            _ => v.push((i, i, st.tokens)),
+        }
+    }
+    v
+}
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    t
+}
+
+fn format_text(r: &Report, all: bool) -> String {
+    let mut s = String::new();
+    let mut line = |x: String| {
+        s.push_str(&x);
+        s.push('\n');
+    };
+    line(format!(
+        "graph {} ({}): {} actors, {} channels",
+        r.graph, r.file, r.actors, r.channels
+    ));
+    line(format!("semantics: {}", r.semantics));
+    if r.capacities {
+        line("channel capacities (<bufferSize sz>) respected".into());
+    }
+    for w in &r.warnings {
+        line(format!("note: {w}"));
+    }
+    if !r.consistent {
+        for e in &r.errors {
+            line(format!("NOT consistent: {e}"));
+        }
+        return s;
+    }
+    line("consistent: yes".into());
+    let mut t = table();
+    t.set_header(["actor", "q", "exec"]);
+    let shown = if all {
+        r.repetition_vector.len()
+    } else {
+        TABLE_ROWS
+    };
+    for row in r.repetition_vector.iter().take(shown) {
+        t.add_row([
+            row.name.clone(),
+            row.firings.to_string(),
+            row.exec_time.to_string(),
+        ]);
+    }
+    line(t.to_string());
+    if r.repetition_vector.len() > shown {
+        line(format!(
+            "... {} more actors (--all lists them, --json gives everything)",
+            r.repetition_vector.len() - shown
+        ));
+    }
+    line("q: firings per iteration (repetition vector); exec: execution time of one firing".into());
+    match r.deadlock_free {
+        Some(true) => line("deadlock-free: yes".into()),
+        Some(false) => line(format!(
+            "deadlock-free: NO; stuck actors: {}",
+            r.stuck_actors.join(", ")
+        )),
+        None => {}
+    }
+    if let Some(th) = &r.throughput {
+        match th.throughput {
+            Some(x) => line(format!(
+                "throughput: {x:.6e} iterations per time unit (exactly {}); period {} = {:.3} time units per iteration",
+                th.throughput_exact.as_deref().unwrap_or("-"),
+                th.period,
+                th.period_f64
+            )),
+            None => line("throughput: unbounded (no cycle constrains the execution)".into()),
+        }
+        if !th.critical_cycle.is_empty() {
+            line(format!(
+                "critical cycle ({} firings, actors {}):",
+                th.critical_cycle.len(),
+                th.critical_actors.join(" -> ")
+            ));
+            let mut t = table();
+            t.set_header(["actor", "firings", "to the next firing via", "tok"]);
+            let runs = runs(&th.critical_cycle);
+            let shown = if all { runs.len() } else { TABLE_ROWS };
+            for (first, last, tok) in runs.iter().take(shown) {
+                let (a, b) = (&th.critical_cycle[*first], &th.critical_cycle[*last]);
+                let firings = if first == last {
+                    a.firing.to_string()
+                } else {
+                    format!("{}..{}", a.firing, b.firing)
+                };
+                t.add_row([a.actor.clone(), firings, a.via.clone(), tok.to_string()]);
+            }
+            line(t.to_string());
+            if runs.len() > shown {
+                line(format!("... {} more rows (--all)", runs.len() - shown));
+            }
+            line("firings: which firings of the actor within an iteration, in cycle order; tok: initial tokens on those dependencies (iterations they span)".into());
+        }
+        line(format!(
+            "equivalent HSDF graph: {} nodes, {} edges",
+            th.hsdf_nodes, th.hsdf_edges
+        ));
+    }
+    if let Some(p) = &r.state_space_period {
+        line(format!("state-space exploration: period {p}"));
+    }
+    for e in &r.errors {
+        line(format!("error: {e}"));
+    }
+    s
+}

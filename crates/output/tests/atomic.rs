@@ -1,0 +1,172 @@
+//! The output rules of `aesflow-output`, on the unnamed (`O_TMPFILE`) path
+//! and on the named-temporary-file fallback.
+
+use aesflow_output::{AtomicFile, Error, TEMP_PREFIX, remove_stale};
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn both() -> [AtomicFile2; 2] {
+    [AtomicFile2(true), AtomicFile2(false)]
+}
+
+/// Creation on one of the two paths.
+#[derive(Clone, Copy)]
+struct AtomicFile2(bool);
+
+impl AtomicFile2 {
+    fn create(self, dest: &Path, force: bool) -> aesflow_output::Result<AtomicFile> {
+        AtomicFile::builder()
+            .force(force)
+            .unnamed(self.0)
+            .create(dest)
+    }
+}
+
+#[test]
+fn appears_only_on_commit() {
+    for how in both() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out");
+        let mut f = how.create(&dest, false).unwrap();
+        f.file_mut().write_all(b"data").unwrap();
+        assert!(!dest.exists());
+        assert_eq!(f.is_unnamed(), how.0, "this file system has O_TMPFILE");
+        f.commit(true).unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"data");
+        assert_eq!(names(dir.path()), ["out"]);
+    }
+}
+
+#[test]
+fn dropped_leaves_nothing() {
+    for how in both() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out");
+        let mut f = how.create(&dest, false).unwrap();
+        f.file_mut().write_all(&[1u8; 100_000]).unwrap();
+        drop(f);
+        assert!(names(dir.path()).is_empty());
+    }
+}
+
+#[test]
+fn existing_file_needs_force_and_late_arrival_is_kept() {
+    for how in both() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out");
+        std::fs::write(&dest, b"old").unwrap();
+        assert!(matches!(how.create(&dest, false), Err(Error::Exists(_))));
+        let mut f = how.create(&dest, true).unwrap();
+        f.file_mut().write_all(b"new").unwrap();
+        f.commit(false).unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"new");
+        assert_eq!(names(dir.path()), ["out"]);
+
+        // A file that appears between create and commit is not replaced.
+        let late = dir.path().join("late");
+        let mut f = how.create(&late, false).unwrap();
+        f.file_mut().write_all(b"mine").unwrap();
+        std::fs::write(&late, b"theirs").unwrap();
+        assert!(matches!(f.commit(false), Err(Error::Exists(_))));
+        assert_eq!(std::fs::read(&late).unwrap(), b"theirs");
+        assert_eq!(names(dir.path()), ["late", "out"]);
+    }
+}
+
+#[test]
+fn directory_is_named_as_such_even_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = AtomicFile::create(dir.path(), false).unwrap_err();
+    assert!(matches!(e, Error::IsDirectory(_)), "{e}");
+    assert!(!e.to_string().contains("exists"), "{e}");
+}
+
+#[test]
+fn special_files_are_never_replaced() {
+    let e = AtomicFile::create(Path::new("/dev/null"), true).unwrap_err();
+    assert!(matches!(e, Error::Special { .. }), "{e}");
+    assert!(e.to_string().contains("character device"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let ok = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipping the FIFO case: mkfifo is not available");
+        return;
+    }
+    for force in [false, true] {
+        let e = AtomicFile::create(&fifo, force).unwrap_err();
+        assert!(e.to_string().contains("a FIFO"), "{e}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+#[test]
+fn mode_follows_umask_and_request() {
+    let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o027));
+    for how in both() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, mode, want) in [
+            ("a", None, 0o640),
+            ("b", Some(0o600), 0o600),
+            ("c", Some(0o755), 0o750),
+        ] {
+            let dest = dir.path().join(name);
+            let mut b = AtomicFile::builder().unnamed(how.0);
+            if let Some(m) = mode {
+                b = b.mode(m);
+            }
+            b.create(&dest).unwrap().commit(false).unwrap();
+            let got = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
+            assert_eq!(got, want, "{name} (unnamed: {})", how.0);
+        }
+    }
+    rustix::process::umask(old);
+}
+
+#[test]
+fn stale_temporaries_of_dead_processes_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = format!("{TEMP_PREFIX}{dead}-0123456789abcdef");
+    let live = format!("{TEMP_PREFIX}{}-0123456789abcdef", std::process::id());
+    for n in [
+        stale.as_str(),
+        live.as_str(),
+        ".aesflow-tmp-notours",
+        "keep",
+    ] {
+        std::fs::write(dir.path().join(n), b"x").unwrap();
+    }
+    // The fallback path cleans up before creating.
+    let f = AtomicFile::builder()
+        .unnamed(false)
+        .create(&dir.path().join("out"))
+        .unwrap();
+    let left = names(dir.path());
+    assert!(!left.contains(&stale), "{left:?}");
+    assert!(left.contains(&live) && left.contains(&"keep".to_string()));
+    assert!(left.contains(&".aesflow-tmp-notours".to_string()));
+    drop(f);
+    assert_eq!(remove_stale(dir.path()), 0);
+}
