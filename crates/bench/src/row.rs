@@ -214,7 +214,10 @@ fn num(v: Option<f64>, prec: usize) -> String {
 pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
     let has = |f: &dyn Fn(&Row) -> bool| rows.iter().any(f);
     let show_keys = has(&|r| r.key_bits.is_some());
-    let show_style = has(&|r| r.key_expansion.is_some());
+    // Key expansion only when the rows differ in it.
+    let show_style = rows
+        .iter()
+        .any(|r| r.key_expansion.is_some() && r.key_expansion != rows[0].key_expansion);
     let show_streams = has(&|r| r.streams > 1);
     let show_threads = has(&|r| r.threads > 1);
     let show_base = has(&|r| r.vs_baseline.is_some());

@@ -89,10 +89,15 @@ fn host_benchmark() -> anyhow::Result<()> {
         ops: Op::ALL.to_vec(),
         min_time: Duration::from_millis(150),
         repetitions: 5,
+        peers: aesflow_bench::Peers {
+            rustcrypto09: false,
+            ipsec_mb: false,
+            ..aesflow_bench::Peers::default()
+        },
         ..BenchOptions::default()
     };
     let report = aesflow_bench::run(&opts)?;
-    for line in render_report(&report, Some(100)).lines() {
+    for line in render_report(&report, None).lines() {
         println!("   {line}");
     }
     println!();

@@ -4,7 +4,7 @@
 use crate::measure::{Contender, fill};
 use crate::rustcrypto::AEAD_AAD;
 use crate::{BenchError, ModeOp};
-use aesflow_cipher::{Aes, KeySize, RoundKeys};
+use aesflow_cipher::{Aes, KeyExpansion, KeySize, RoundKeys};
 use aesflow_multistream::{Job, Mode, MultiStream};
 use std::hint::black_box;
 
@@ -30,7 +30,9 @@ pub(crate) fn one_stream(
     key: &[u8],
     n: usize,
 ) -> Result<(Contender<'static>, String), BenchError> {
-    let aes = Aes::new(key).map_err(setup)?;
+    // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
+    let kernel = aesflow_cipher::default_kernel().map_err(setup)?;
+    let aes = Aes::with_kernel(key, kernel, KeyExpansion::Offline).map_err(setup)?;
     let name = format!("modes/{}", aes.kernel().name());
     let mut buf = vec![0u8; n];
     fill(&mut buf);
@@ -48,8 +50,9 @@ pub(crate) fn one_stream(
             Box::new(move || c.apply_keystream(black_box(&mut buf)))
         }
         ModeOp::XtsEnc | ModeOp::XtsDec => {
-            let xts = aesflow_modes::Xts::new(&crate::rustcrypto::xts_key(size_of(key)))
-                .map_err(setup)?;
+            let xts =
+                aesflow_modes::Xts::with_kernel(&crate::rustcrypto::xts_key(size_of(key)), kernel)
+                    .map_err(setup)?;
             let name = format!("modes/{}", xts.data_cipher().kernel().name());
             let f: Contender<'static> = Box::new(move || {
                 let r = if op == ModeOp::XtsEnc {
@@ -62,7 +65,7 @@ pub(crate) fn one_stream(
             return Ok((f, name));
         }
         ModeOp::GcmSeal | ModeOp::GcmOpen => {
-            let gcm = aesflow_modes::Gcm::new(key).map_err(setup)?;
+            let gcm = aesflow_modes::Gcm::from_aes(aes);
             let name = match gcm.fused_kernel() {
                 Some(f) => format!("modes/{f}"),
                 None => format!(
