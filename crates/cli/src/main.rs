@@ -6,6 +6,7 @@
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
 //! OpenSSL and RustCrypto).
 
+mod armor;
 mod bench_cmd;
 mod demo;
 mod designs_cmd;
