@@ -1,6 +1,8 @@
 //! The application side of a mapping: actors with static programs over
 //! logical edges (before merge and dispatch cores are inserted).
 
+use crate::error::MapError;
+
 /// What an actor computes: the functional half of a core.
 ///
 /// The simulator calls [`Behavior::exec`] when the core executes an
@@ -119,8 +121,65 @@ impl AppGraph {
             .count()
     }
 
+    /// Checks the application is well formed: edges join existing actors,
+    /// every step uses an edge of its actor (reads on its in-edges, writes on
+    /// its out-edges) and an address inside its data memory, every compute
+    /// actor reads some input, and every edge is written as often as it is
+    /// read per period.
+    pub fn validate(&self) -> Result<(), MapError> {
+        let n = self.actors.len();
+        let bad = |actor: &str, message: String| MapError::Invalid {
+            actor: actor.to_string(),
+            message,
+        };
+        for (i, e) in self.edges.iter().enumerate() {
+            if e.src >= n || e.dst >= n {
+                return Err(bad("-", format!("edge {i} joins a missing actor")));
+            }
+        }
+        for (a, actor) in self.actors.iter().enumerate() {
+            for s in &actor.program {
+                let (edge, addr, read) = match *s {
+                    Step::Read { edge, addr } => (edge, addr, true),
+                    Step::Write { edge, addr } => (edge, addr, false),
+                    Step::Exec { nop, cycles, .. } => {
+                        if nop > cycles {
+                            return Err(bad(&actor.name, format!("{nop} NOPs in {cycles} cycles")));
+                        }
+                        continue;
+                    }
+                };
+                let Some(e) = self.edges.get(edge) else {
+                    return Err(bad(&actor.name, format!("step on missing edge {edge}")));
+                };
+                if (read && e.dst != a) || (!read && e.src != a) {
+                    return Err(bad(
+                        &actor.name,
+                        format!(
+                            "{} edge {edge}, which is not its own",
+                            if read { "reads" } else { "writes" }
+                        ),
+                    ));
+                }
+                if usize::from(addr) >= actor.mem_words.max(1) {
+                    return Err(bad(
+                        &actor.name,
+                        format!("address {addr} outside its {} data words", actor.mem_words),
+                    ));
+                }
+            }
+            let reads = actor.program.iter().any(|s| matches!(s, Step::Read { .. }));
+            if actor.class == ActorClass::Compute && !reads {
+                return Err(MapError::NoInput {
+                    actor: actor.name.clone(),
+                });
+            }
+        }
+        self.check_rates()
+    }
+
     /// Checks that every edge is written as often as it is read per period.
-    pub fn check_rates(&self) -> Result<(), String> {
+    pub fn check_rates(&self) -> Result<(), MapError> {
         for (i, e) in self.edges.iter().enumerate() {
             let w = self.actors[e.src]
                 .program
@@ -129,10 +188,13 @@ impl AppGraph {
                 .count();
             let r = self.edge_words(i);
             if w != r {
-                return Err(format!(
-                    "edge {i} {} -> {}: {w} words written but {r} read per period",
-                    self.actors[e.src].name, self.actors[e.dst].name
-                ));
+                return Err(MapError::Rates {
+                    edge: i,
+                    src: self.actors[e.src].name.clone(),
+                    dst: self.actors[e.dst].name.clone(),
+                    written: w,
+                    read: r,
+                });
             }
         }
         Ok(())
@@ -175,12 +237,13 @@ impl Behavior for GatherSink {
 /// The consumer core is named `consumer` with kind `Consumer`; it is not
 /// part of the engine (subtract it when counting the engine's cores). Sink
 /// actions must be below `1 << GATHER_COPY_SHIFT`.
-pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, String> {
+pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, MapError> {
+    let gerr = |message: String| MapError::Gather { message };
     if copies.len() < 2 {
         return copies
             .into_iter()
             .next()
-            .ok_or_else(|| "gather: no copies".to_string());
+            .ok_or_else(|| gerr("no copies".into()));
     }
     let mut out = AppGraph::default();
     let mut sink_progs: Vec<(usize, Vec<Step>, usize)> = Vec::new();
@@ -192,7 +255,7 @@ pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, String> {
             .filter(|&i| app.actors[i].class == ActorClass::Sink)
             .collect();
         let [sink] = sinks[..] else {
-            return Err(format!("gather: copy {j} has {} sinks", sinks.len()));
+            return Err(gerr(format!("copy {j} has {} sinks", sinks.len())));
         };
         let a0 = out.actors.len();
         let e0 = out.edges.len();
@@ -262,7 +325,7 @@ pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, String> {
                     });
                 }
                 Step::Write { .. } => {
-                    return Err("gather: a sink writes".into());
+                    return Err(gerr("a sink writes".into()));
                 }
                 Step::Exec {
                     cycles,

@@ -1,7 +1,7 @@
 //! # aesflow-array: the many-core platform model
 //!
 //! The platform of Liu & Baas (*Parallel AES Encryption Engines for Many-Core
-//! Processor Arrays*, IEEE TC 2013, seed 000) is AsAP2 (§3): 164 simple cores
+//! Processor Arrays*, IEEE Transactions on Computers 2013) is AsAP2 (§3): 164 simple cores
 //! on a 2D mesh, each with a 128 × 32-bit instruction memory, a 128 × 16-bit
 //! data memory and **two statically configured input ports**; cores talk
 //! through FIFOs over nearest-neighbour and long-distance links, each core
@@ -31,12 +31,15 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod error;
 pub mod mapper;
+mod place;
 pub mod platform;
+mod route;
 pub mod sim;
 pub mod svg;
 
 pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, NoBehavior, Step, gather};
 pub use mapper::{Core, CoreClass, Link, MapError, Mapping, Op, map};
 pub use platform::Platform;
-pub use sim::{Clocks, CoreStats, LinkStats, SimResult, simulate, simulate_clocked};
+pub use sim::{Clocks, CoreStats, LinkStats, SimError, SimResult, simulate, simulate_clocked};

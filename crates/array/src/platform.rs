@@ -8,9 +8,13 @@
 pub struct Platform {
     /// Columns of the mesh (AsAP2: 164 processors on a mesh about 12 wide).
     pub width: u32,
-    /// Rows of the mesh; a mapping that needs more tiles grows the mesh and
-    /// says so ([`crate::Mapping::exceeds_chip`]).
+    /// Rows of the mesh; a mapping that needs more tiles grows the mesh so
+    /// that it can still be simulated, and says so
+    /// ([`crate::Mapping::exceeds_chip`]).
     pub height: u32,
+    /// Cores the chip has (AsAP2: 164; the mesh's last tiles hold other
+    /// blocks). A mapping with more is flagged ([`crate::Mapping::exceeds_chip`]).
+    pub chip_cores: u32,
     /// Statically configured input ports per core (AsAP2: two).
     pub max_inputs: usize,
     /// Distinct destinations one core's output can reach without help (the
@@ -37,6 +41,10 @@ pub struct Platform {
     pub halt_after: u64,
     /// Clock frequency for throughput in bits per second (1.2 GHz at 1.3 V).
     pub clock_hz: f64,
+    /// Step limit of a simulation: at most this many times the steps of
+    /// every core running one period per source period (plus one). A run
+    /// that needs more is stopped with an error instead of running on.
+    pub step_slack: u64,
 }
 
 impl Platform {
@@ -45,6 +53,7 @@ impl Platform {
         Platform {
             width: 12,
             height: 14,
+            chip_cores: 164,
             max_inputs: 2,
             max_outputs: 4,
             fifo_depth: 32,
@@ -56,6 +65,7 @@ impl Platform {
             io_cycles_per_word: 1,
             halt_after: 8,
             clock_hz: 1.2e9,
+            step_slack: 16,
         }
     }
 

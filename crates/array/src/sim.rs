@@ -60,9 +60,74 @@ pub struct SimResult {
     /// Cores left waiting when nothing could run any more while a sink still
     /// expected data (empty if the run completed).
     pub deadlocked: Vec<usize>,
+    /// The run was stopped at the step limit ([`Platform::step_slack`]):
+    /// the core that was running then.
+    pub step_limit: Option<usize>,
+    /// Program steps executed by all cores.
+    pub steps: u64,
 }
 
+/// Why a simulation did not complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimError {
+    /// Nothing could run any more while these cores (by name) waited for
+    /// words that never came or for room that never freed.
+    Deadlock {
+        /// Names of the stuck cores.
+        stuck: Vec<String>,
+    },
+    /// The run executed more steps than the limit allows: a core runs
+    /// without end (e.g. it reads no input).
+    StepLimit {
+        /// Name of the core running when the limit was hit.
+        core: String,
+        /// Steps executed.
+        steps: u64,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Deadlock { stuck } => write!(
+                f,
+                "deadlock: nothing can run while {} wait(s) for data or room ({})",
+                stuck.len(),
+                stuck.join(", ")
+            ),
+            SimError::StepLimit { core, steps } => write!(
+                f,
+                "stopped after {steps} simulation steps without finishing: core {core} keeps running (does it read no input, or loop without end?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
 impl SimResult {
+    /// `Ok` if the run completed; otherwise what went wrong, with core names.
+    pub fn check(&self, mapping: &Mapping) -> Result<(), SimError> {
+        let name = |i: usize| {
+            mapping
+                .cores
+                .get(i)
+                .map_or_else(|| format!("#{i}"), |c| c.name.clone())
+        };
+        if let Some(c) = self.step_limit {
+            return Err(SimError::StepLimit {
+                core: name(c),
+                steps: self.steps,
+            });
+        }
+        if !self.deadlocked.is_empty() {
+            return Err(SimError::Deadlock {
+                stuck: self.deadlocked.iter().map(|&i| name(i)).collect(),
+            });
+        }
+        Ok(())
+    }
+
     /// Steady-state cycles between consecutive blocks at the first sink,
     /// measured over the second half of the run.
     pub fn cycles_per_block(&self) -> Option<f64> {
@@ -162,35 +227,8 @@ pub fn simulate_clocked(
     let n = mapping.cores.len();
     assert_eq!(clocks.period.len(), n, "one clock period per core");
     let tick = clocks.ticks_per_cycle.max(1);
-    let mut fifos: Vec<Fifo> = mapping
-        .links
-        .iter()
-        .map(|l| Fifo {
-            buf: VecDeque::with_capacity(platform.fifo_depth),
-            depth: platform.fifo_depth.max(1),
-            latency: l.latency * tick,
-            last_arrival: 0,
-            pushed: 0,
-            popped: 0,
-            pop_times: vec![0; platform.fifo_depth.max(1)],
-            reader: l.dst,
-            writer: l.src,
-            reader_waiting: false,
-            writer_waiting: false,
-        })
-        .collect();
-    let mut rts: Vec<Rt> = mapping
-        .cores
-        .iter()
-        .map(|c| Rt {
-            pc: 0,
-            t: 0,
-            periods: 0,
-            max_periods: (c.class == CoreClass::Source).then_some(source_periods),
-            done: c.program.is_empty(),
-            mem: vec![0; c.mem_words.max(1)],
-        })
-        .collect();
+    let mut fifos = fifos(mapping, platform, tick);
+    let mut rts = runtimes(mapping, source_periods);
     let mut stats: Vec<CoreStats> = vec![CoreStats::default(); n];
     let mut link_stats: Vec<LinkStats> = vec![LinkStats::default(); mapping.links.len()];
     let sinks: Vec<usize> = (0..n)
@@ -203,7 +241,17 @@ pub fn simulate_clocked(
 
     let mut stack: Vec<usize> = (0..n).rev().collect();
     let mut queued = vec![true; n];
+    // Every core running `source_periods + 1` periods, times the slack.
+    let per_period: u64 = mapping.cores.iter().map(|c| c.program.len() as u64).sum();
+    let budget = per_period
+        .saturating_mul(source_periods.saturating_add(1))
+        .saturating_mul(platform.step_slack.max(1));
+    let mut steps = 0u64;
+    let mut step_limit = None;
     while let Some(ci) = stack.pop() {
+        if step_limit.is_some() {
+            break;
+        }
         queued[ci] = false;
         if rts[ci].done {
             continue;
@@ -215,6 +263,11 @@ pub fn simulate_clocked(
         let period = clocks.period[ci].max(1);
         let halt_after = platform.halt_after * period;
         loop {
+            steps += 1;
+            if steps > budget {
+                step_limit = Some(ci);
+                break;
+            }
             if rt.pc == prog.len() {
                 rt.pc = 0;
                 rt.periods += 1;
@@ -308,6 +361,58 @@ pub fn simulate_clocked(
         st.end = rt.t;
     }
     let cycles = stats.iter().map(|s| s.end).max().unwrap_or(0);
+    let deadlocked = finish(mapping, &rts, &mut stats, cycles);
+    SimResult {
+        cores: stats,
+        links: link_stats,
+        sink_times,
+        cycles,
+        deadlocked,
+        step_limit,
+        steps,
+    }
+}
+
+/// One FIFO per link, latencies in ticks.
+fn fifos(mapping: &Mapping, platform: &Platform, tick: u64) -> Vec<Fifo> {
+    mapping
+        .links
+        .iter()
+        .map(|l| Fifo {
+            buf: VecDeque::with_capacity(platform.fifo_depth),
+            depth: platform.fifo_depth.max(1),
+            latency: l.latency * tick,
+            last_arrival: 0,
+            pushed: 0,
+            popped: 0,
+            pop_times: vec![0; platform.fifo_depth.max(1)],
+            reader: l.dst,
+            writer: l.src,
+            reader_waiting: false,
+            writer_waiting: false,
+        })
+        .collect()
+}
+
+/// Each core's run-time state at time 0.
+fn runtimes(mapping: &Mapping, source_periods: u64) -> Vec<Rt> {
+    mapping
+        .cores
+        .iter()
+        .map(|c| Rt {
+            pc: 0,
+            t: 0,
+            periods: 0,
+            max_periods: (c.class == CoreClass::Source).then_some(source_periods),
+            done: c.program.is_empty(),
+            mem: vec![0; c.mem_words.max(1)],
+        })
+        .collect()
+}
+
+/// Halted time of every core, and the cores stuck mid-period (a deadlock
+/// if any is not a source).
+fn finish(mapping: &Mapping, rts: &[Rt], stats: &mut [CoreStats], cycles: u64) -> Vec<usize> {
     let mut deadlocked = Vec::new();
     for (i, c) in mapping.cores.iter().enumerate() {
         let s = &mut stats[i];
@@ -322,11 +427,5 @@ pub fn simulate_clocked(
             deadlocked.push(i);
         }
     }
-    SimResult {
-        cores: stats,
-        links: link_stats,
-        sink_times,
-        cycles,
-        deadlocked,
-    }
+    deadlocked
 }

@@ -7,21 +7,25 @@
 //! Under `cargo test --benches` (no `--bench` argument) it only runs a tiny
 //! smoke configuration.
 
-use aesflow_bench::{BenchOptions, render_json, render_table, run};
+use aesflow_bench::{BenchOptions, SuiteOptions, render_suite_json, render_suite_table, run_suite};
 use std::time::Duration;
 
 fn main() {
     let mut opts = BenchOptions::from_env();
-    opts.json = std::env::var("AESFLOW_BENCH_JSON").is_ok_and(|v| !v.is_empty() && v != "0");
+    let json = std::env::var("AESFLOW_BENCH_JSON").is_ok_and(|v| !v.is_empty() && v != "0");
     if !std::env::args().any(|a| a == "--bench") {
         opts.sizes = vec![1024];
         opts.min_time = Duration::from_millis(2);
         opts.repetitions = 1;
         opts.peers.openssl = false;
     }
-    match run(&opts) {
-        Ok(report) if opts.json => println!("{}", render_json(&report)),
-        Ok(report) => print!("{}", render_table(&report)),
+    let suite = SuiteOptions {
+        kernels: Some(opts),
+        ..SuiteOptions::default()
+    };
+    match run_suite(&suite, &mut |_| {}) {
+        Ok(r) if json => println!("{}", render_suite_json(&r)),
+        Ok(r) => print!("{}", render_suite_table(&r, None)),
         Err(e) => {
             eprintln!("aesflow-bench: {e}");
             std::process::exit(2);

@@ -29,10 +29,12 @@ fn main() {
         ..ModesOptions::default()
     };
     modes.peers.openssl = openssl;
+    modes.peers.ipsec_mb &= bench;
     let mut engine = EngineOptions {
         mem_size: (env_u64("AESFLOW_BENCH_MEM_MIB", 64) << 20) as usize,
         file_size: env_u64("AESFLOW_BENCH_FILE_MIB", 256) << 20,
         openssl,
+        ipsec_mb: bench && cfg!(feature = "ipsec-mb"),
         openssl_seconds: 1,
         ..EngineOptions::default()
     };
@@ -58,11 +60,11 @@ fn main() {
         modes: Some(modes),
         engine: Some(engine),
     };
-    match run_suite(&opts) {
+    match run_suite(&opts, &mut |_| {}) {
         Ok(r) if std::env::var("AESFLOW_BENCH_JSON").is_ok_and(|v| !v.is_empty() && v != "0") => {
             println!("{}", render_suite_json(&r))
         }
-        Ok(r) => print!("{}", render_suite_table(&r)),
+        Ok(r) => print!("{}", render_suite_table(&r, None)),
         Err(e) => {
             eprintln!("aesflow-bench: {e}");
             std::process::exit(2);

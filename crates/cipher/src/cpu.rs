@@ -102,6 +102,18 @@ impl Features {
         self.vaes() && self.vpclmulqdq && self.aesni_clmul()
     }
 
+    /// The `vaes256` kernel: VAES on 256-bit registers with AVX2, and
+    /// AES-NI.
+    pub fn vaes256(&self) -> bool {
+        self.aesni() && self.avx2 && self.vaes
+    }
+
+    /// The 256-bit carry-less paths (fused VAES + VPCLMULQDQ GCM on ymm):
+    /// [`vaes256`](Self::vaes256) plus VPCLMULQDQ and the 128-bit set.
+    pub fn vaes256_clmul(&self) -> bool {
+        self.vaes256() && self.vpclmulqdq && self.aesni_clmul()
+    }
+
     /// AVX-512F/BW with AES-NI but not necessarily VAES: what the tests
     /// that emulate the 512-bit AES rounds with four 128-bit ones need.
     pub fn vaes_emulation(&self) -> bool {

@@ -56,6 +56,18 @@ pub trait Kernel: Send + Sync + 'static {
         Isa::Portable
     }
 
+    /// The width in bits of the registers the kernel's AES instructions
+    /// work on: 0 (portable), 128 (`aesni`), 256 (`vaes256`), 512 (`vaes`).
+    /// Code with fused paths of several widths (GCM) picks the one of this
+    /// width; code with only 128- and 512-bit paths follows [`Kernel::isa`].
+    fn vector_bits(&self) -> u32 {
+        match self.isa() {
+            Isa::Portable => 0,
+            Isa::Aesni => 128,
+            Isa::Vaes => 512,
+        }
+    }
+
     /// Whether the kernel runs the CPU's AES instructions
     /// (`isa() != Isa::Portable`).
     fn uses_aes_instructions(&self) -> bool {

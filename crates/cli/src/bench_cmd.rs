@@ -1,14 +1,17 @@
-//! `aesflow bench`: throughput beside OpenSSL and RustCrypto, measured in
-//! the same run (see the `aesflow-bench` crate for the method), in three
-//! sections: `kernels` (ECB/CTR of the AES kernels; the default, quick),
-//! `modes` (multi-stream CBC, CBC decryption, CTR, GCM) and `engine` (the
-//! host engine's thread scaling in memory and file encryption; slow).
+//! `aesflow bench`: throughput beside RustCrypto, OpenSSL and (built with
+//! the `ipsec-mb` feature) Intel ipsec-mb, measured in the same run (see the
+//! `aesflow-bench` crate for the method), in three sections: `kernels`
+//! (ECB/CTR of the AES kernels; the default, quick), `modes` (multi-stream
+//! CBC, CBC decryption, CTR, GCM seal/open) and `engine` (the host engine's
+//! thread scaling in memory and file encryption; slow).
 
 use aesflow_bench::{
-    BenchOptions, EngineOptions, ModesOptions, Op, Section, SuiteOptions, render_suite_json,
-    render_suite_table, run_suite,
+    BenchOptions, EngineOptions, ModeOp, ModesOptions, Op, Section, SuiteOptions,
+    render_suite_json, render_suite_table, run_suite,
 };
-use aesflow_cipher::{KeyExpansion, KeySize};
+use aesflow_cipher::KeySize;
+use clap::ValueEnum;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,19 +19,98 @@ const EXAMPLES: &str = "\
 Sections:
   kernels  ECB enc/dec and CTR of the hardware kernels (default; ~10 s)
   modes    CBC encryption through the multi-stream engine (1..64 streams of
-           16 KiB), CBC decryption, CTR and GCM per key size (~20 s)
-  engine   256 MiB in memory with 1 thread and all threads (memcpy, CTR,
-           GCM seal/open, Cobblestone) vs `openssl speed` on the same size,
-           and a 1 GiB file: aesflow encrypt/decrypt vs `openssl enc
-           -aes-256-ctr` and `cp` (~1 min)
+           16 KiB), CBC decryption, CTR, GCM seal and open, XTS per key
+           size (~40 s)
+  engine   256 MiB in memory with 1 thread and all threads (memcpy, CTR, GCM
+           seal/open, Cobblestone seal/open, 64-stream CBC) vs `openssl
+           speed` on the same size, and a 1 GiB file: aesflow encrypt/decrypt
+           vs `openssl enc -aes-256-ctr` and `cp` (~1 min)
+
+Peers: RC = RustCrypto aes 0.8 generation, RC9 = aes 0.9 generation,
+OSSL = OpenSSL, MB = Intel ipsec-mb (build with --features ipsec-mb).
+With AESFLOW_KERNEL=aesni, ipsec-mb runs its SSE (AES-NI only) manager.
 
 Examples:
-  aesflow bench                          # kernels, quick
-  aesflow bench --full                   # kernels, full matrix
-  aesflow bench --modes                  # modes only
-  aesflow bench --engine --file-size 512 # engine only, 512 MiB file
-  aesflow bench --all --json > bench.json
-  aesflow bench --sections kernels,modes --keys 128";
+  aesflow bench                              # kernels, quick
+  aesflow bench --all --json > bench.json    # every section, full size
+  aesflow bench --modes --key-size 128,256
+  aesflow bench --engine --file-size 512     # engine only, 512 MiB file
+  aesflow bench --sections kernels,modes --mode-ops gcm-seal,gcm-open";
+
+/// A section of `--sections`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SectionArg {
+    /// ECB/CTR of the AES kernels.
+    Kernels,
+    /// Modes of operation and multi-stream CBC.
+    Modes,
+    /// The host engine on all cores (slow).
+    Engine,
+}
+
+impl SectionArg {
+    fn section(self) -> Section {
+        match self {
+            SectionArg::Kernels => Section::Kernels,
+            SectionArg::Modes => Section::Modes,
+            SectionArg::Engine => Section::Engine,
+        }
+    }
+}
+
+/// A key size of `--key-size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KeySizeArg {
+    /// AES-128.
+    #[value(name = "128")]
+    Aes128,
+    /// AES-192.
+    #[value(name = "192")]
+    Aes192,
+    /// AES-256.
+    #[value(name = "256")]
+    Aes256,
+}
+
+impl From<KeySizeArg> for KeySize {
+    fn from(k: KeySizeArg) -> KeySize {
+        match k {
+            KeySizeArg::Aes128 => KeySize::Aes128,
+            KeySizeArg::Aes192 => KeySize::Aes192,
+            KeySizeArg::Aes256 => KeySize::Aes256,
+        }
+    }
+}
+
+/// A kernels-section operation of `--ops`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OpArg {
+    /// ECB encryption.
+    EcbEnc,
+    /// ECB decryption.
+    EcbDec,
+    /// Counter mode.
+    Ctr,
+}
+
+/// A modes-section operation of `--mode-ops`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeOpArg {
+    /// CBC encryption, one stream and multi-stream.
+    CbcEnc,
+    /// CBC decryption.
+    CbcDec,
+    /// Counter mode.
+    Ctr,
+    /// GCM seal.
+    GcmSeal,
+    /// GCM open.
+    GcmOpen,
+    /// XTS encryption of one data unit (128- and 256-bit keys).
+    XtsEnc,
+    /// XTS decryption of one data unit.
+    XtsDec,
+}
 
 /// Arguments of `aesflow bench`.
 #[derive(clap::Args, Debug)]
@@ -40,31 +122,30 @@ pub struct BenchArgs {
     /// Run the engine section (threads in memory, file vs openssl enc; slow).
     #[arg(long)]
     pub engine: bool,
-    /// Run every section (kernels, modes, engine).
+    /// Run every section, the kernels section with its full matrix (every
+    /// available kernel, all key sizes, 64 B to 1 MiB).
     #[arg(long)]
     pub all: bool,
-    /// Sections to run (comma-separated: kernels, modes, engine); default
-    /// kernels, or what --modes/--engine/--all select.
-    #[arg(long, value_delimiter = ',', value_name = "SECTIONS")]
-    pub sections: Vec<String>,
-    /// Kernels section: the full matrix: every available kernel, all key
-    /// sizes, 64 B, 1 KiB, 16 KiB and 1 MiB (default: a quick run of the
-    /// hardware kernels).
-    #[arg(long)]
-    pub full: bool,
+    /// Sections to run (default: kernels, or what --modes/--engine/--all
+    /// select).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SECTIONS")]
+    pub sections: Vec<SectionArg>,
     /// Kernels section: kernels to measure (comma-separated names).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub kernels: Vec<String>,
-    /// Key sizes in bits (comma-separated: 128,192,256); kernels section,
-    /// and CBC decryption/CTR/GCM of the modes section.
-    #[arg(long, value_delimiter = ',', value_name = "BITS")]
-    pub keys: Vec<usize>,
+    /// Key sizes in bits: kernels section, and CBC decryption/CTR/GCM of
+    /// the modes section.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "BITS")]
+    pub key_size: Vec<KeySizeArg>,
     /// Kernels section: buffer sizes in bytes (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "BYTES")]
     pub sizes: Vec<usize>,
-    /// Kernels section: operations (comma-separated: ecb-enc, ecb-dec, ctr).
-    #[arg(long, value_delimiter = ',', value_name = "OPS")]
-    pub ops: Vec<String>,
+    /// Kernels section: operations.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "OPS")]
+    pub ops: Vec<OpArg>,
+    /// Modes section: operations.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "OPS")]
+    pub mode_ops: Vec<ModeOpArg>,
     /// Kernels section: also measure online key expansion.
     #[arg(long)]
     pub online: bool,
@@ -90,7 +171,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Engine section: repetitions (default 3): rounds of the in-memory
-    /// benchmark, each with one run of every OpenSSL peer, and file runs.
+    /// benchmark, each with one run of every peer, and file runs.
     #[arg(long, value_name = "N")]
     pub reps: Option<usize>,
     /// Engine section: directory for the benchmark files (default: /dev/shm
@@ -103,23 +184,17 @@ pub struct BenchArgs {
     /// Do not run OpenSSL as a peer.
     #[arg(long)]
     pub no_openssl: bool,
+    /// Do not run ipsec-mb as a peer (when built in).
+    #[arg(long)]
+    pub no_ipsec_mb: bool,
     /// Machine-readable output: one JSON document with every section run.
     #[arg(long)]
     pub json: bool,
 }
 
 /// The sections selected by the arguments, in report order.
-pub fn sections(a: &BenchArgs) -> anyhow::Result<Vec<Section>> {
-    let mut want: Vec<Section> = Vec::new();
-    for s in &a.sections {
-        if s.trim().eq_ignore_ascii_case("all") {
-            want.extend(Section::ALL);
-            continue;
-        }
-        want.push(Section::parse(s).ok_or_else(|| {
-            anyhow::anyhow!("--sections: unknown section '{s}' (kernels, modes, engine, all)")
-        })?);
-    }
+pub fn sections(a: &BenchArgs) -> Vec<Section> {
+    let mut want: Vec<Section> = a.sections.iter().map(|s| s.section()).collect();
     if a.all {
         want.extend(Section::ALL);
     }
@@ -132,22 +207,19 @@ pub fn sections(a: &BenchArgs) -> anyhow::Result<Vec<Section>> {
     if want.is_empty() {
         want.push(Section::Kernels);
     }
-    Ok(Section::ALL
+    Section::ALL
         .into_iter()
         .filter(|s| want.contains(s))
-        .collect())
+        .collect()
 }
 
-fn key_sizes(a: &BenchArgs) -> anyhow::Result<Vec<KeySize>> {
-    a.keys
-        .iter()
-        .map(|&b| KeySize::from_bits(b).map_err(|e| anyhow::anyhow!("--keys: {e}")))
-        .collect()
+fn key_sizes(a: &BenchArgs) -> Vec<KeySize> {
+    a.key_size.iter().map(|&k| k.into()).collect()
 }
 
 /// Options of the kernels section.
 pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
-    let mut o = if a.full {
+    let mut o = if a.all {
         BenchOptions::default()
     } else {
         BenchOptions::quick()
@@ -155,8 +227,8 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     if !a.kernels.is_empty() {
         o.kernels = a.kernels.clone();
     }
-    if !a.keys.is_empty() {
-        o.key_sizes = key_sizes(a)?;
+    if !a.key_size.is_empty() {
+        o.key_sizes = key_sizes(a);
     }
     if !a.sizes.is_empty() {
         if a.sizes.contains(&0) {
@@ -168,15 +240,15 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
         o.ops = a
             .ops
             .iter()
-            .map(|s| {
-                Op::parse(s).ok_or_else(|| {
-                    anyhow::anyhow!("--ops: unknown operation '{s}' (ecb-enc, ecb-dec, ctr)")
-                })
+            .map(|op| match op {
+                OpArg::EcbEnc => Op::EcbEnc,
+                OpArg::EcbDec => Op::EcbDec,
+                OpArg::Ctr => Op::Ctr,
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect();
     }
     if a.online {
-        o.styles = KeyExpansion::ALL.to_vec();
+        o.styles = aesflow_cipher::KeyExpansion::ALL.to_vec();
     }
     if let Some(ms) = a.time_ms {
         o.min_time = Duration::from_millis(ms.max(1));
@@ -184,18 +256,31 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     if let Some(s) = a.openssl_seconds {
         o.openssl_seconds = s.max(1);
     }
-    if a.no_openssl {
-        o.peers.openssl = false;
-    }
-    o.json = a.json;
+    o.peers.openssl &= !a.no_openssl;
+    o.peers.ipsec_mb &= !a.no_ipsec_mb;
     Ok(o)
 }
 
 /// Options of the modes section.
 pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     let mut o = ModesOptions::default();
-    if !a.keys.is_empty() {
-        o.key_sizes = key_sizes(a)?;
+    if !a.key_size.is_empty() {
+        o.key_sizes = key_sizes(a);
+    }
+    if !a.mode_ops.is_empty() {
+        o.ops = a
+            .mode_ops
+            .iter()
+            .map(|op| match op {
+                ModeOpArg::CbcEnc => ModeOp::CbcEnc,
+                ModeOpArg::CbcDec => ModeOp::CbcDec,
+                ModeOpArg::Ctr => ModeOp::Ctr,
+                ModeOpArg::GcmSeal => ModeOp::GcmSeal,
+                ModeOpArg::GcmOpen => ModeOp::GcmOpen,
+                ModeOpArg::XtsEnc => ModeOp::XtsEnc,
+                ModeOpArg::XtsDec => ModeOp::XtsDec,
+            })
+            .collect();
     }
     if !a.streams.is_empty() {
         if a.streams.contains(&0) {
@@ -215,9 +300,8 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     if let Some(s) = a.openssl_seconds {
         o.openssl_seconds = s.max(1);
     }
-    if a.no_openssl {
-        o.peers.openssl = false;
-    }
+    o.peers.openssl &= !a.no_openssl;
+    o.peers.ipsec_mb &= !a.no_ipsec_mb;
     Ok(o)
 }
 
@@ -225,11 +309,15 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
 pub fn engine_options(a: &BenchArgs) -> anyhow::Result<EngineOptions> {
     let mut o = EngineOptions::default();
     if let Some(m) = a.mem_size {
-        o.mem_size = usize::try_from(m << 20)
-            .map_err(|_| anyhow::anyhow!("--mem-size: too large for this machine"))?;
+        o.mem_size = m
+            .checked_mul(1 << 20)
+            .and_then(|b| usize::try_from(b).ok())
+            .ok_or_else(|| anyhow::anyhow!("--mem-size: too large for this machine"))?;
     }
     if let Some(m) = a.file_size {
-        o.file_size = m << 20;
+        o.file_size = m
+            .checked_mul(1 << 20)
+            .ok_or_else(|| anyhow::anyhow!("--file-size: too large"))?;
     }
     if o.mem_size == 0 && o.file_size == 0 {
         anyhow::bail!("--mem-size 0 and --file-size 0: nothing left to measure in the engine");
@@ -247,18 +335,16 @@ pub fn engine_options(a: &BenchArgs) -> anyhow::Result<EngineOptions> {
     if let Some(s) = a.openssl_seconds {
         o.openssl_seconds = s.max(1);
     }
-    if a.no_openssl {
-        o.openssl = false;
-    }
+    o.openssl &= !a.no_openssl;
+    o.ipsec_mb &= !a.no_ipsec_mb;
     Ok(o)
 }
 
 /// The suite the arguments ask for. Options of a section that is not run
 /// are an error rather than silently ignored.
 pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
-    let secs = sections(a)?;
+    let secs = sections(a);
     let kernel_only = [
-        ("--full", a.full),
         ("--kernels", !a.kernels.is_empty()),
         ("--sizes", !a.sizes.is_empty()),
         ("--ops", !a.ops.is_empty()),
@@ -267,6 +353,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
     let modes_only = [
         ("--streams", !a.streams.is_empty()),
         ("--mode-size", a.mode_size.is_some()),
+        ("--mode-ops", !a.mode_ops.is_empty()),
     ];
     let engine_only = [
         ("--file-size", a.file_size.is_some()),
@@ -310,13 +397,37 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
     })
 }
 
+/// A spinner on stderr naming the step being measured, only when stderr
+/// is a terminal.
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new_spinner();
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    b.enable_steady_tick(Duration::from_millis(200));
+    Some(b)
+}
+
 pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     let opts = suite_options(&a)?;
-    let report = run_suite(&opts)?;
+    let bar = progress_bar();
+    let report = run_suite(&opts, &mut |step| {
+        if let Some(b) = &bar {
+            b.set_message(step.to_string());
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = report?;
     if a.json {
         println!("{}", render_suite_json(&report));
     } else {
-        print!("{}", render_suite_table(&report));
+        print!("{}", render_suite_table(&report, None));
     }
     Ok(())
 }
@@ -338,17 +449,31 @@ mod tests {
             .a
     }
 
+    fn parses(args: &[&str]) -> bool {
+        T::try_parse_from(std::iter::once("bench").chain(args.iter().copied())).is_ok()
+    }
+
     #[test]
     fn default_is_kernels_only() {
         let o = suite_options(&parse(&[])).unwrap();
         assert!(o.kernels.is_some() && o.modes.is_none() && o.engine.is_none());
-        let o = suite_options(&parse(&["--full", "--keys", "128", "--json"])).unwrap();
+        let o = suite_options(&parse(&["--key-size", "128", "--json"])).unwrap();
         assert_eq!(o.kernels.unwrap().key_sizes, vec![KeySize::Aes128]);
     }
 
     #[test]
+    fn enumerated_options_are_checked_by_clap() {
+        assert!(!parses(&["--key-size", "100"]));
+        assert!(!parses(&["--keys", "128"]));
+        assert!(!parses(&["--full"]));
+        assert!(!parses(&["--sections", "nope"]));
+        assert!(!parses(&["--ops", "cbc"]));
+        assert!(parses(&["--mode-ops", "gcm-open,cbc-enc", "--modes"]));
+    }
+
+    #[test]
     fn section_selectors() {
-        let s = |args: &[&str]| sections(&parse(args)).unwrap();
+        let s = |args: &[&str]| sections(&parse(args));
         assert_eq!(s(&["--modes"]), vec![Section::Modes]);
         assert_eq!(
             s(&["--engine", "--modes"]),
@@ -359,8 +484,9 @@ mod tests {
             s(&["--sections", "engine,kernels"]),
             vec![Section::Kernels, Section::Engine]
         );
-        assert_eq!(s(&["--sections", "all"]), Section::ALL.to_vec());
-        assert!(sections(&parse(&["--sections", "nope"])).is_err());
+        // --all is the full run: every section, the full kernel matrix.
+        let o = suite_options(&parse(&["--all"])).unwrap();
+        assert_eq!(o.kernels.unwrap().sizes.len(), 4);
     }
 
     #[test]
@@ -382,18 +508,31 @@ mod tests {
             (512 << 20, 64 << 20, 2)
         );
         assert!(!e.openssl && o.kernels.is_none());
-        let o = suite_options(&parse(&["--modes", "--streams", "1,8", "--keys", "256"])).unwrap();
+        let o = suite_options(&parse(&[
+            "--modes",
+            "--streams",
+            "1,8",
+            "--key-size",
+            "256",
+            "--mode-ops",
+            "gcm-open",
+        ]))
+        .unwrap();
         let m = o.modes.unwrap();
         assert_eq!(m.streams, vec![1, 8]);
         assert_eq!(m.key_sizes, vec![KeySize::Aes256]);
+        assert_eq!(m.ops, vec![ModeOp::GcmOpen]);
     }
 
     #[test]
     fn flags_of_unselected_sections_are_errors() {
         let e = suite_options(&parse(&["--file-size", "10"])).unwrap_err();
         assert!(e.to_string().contains("--sections kernels,engine"), "{e}");
-        assert!(suite_options(&parse(&["--modes", "--full"])).is_err());
+        assert!(suite_options(&parse(&["--modes", "--sizes", "64"])).is_err());
         assert!(suite_options(&parse(&["--streams", "0", "--modes"])).is_err());
-        assert!(suite_options(&parse(&["--all", "--full", "--file-size", "1"])).is_ok());
+        assert!(
+            suite_options(&parse(&["--file-size", "1", "--mem-size", "0", "--engine"])).is_ok()
+        );
+        assert!(suite_options(&parse(&["--engine", "--mem-size", "99999999999999"])).is_err());
     }
 }

@@ -7,7 +7,7 @@
 //! engines of Liu & Baas and prints Table 2 beside the model; and measures
 //! the default kernel beside OpenSSL and RustCrypto.
 
-use aesflow_bench::{BenchOptions, Op, render_table};
+use aesflow_bench::{BenchOptions, Op, render_report};
 use aesflow_cipher::{Aes, KeyExpansion, KeySize, default_kernel, kernels};
 use std::time::Duration;
 
@@ -79,7 +79,7 @@ fn host_benchmark() -> anyhow::Result<()> {
         "4. Host benchmark: the default kernel ({}) on AES-128, 16 KiB buffers,",
         kernel.name()
     );
-    println!("   beside RustCrypto and OpenSSL in the same run (`aesflow bench --full` for all)\n");
+    println!("   beside RustCrypto and OpenSSL in the same run (`aesflow bench --all` for all)\n");
     let opts = BenchOptions {
         kernels: vec![kernel.name().to_string()],
         key_sizes: vec![KeySize::Aes128],
@@ -90,7 +90,7 @@ fn host_benchmark() -> anyhow::Result<()> {
         ..BenchOptions::default()
     };
     let report = aesflow_bench::run(&opts)?;
-    for line in render_table(&report).lines() {
+    for line in render_report(&report, Some(100)).lines() {
         println!("   {line}");
     }
     println!();

@@ -1,14 +1,57 @@
 //! `aesflow energy`: power, energy, per-core DVFS, scaling by duplication and
 //! the platform comparison of the many-core engines, computed from the
-//! simulator's per-core activity (Liu & Baas §5–7, Tables 3–5, Figs. 12–15;
-//! the talk's DVFS), printed beside the paper's figures with the error of
-//! each, and drawn as SVG charts.
+//! simulator's per-core activity (Liu & Baas, "Parallel AES Encryption
+//! Engines for Many-Core Processor Arrays", §5–7, Tables 3–5, Figs. 12–15;
+//! the companion talk's DVFS), printed beside the paper's figures with the
+//! error of each. Charts are written only where `--charts DIR` says.
 
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use aesflow_cipher::KeySize;
-use aesflow_energy::report::{format_text, headline as headline_text, to_json, write_charts};
-use aesflow_energy::{Options, study};
+use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
+use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
+
+/// `--key-size`: the AES key size in bits.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KeySizeArg {
+    /// AES-128 (the paper's figures are for 128).
+    #[default]
+    #[value(name = "128")]
+    Aes128,
+    /// AES-192.
+    #[value(name = "192")]
+    Aes192,
+    /// AES-256.
+    #[value(name = "256")]
+    Aes256,
+}
+
+impl From<KeySizeArg> for KeySize {
+    fn from(k: KeySizeArg) -> KeySize {
+        match k {
+            KeySizeArg::Aes128 => KeySize::Aes128,
+            KeySizeArg::Aes192 => KeySize::Aes192,
+            KeySizeArg::Aes256 => KeySize::Aes256,
+        }
+    }
+}
+
+/// `--host-cpu`: which CPU's silicon the host row of Table 5 assumes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HostCpuArg {
+    /// Identify it from /proc/cpuinfo (and say when it is assumed).
+    #[default]
+    Auto,
+    /// AMD EPYC 9005 (Zen 5, Turin).
+    EpycZen5,
+    /// AMD EPYC 9004 (Zen 4, Genoa).
+    EpycZen4,
+    /// Intel Xeon Scalable (Skylake-SP / Cascade Lake).
+    XeonCascadeLake,
+    /// None: show the measured speed only (no area or power assumed).
+    Unknown,
+}
 
 /// Arguments of `aesflow energy`.
 #[derive(clap::Args, Debug)]
@@ -16,56 +59,200 @@ pub struct EnergyArgs {
     /// Machine-readable output (JSON) instead of the tables.
     #[arg(long)]
     pub json: bool,
-    /// Folder for the SVG charts (Figs. 12, 14, 15 and the DVFS savings).
-    #[arg(long, value_name = "DIR", default_value = "energy-charts")]
-    pub charts: PathBuf,
-    /// Do not write the charts.
+    /// Write the report here instead of stdout (`-` = stdout).
+    #[arg(short = 'o', long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Also write the SVG charts (Figs. 12, 14, 15, DVFS) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub charts: Option<PathBuf>,
+    /// Overwrite existing output files.
     #[arg(long)]
-    pub no_charts: bool,
-    /// Key size in bits: 128, 192 or 256 (the paper's figures are for 128).
-    #[arg(long, default_value_t = 128)]
-    pub key: usize,
+    pub force: bool,
+    /// Key size in bits (the paper's figures are for 128).
+    #[arg(long, value_enum, default_value = "128")]
+    pub key_size: KeySizeArg,
     /// Steady-state blocks simulated per engine (and per copy).
     #[arg(long, default_value_t = 256)]
     pub blocks: usize,
-    /// Skip the live host measurement (the Table 5 row of this machine).
+    /// Skip the host measurement (the Table 5 row of this machine).
     #[arg(long)]
     pub no_host: bool,
+    /// The CPU whose area and power the host row assumes.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub host_cpu: HostCpuArg,
 }
 
 impl Default for EnergyArgs {
     fn default() -> Self {
         EnergyArgs {
             json: false,
-            charts: PathBuf::from("energy-charts"),
-            no_charts: false,
-            key: 128,
+            output: None,
+            charts: None,
+            force: false,
+            key_size: KeySizeArg::Aes128,
             blocks: 256,
             no_host: false,
+            host_cpu: HostCpuArg::Auto,
         }
     }
 }
 
+/// Measure the host figure of Table 5 with `aesflow-bench`: the fastest
+/// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
+/// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
+pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
+    let m = aesflow_bench::measure_host(runs, 64)?;
+    let (cpu_model, cpu_family, cpu_model_number) = aesflow_energy::host::cpuinfo_id();
+    Ok(HostFigure {
+        kernel: m.kernel,
+        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+        bytes_per_second: 1e9 / m.ns_per_byte,
+        clock_ghz: m.mhz / 1000.0,
+        clock_source: m.mhz_source,
+        cpu_model,
+        cpu_family,
+        cpu_model_number,
+    })
+}
+
+/// The CPU the host row assumes, from `--host-cpu`.
+pub fn cpu_choice(h: &HostFigure, arg: HostCpuArg) -> CpuChoice {
+    match arg {
+        HostCpuArg::Auto => identify(h),
+        other => cpu_choice_for(other),
+    }
+}
+
+/// The CPU an explicit `--host-cpu` names (`Auto` identifies nothing here:
+/// see [`cpu_choice`]).
+pub fn cpu_choice_for(arg: HostCpuArg) -> CpuChoice {
+    let chosen = |key: &str| CpuChoice {
+        spec: cpu_by_key(key),
+        how: format!("chosen with --host-cpu {key}"),
+    };
+    match arg {
+        HostCpuArg::Auto => CpuChoice {
+            spec: None,
+            how: "auto".into(),
+        },
+        HostCpuArg::EpycZen5 => chosen(KNOWN_CPUS[0].key),
+        HostCpuArg::EpycZen4 => chosen(KNOWN_CPUS[1].key),
+        HostCpuArg::XeonCascadeLake => chosen(KNOWN_CPUS[2].key),
+        HostCpuArg::Unknown => CpuChoice {
+            spec: None,
+            how: "none chosen (--host-cpu unknown): no area or power assumed".into(),
+        },
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal;
+/// returns the callback `(part, done, total)` that moves it.
+pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{prefix}: {msg} [{bar:30}] {pos}/{len} {elapsed}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        b.set_prefix(what.to_string());
+        Some(b)
+    } else {
+        None
+    };
+    move |part, done, total| {
+        if let Some(b) = &bar {
+            b.set_message(part.to_string());
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+            if done == total && part == "done" {
+                b.finish_and_clear();
+            }
+        }
+    }
+}
+
+/// Write `text` to `path` (`-` or none: stdout), refusing to overwrite
+/// without `force`; the file appears only when complete.
+pub fn write_output(path: Option<&Path>, text: &str, force: bool) -> anyhow::Result<()> {
+    match path {
+        None => print!("{text}"),
+        Some(p) if p.as_os_str() == "-" => print!("{text}"),
+        Some(p) => {
+            if p.exists() && !force {
+                anyhow::bail!("{} exists (use --force to overwrite)", p.display());
+            }
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let tmp = p.with_file_name(format!(
+                ".{}.tmp{}",
+                p.file_name().map_or("out".into(), |n| n.to_string_lossy()),
+                std::process::id()
+            ));
+            let result = (|| -> std::io::Result<()> {
+                let mut f = std::fs::File::create(&tmp)?;
+                f.write_all(text.as_bytes())?;
+                f.sync_all()?;
+                std::fs::rename(&tmp, p)
+            })();
+            if let Err(e) = result {
+                let _ = std::fs::remove_file(&tmp);
+                anyhow::bail!(
+                    "cannot write {} (in {}): {e}",
+                    p.display(),
+                    dir.map_or(".".into(), |d| d.display().to_string())
+                );
+            }
+            eprintln!("wrote {}", p.display());
+        }
+    }
+    Ok(())
+}
+
 fn options(a: &EnergyArgs) -> anyhow::Result<Options> {
+    let host = if a.no_host {
+        None
+    } else {
+        let h = host_figure(7)?;
+        let cpu = cpu_choice(&h, a.host_cpu);
+        Some((h, cpu))
+    };
     Ok(Options {
         blocks: a.blocks.max(8),
-        key: KeySize::from_bits(a.key).map_err(|e| anyhow::anyhow!("--key: {e}"))?,
-        host: !a.no_host,
+        key: a.key_size.into(),
+        host,
         threads: 0,
     })
 }
 
 /// Run `aesflow energy`.
 pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
-    let s = study(&options(&a)?).map_err(anyhow::Error::msg)?;
-    if a.json {
-        print!("{}", to_json(&s));
-    } else {
-        print!("{}", format_text(&s));
+    if let Some(dir) = &a.charts
+        && !a.force
+    {
+        for f in aesflow_energy::figures::FILES {
+            if dir.join(f).exists() {
+                anyhow::bail!(
+                    "{} exists (use --force to overwrite)",
+                    dir.join(f).display()
+                );
+            }
+        }
     }
-    if !a.no_charts {
-        let written = write_charts(&s, &a.charts)?;
-        for p in written {
+    let bar = progress_bar("energy");
+    let s = study_with_progress(&options(&a)?, &|d, n| bar("simulating the engines", d, n))?;
+    bar("done", 1, 1);
+    let text = if a.json {
+        aesflow_energy::to_json(&s)
+    } else {
+        format_text(&s)
+    };
+    write_output(a.output.as_deref(), &text, a.force)?;
+    if let Some(dir) = &a.charts {
+        for p in aesflow_energy::write_charts(&s, dir)
+            .map_err(|e| anyhow::anyhow!("cannot write charts into {}: {e}", dir.display()))?
+        {
             eprintln!("wrote {}", p.display());
         }
     }
@@ -74,6 +261,6 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
 
 /// The headline lines for `demo` (paper vs model, with errors).
 pub fn headline() -> anyhow::Result<String> {
-    let s = study(&Options::default()).map_err(anyhow::Error::msg)?;
+    let s = study_with_progress(&options(&EnergyArgs::default())?, &|_, _| {})?;
     Ok(headline_text(&s))
 }

@@ -12,6 +12,7 @@ mod demo;
 mod designs_cmd;
 mod energy_cmd;
 mod exit;
+mod explore_cmd;
 mod files_cmd;
 mod inspect_cmd;
 mod jobs;
@@ -19,9 +20,11 @@ mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
 mod prompt;
+mod sdf_cmd;
 mod signals;
 mod stdio;
 mod version;
+mod report_cmd;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -67,9 +70,19 @@ enum Command {
     /// Power, energy, per-core DVFS, duplication and Table 5 of the many-core
     /// engines from simulated activity, beside the paper; SVG charts.
     Energy(energy_cmd::EnergyArgs),
+    /// Generate and simulate the design space of many-core AES engines:
+    /// Pareto fronts (throughput vs cores, vs energy/bit), the paper's designs
+    /// against them, SVG charts.
+    Explore(explore_cmd::ExploreArgs),
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
+    /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
+    Sdf(sdf_cmd::SdfArgs),
+    /// One self-contained HTML report: the engines beside the paper, their
+    /// maps and graphs, this host's benchmark, the methods.
+    Report(report_cmd::ReportArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -134,7 +147,10 @@ fn main() -> ExitCode {
             .map_err(Into::into),
         Command::Designs(args) => designs_cmd::run(args),
         Command::Energy(args) => energy_cmd::run(args),
+        Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Sdf(args) => sdf_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,6 +50,13 @@ pub enum SdfError {
         /// The configured limit.
         limit: u64,
     },
+    /// The equivalent homogeneous graph could have more edges than allowed.
+    HsdfTooManyEdges {
+        /// Upper bound on the number of HSDF edges.
+        edges: u128,
+        /// The configured limit.
+        limit: u64,
+    },
     /// The state-space exploration exceeded its step budget.
     StateSpaceLimit {
         /// The step budget that was exhausted.
@@ -87,15 +94,56 @@ pub enum SdfError {
     },
     /// Malformed or unsupported SDF3 XML input.
     Sdf3 {
-        /// Human-readable explanation (includes the position if known).
+        /// Human-readable explanation.
         message: String,
+        /// Line and column (1-based) of the offending element, if known.
+        position: Option<(u32, u32)>,
+    },
+    /// The XML document nests elements deeper than the configured limit
+    /// (checked before parsing, so that a hostile document cannot exhaust
+    /// the stack of the XML parser).
+    XmlTooDeep {
+        /// Line (1-based) where the limit was exceeded.
+        line: u32,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// An intermediate value (a clock, a token count, a cycle weight) does
+    /// not fit the integer type of the analysis; no result is better than a
+    /// wrong one.
+    Overflow {
+        /// What overflowed.
+        what: &'static str,
+    },
+    /// An iterative analysis did not finish within its work budget.
+    WorkLimit {
+        /// Which analysis ("deadlock check", "Howard's MCR", ...).
+        analysis: &'static str,
+        /// The budget (steps or policy iterations).
+        limit: u64,
+    },
+    /// The state-space exploration would store more state than allowed.
+    StateSpaceTooLarge {
+        /// Integers that would be stored.
+        values: u64,
+        /// The configured limit.
+        limit: u64,
+    },
+    /// The analysis needs a strongly connected graph (as SDF3's latency
+    /// analysis does).
+    NotStronglyConnected,
+    /// An actor name that does not exist in the graph.
+    UnknownActor {
+        /// The name that was looked up.
+        name: String,
     },
 }
 
 impl SdfError {
-    pub(crate) fn sdf3(message: impl Into<String>) -> Self {
+    pub(crate) fn sdf3_at(message: impl Into<String>, line: u32, column: u32) -> Self {
         SdfError::Sdf3 {
             message: message.into(),
+            position: Some((line, column)),
         }
     }
 }
@@ -131,6 +179,10 @@ impl fmt::Display for SdfError {
                 f,
                 "equivalent HSDF graph has {nodes} nodes, more than the limit {limit}"
             ),
+            SdfError::HsdfTooManyEdges { edges, limit } => write!(
+                f,
+                "equivalent HSDF graph could have up to {edges} edges, more than the limit {limit}"
+            ),
             SdfError::StateSpaceLimit { steps } => {
                 write!(f, "state-space exploration exceeded {steps} steps")
             }
@@ -144,7 +196,33 @@ impl fmt::Display for SdfError {
                 write!(f, "actor {actor} has no port with index {index}")
             }
             SdfError::DuplicateName { what, name } => write!(f, "duplicate {what} name `{name}`"),
-            SdfError::Sdf3 { message } => write!(f, "SDF3 XML: {message}"),
+            SdfError::Sdf3 {
+                message,
+                position: Some((l, c)),
+            } => write!(f, "SDF3 XML, line {l}, column {c}: {message}"),
+            SdfError::Sdf3 {
+                message,
+                position: None,
+            } => write!(f, "SDF3 XML: {message}"),
+            SdfError::XmlTooDeep { line, limit } => write!(
+                f,
+                "XML line {line}: elements nested more than {limit} levels deep (SDF3 files need 6)"
+            ),
+            SdfError::Overflow { what } => write!(f, "arithmetic overflow: {what}"),
+            SdfError::WorkLimit { analysis, limit } => {
+                write!(f, "{analysis} did not finish within {limit} steps")
+            }
+            SdfError::StateSpaceTooLarge { values, limit } => write!(
+                f,
+                "state-space exploration would store more than {limit} integers ({values} so far)"
+            ),
+            SdfError::NotStronglyConnected => {
+                write!(
+                    f,
+                    "the graph is not strongly connected (latency needs it, as in SDF3)"
+                )
+            }
+            SdfError::UnknownActor { name } => write!(f, "no actor named `{name}`"),
         }
     }
 }

@@ -90,6 +90,7 @@
 pub mod analysis;
 pub mod dot;
 pub mod error;
+mod fxhash;
 pub mod graph;
 pub mod rational;
 pub mod sdf3;

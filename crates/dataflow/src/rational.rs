@@ -4,14 +4,27 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-/// Greatest common divisor (binary-free Euclid) on `u128`.
+/// Greatest common divisor on `u128` (Stein's binary algorithm: shifts and
+/// subtractions, no 128-bit division).
 pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+    if a == 0 {
+        return b;
     }
-    a
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// A non-negative rational number `numer / denom`, always kept in lowest
@@ -86,26 +99,38 @@ impl Rational {
 }
 
 impl Ord for Rational {
+    /// Exact comparison (cross products in 256-bit arithmetic).
     fn cmp(&self, other: &Self) -> Ordering {
-        match (
-            self.numer.checked_mul(other.denom),
-            other.numer.checked_mul(self.denom),
-        ) {
-            (Some(a), Some(b)) => a.cmp(&b),
-            // Astronomically large values: fall back to a floating compare,
-            // then to the exact representation for a total order.
-            _ => self
-                .to_f64()
-                .partial_cmp(&other.to_f64())
-                .unwrap_or(Ordering::Equal)
-                .then_with(|| (self.numer, self.denom).cmp(&(other.numer, other.denom))),
-        }
+        mul_wide(self.numer, other.denom).cmp(&mul_wide(other.numer, self.denom))
     }
+}
+
+/// The full 256-bit product of two `u128`, as `(high, low)` halves.
+pub(crate) fn mul_wide(a: u128, b: u128) -> (u128, u128) {
+    const M: u128 = u64::MAX as u128;
+    let (a1, a0) = (a >> 64, a & M);
+    let (b1, b0) = (b >> 64, b & M);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 64) + (p01 & M) + (p10 & M);
+    let lo = (p00 & M) | (mid << 64);
+    let hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+    (hi, lo)
 }
 
 impl PartialOrd for Rational {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
+    }
+}
+
+/// Serialised as its exact decimal text, `"a"` or `"a/b"` (JSON numbers
+/// cannot hold 128-bit values exactly).
+impl serde::Serialize for Rational {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -133,5 +158,25 @@ mod tests {
         assert_eq!(Rational::new(8, 4).to_string(), "2");
         assert_eq!(Rational::ZERO.recip(), None);
         assert_eq!(a.recip(), Some(Rational::new(2, 3)));
+    }
+
+    #[test]
+    fn binary_gcd() {
+        assert_eq!(gcd(0, 0), 0);
+        assert_eq!(gcd(0, 7), 7);
+        assert_eq!(gcd(12, 18), 6);
+        assert_eq!(gcd(1 << 100, 3 << 90), 1 << 90);
+        assert_eq!(gcd(u128::MAX, u128::MAX - 1), 1);
+    }
+
+    #[test]
+    fn exact_order_of_huge_values() {
+        let big = u128::MAX;
+        // (2^128-1)/(2^128-2) > (2^128-2)/(2^128-3): f64 cannot tell them apart
+        let x = Rational::new(big, big - 1);
+        let y = Rational::new(big - 1, big - 2);
+        assert!(x < y);
+        assert_eq!(mul_wide(big, big), (big - 1, 1));
+        assert_eq!(mul_wide(1 << 64, 1 << 64), (1, 0));
     }
 }

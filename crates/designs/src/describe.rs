@@ -27,6 +27,7 @@ use std::fmt::Write;
 
 use aesflow_cipher::KeySize;
 
+use crate::error::Error;
 use crate::graph::{Design, Payload, Role};
 use crate::kinds::{Cols, Prim};
 
@@ -130,7 +131,7 @@ fn parse_step(s: &str) -> Result<Prim, String> {
 }
 
 /// Parse the description format.
-pub fn parse(text: &str) -> Result<Design, String> {
+pub fn parse(text: &str) -> Result<Design, Error> {
     let mut d = Design::new("unnamed", KeySize::Aes128);
     let mut pending_edges = Vec::new();
     for (ln, line) in text.lines().enumerate() {
@@ -138,7 +139,10 @@ pub fn parse(text: &str) -> Result<Design, String> {
         if line.is_empty() {
             continue;
         }
-        let err = |m: String| format!("line {}: {m}", ln + 1);
+        let err = |message: String| Error::Parse {
+            line: ln + 1,
+            message,
+        };
         let (kw, rest) = line.split_once(' ').unwrap_or((line, ""));
         match kw {
             "design" => d.name = rest.trim().to_string(),
@@ -194,14 +198,14 @@ pub fn parse(text: &str) -> Result<Design, String> {
                 if d.find(name).is_some() {
                     return Err(err(format!("duplicate actor {name}")));
                 }
-                d.add(name, role, n.max(1), round);
+                d.add(name, role, n, round);
             }
             "edge" => pending_edges.push((ln + 1, rest.to_string())),
             k => return Err(err(format!("unknown keyword {k}"))),
         }
     }
     for (ln, rest) in pending_edges {
-        let err = |m: String| format!("line {ln}: {m}");
+        let err = |message: String| Error::Parse { line: ln, message };
         let mut it = rest.split_whitespace();
         let (Some(s), Some(t), Some(p)) = (it.next(), it.next(), it.next()) else {
             return Err(err("edge needs src dst payload".into()));

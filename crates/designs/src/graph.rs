@@ -278,49 +278,8 @@ impl Design {
         self.actors = actors;
     }
 
-    /// Checks rates (tokens written = tokens read per block, firings within
-    /// range) and that every cipher actor gets the state it works on.
-    pub fn validate(&self) -> Result<(), String> {
-        for (i, e) in self.edges.iter().enumerate() {
-            let (s, d) = (&self.actors[e.src], &self.actors[e.dst]);
-            if e.src_ph.1 > s.n || e.dst_ph.1 > d.n || e.src_ph.0 >= e.src_ph.1 {
-                return Err(format!(
-                    "edge {i} {} -> {}: bad firing range",
-                    s.name, d.name
-                ));
-            }
-            if e.src_ph.1 - e.src_ph.0 != e.dst_ph.1 - e.dst_ph.0 {
-                return Err(format!(
-                    "edge {i} {} -> {}: {} tokens written, {} read per block",
-                    s.name,
-                    d.name,
-                    e.src_ph.1 - e.src_ph.0,
-                    e.dst_ph.1 - e.dst_ph.0
-                ));
-            }
-        }
-        for (i, a) in self.actors.iter().enumerate() {
-            if self.actors[..i].iter().any(|b| b.name == a.name) {
-                return Err(format!("duplicate actor name {}", a.name));
-            }
-        }
-        for (a, actor) in self.actors.iter().enumerate() {
-            if let Role::Cipher(_) = actor.role {
-                for p in 0..actor.n {
-                    let state_in = self
-                        .ins(a)
-                        .filter(|(_, e)| {
-                            matches!(e.payload, Payload::State(_))
-                                && e.dst_ph.0 <= p
-                                && p < e.dst_ph.1
-                        })
-                        .count();
-                    if state_in == 0 {
-                        return Err(format!("{} has no state input in firing {p}", actor.name));
-                    }
-                }
-            }
-        }
-        Ok(())
+    /// Checks the design can be compiled and run: see [`crate::validate`].
+    pub fn validate(&self) -> Result<(), crate::Error> {
+        crate::validate::validate(self)
     }
 }

@@ -1,8 +1,8 @@
 //! # aesflow-designs: the 16 many-core AES engines of Liu & Baas
 //!
-//! Liu & Baas, *Parallel AES Encryption Engines for Many-Core Processor
-//! Arrays* (IEEE TC 2013, seed 000) map AES-128 onto AsAP2 in eight designs
-//! (§4), each with online and offline key expansion: 16 engines. This crate
+//! Liu & Baas (*Parallel AES Encryption Engines for Many-Core Processor
+//! Arrays*, IEEE Transactions on Computers 2013) map AES-128 onto AsAP2 in
+//! eight designs (§4), each with online and offline key expansion: 16 engines. This crate
 //! builds them as dataflow graphs of AES actors ([`engines`], one doc
 //! comment per design with the paper's reasoning, since the paper's figures
 //! are not in its text), applies the area optimisations of §5 as switchable
@@ -12,8 +12,14 @@
 //! real 16-bit words flow, so every engine really encrypts (checked against
 //! the `aesflow-cipher` reference for 128/192/256-bit keys). [`report`]
 //! prints Table 2 beside the model; [`analysis`] cross-checks with the SDF
-//! period from `aesflow-dataflow`; [`describe`] reads and writes engines as
-//! data (the paper's eight ship as `engines/*.aesflow`).
+//! period from `aesflow-dataflow` and exports SDF3 graphs that give the
+//! same period under SDF3's own semantics; [`describe`] reads and writes
+//! engines as data (the paper's eight ship as `engines/*.aesflow`), and
+//! [`validate`] checks what a hand-written design can get wrong (missing
+//! key paths, firings, rounds), each [`Error`] naming the line, design or
+//! actor. [`space`] builds designs from parameters (loop unrolling, splits,
+//! fusions, the no-merge style, interleave, key expansion, copies): the
+//! paper's eight are points of it, and `aesflow-explore` evaluates it all.
 //!
 //! ```
 //! use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
@@ -97,16 +103,21 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+mod behavior;
 pub mod compile;
 pub mod describe;
 pub mod engines;
+pub mod error;
 pub mod graph;
 pub mod kinds;
 pub mod optimize;
 pub mod report;
 pub mod run;
+pub mod space;
+pub mod validate;
 
 pub use engines::Engine;
+pub use error::Error;
 pub use graph::Design;
 pub use optimize::Optimisations;
 pub use run::{Expansion, Run, build, run_design};

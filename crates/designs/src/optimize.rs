@@ -23,6 +23,7 @@
 //! A fusion must also fit one core's instruction memory (the sum of the
 //! parts' Table 1 IMEM use at most 100%).
 
+use crate::error::Error;
 use crate::graph::{Design, Edge, Payload, Role};
 use crate::kinds::{Cols, Prim};
 
@@ -175,28 +176,26 @@ pub fn sort_edges(d: &mut Design) {
 
 /// Fuse actor `b` into `a` (a → b, `a` feeds only `b`, `b`'s only state
 /// producer is `a`). The fused actor takes `a`'s place.
-pub fn fuse(d: &mut Design, a: usize, b: usize) -> Result<(), String> {
+pub fn fuse(d: &mut Design, a: usize, b: usize) -> Result<(), Error> {
+    let no = |m: String| Error::invalid(&d.name, Some(&d.actors[a].name), m);
     let (sa, sb) = match (steps(d, a), steps(d, b)) {
         (Some(x), Some(y)) => (x.to_vec(), y.to_vec()),
-        _ => return Err("only cipher actors fuse".into()),
+        _ => return Err(no("only cipher actors fuse".into())),
     };
     if d.actors[a].n != d.actors[b].n {
-        return Err("fused actors must fire equally often".into());
+        return Err(no("fused actors must fire equally often".into()));
     }
     if d.outs(a).any(|(_, e)| e.dst != b) {
-        return Err(format!(
-            "{} feeds more than {}",
-            d.actors[a].name, d.actors[b].name
-        ));
+        return Err(no(format!("feeds more than {}", d.actors[b].name)));
     }
     if d.ins(b)
         .any(|(_, e)| e.src != a && matches!(e.payload, Payload::State(_)))
     {
-        return Err(format!("{} has other state inputs", d.actors[b].name));
+        return Err(no(format!("{} has other state inputs", d.actors[b].name)));
     }
     let has_key = |s: &[Prim]| s.iter().any(|p| matches!(p, Prim::AddKey(_)));
     if has_key(&sa) && has_key(&sb) {
-        return Err("two AddRoundKey steps cannot share a round".into());
+        return Err(no("two AddRoundKey steps cannot share a round".into()));
     }
     let round0 = if has_key(&sb) {
         d.actors[b].round0

@@ -2,7 +2,7 @@
 //! communication cores and normalised throughput per core, with the
 //! relative error of each cell.
 
-use std::fmt::Write;
+use std::fmt::Write as _;
 use std::time::Instant;
 
 use aesflow_array::Platform;
@@ -10,6 +10,7 @@ use aesflow_cipher::{Aes, KeyExpansion, KeySize};
 
 use crate::analysis::sdf_bound;
 use crate::engines::Engine;
+use crate::error::Error;
 use crate::optimize::Optimisations;
 use crate::run::{Expansion, build, run_design};
 
@@ -103,7 +104,8 @@ impl Row {
         self.paper()
             .map(|p| self.cycles_per_byte() / p.cycles_per_byte - 1.0)
     }
-    fn xi(&self) -> usize {
+    /// 0 online, 1 offline (the paper's column).
+    pub fn xi(&self) -> usize {
         match self.expansion {
             Expansion::Online => 0,
             Expansion::Offline => 1,
@@ -153,7 +155,7 @@ pub fn measure(
     opt: Optimisations,
     blocks: usize,
     platform: &Platform,
-) -> Result<Row, String> {
+) -> Result<Row, Error> {
     let d = build(engine, key, exp, opt);
     let pre = build(engine, key, exp, Optimisations::NONE);
     let k = fips_key(key);
@@ -162,7 +164,10 @@ pub fn measure(
     let r = run_design(&d, &k, &pts, platform)?;
     let secs = t0.elapsed().as_secs_f64();
     let aes =
-        Aes::with_kernel_name(&k, "reference", KeyExpansion::Offline).map_err(|e| e.to_string())?;
+        Aes::with_kernel_name(&k, "reference", KeyExpansion::Offline).map_err(|e| Error::Key {
+            design: d.name.clone(),
+            message: e.to_string(),
+        })?;
     let verified = r.ciphertext.len() == pts.len()
         && r.ciphertext.iter().zip(&pts).all(|(c, p)| {
             let mut q = *p;
@@ -193,7 +198,7 @@ pub fn measure(
 
 /// All 16 engines for a key size (online then offline per engine), with
 /// throughput per core normalised to Parallel-MixColumns online.
-pub fn table2(key: KeySize, blocks: usize, platform: &Platform) -> Result<Vec<Row>, String> {
+pub fn table2(key: KeySize, blocks: usize, platform: &Platform) -> Result<Vec<Row>, Error> {
     let mut rows = Vec::new();
     for e in Engine::ALL {
         for x in Expansion::ALL {
@@ -216,76 +221,9 @@ pub fn normalise(rows: &mut [Row]) {
     }
 }
 
-fn pct(x: Option<f64>) -> String {
-    match x {
-        Some(v) => format!("{:+.1}%", 100.0 * v),
-        None => "-".into(),
-    }
-}
-
-fn opt_num(x: Option<usize>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
-}
-
-/// Format rows as a text table (model beside paper, with errors).
-pub fn format_table(rows: &[Row], platform: &Platform) -> String {
-    let mut s = String::new();
-    let key = rows.first().map(|r| r.key.bits()).unwrap_or(128);
-    let _ = writeln!(
-        s,
-        "AES-{key}: model (timed simulation on the AsAP2 model) vs Liu & Baas Table 2; {} blocks each",
-        rows.first().map(|r| r.blocks).unwrap_or(0)
-    );
-    let _ = writeln!(
-        s,
-        "{:<29} {:<7} | {:>8} {:>8} {:>7} | {:>5} {:>5} {:>5} {:>4} {:>4} | {:>5} {:>5} {:>7} | {:>8} {:>6} | {:>3}",
-        "engine",
-        "keys",
-        "c/B",
-        "paper",
-        "err",
-        "cores",
-        "paper",
-        "pre",
-        "comm",
-        "pap.",
-        "TPC",
-        "paper",
-        "err",
-        "SDF c/blk",
-        "Gbps",
-        "ok"
-    );
-    for r in rows {
-        let p = r.paper();
-        let _ = writeln!(
-            s,
-            "{:<29} {:<7} | {:>8.3} {:>8} {:>7} | {:>5} {:>5} {:>5} {:>4} {:>4} | {:>5.2} {:>5} {:>7} | {:>8.1} {:>6.3} | {:>3}",
-            r.engine.name(),
-            r.expansion.name(),
-            r.cycles_per_byte(),
-            p.map(|p| format!("{:.3}", p.cycles_per_byte))
-                .unwrap_or_else(|| "-".into()),
-            pct(r.cpb_error()),
-            r.cores,
-            opt_num(r.paper_cores()),
-            r.pre_opt_cores,
-            r.comm,
-            opt_num(r.paper_comm()),
-            r.tpc,
-            p.map(|p| format!("{:.2}", p.tpc[r.xi()]))
-                .unwrap_or_else(|| "-".into()),
-            pct(r.tpc_error()),
-            r.sdf_cycles_per_block,
-            128.0 * platform.clock_hz / r.cycles_per_block / 1e9,
-            if r.verified { "yes" } else { "NO" },
-        );
-    }
-    s
-}
-
 /// A JSON string literal for `s` (quotes, backslashes and control
-/// characters escaped); shared with `aesflow-energy`'s JSON report.
+/// characters escaped). Kept only for `aesflow-energy`'s JSON report until
+/// it moves to serde; this crate writes its JSON with serde.
 pub fn jstr(s: &str) -> String {
     let mut o = String::from("\"");
     for c in s.chars() {
@@ -311,53 +249,76 @@ pub fn jnum(x: f64) -> String {
     }
 }
 
-fn jopt<T: std::fmt::Display>(x: Option<T>) -> String {
-    x.map(|v| v.to_string()).unwrap_or_else(|| "null".into())
+/// One row as JSON (field names kept from the earlier hand-written form).
+#[derive(serde::Serialize)]
+struct RowJson<'a> {
+    engine: &'static str,
+    slug: &'static str,
+    expansion: &'static str,
+    key_bits: usize,
+    cycles_per_block: Option<f64>,
+    cycles_per_byte: Option<f64>,
+    paper_cycles_per_byte: Option<f64>,
+    cycles_per_byte_error: Option<f64>,
+    cores: usize,
+    paper_cores: Option<usize>,
+    pre_opt_cores: usize,
+    paper_pre_opt_cores: Option<usize>,
+    comm_cores: usize,
+    merge_cores: usize,
+    dispatch_cores: usize,
+    paper_comm_cores: Option<usize>,
+    throughput_per_core: Option<f64>,
+    paper_throughput_per_core: Option<f64>,
+    throughput_per_core_error: Option<f64>,
+    sdf_cycles_per_block: Option<f64>,
+    sdf_critical: &'a [String],
+    verified: bool,
+    blocks: usize,
+    exceeds_chip: bool,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 /// Rows as a JSON array.
 pub fn to_json(rows: &[Row]) -> String {
-    let mut s = String::from("[\n");
-    for (i, r) in rows.iter().enumerate() {
-        let p = r.paper();
-        let _ = write!(
-            s,
-            "  {{\"engine\": {}, \"slug\": {}, \"expansion\": {}, \"key_bits\": {}, \"cycles_per_block\": {}, \"cycles_per_byte\": {}, \"paper_cycles_per_byte\": {}, \"cycles_per_byte_error\": {}, \"cores\": {}, \"paper_cores\": {}, \"pre_opt_cores\": {}, \"paper_pre_opt_cores\": {}, \"comm_cores\": {}, \"merge_cores\": {}, \"dispatch_cores\": {}, \"paper_comm_cores\": {}, \"throughput_per_core\": {}, \"paper_throughput_per_core\": {}, \"throughput_per_core_error\": {}, \"sdf_cycles_per_block\": {}, \"sdf_critical\": [{}], \"verified\": {}, \"blocks\": {}, \"exceeds_chip\": {}}}",
-            jstr(r.engine.name()),
-            jstr(r.engine.slug()),
-            jstr(r.expansion.name()),
-            r.key.bits(),
-            jnum(r.cycles_per_block),
-            jnum(r.cycles_per_byte()),
-            jopt(p.map(|p| p.cycles_per_byte)),
-            jopt(r.cpb_error()),
-            r.cores,
-            jopt(r.paper_cores()),
-            r.pre_opt_cores,
-            jopt(p.and_then(|p| {
-                (r.expansion == Expansion::Online)
-                    .then_some(p.pre_opt_online)
-                    .flatten()
-            })),
-            r.comm,
-            r.merges,
-            r.dispatches,
-            jopt(r.paper_comm()),
-            jnum(r.tpc),
-            jopt(p.map(|p| p.tpc[r.xi()])),
-            jopt(r.tpc_error()),
-            jnum(r.sdf_cycles_per_block),
-            r.sdf_critical
-                .iter()
-                .map(|c| jstr(c))
-                .collect::<Vec<_>>()
-                .join(", "),
-            r.verified,
-            r.blocks,
-            r.exceeds_chip
-        );
-        s.push_str(if i + 1 < rows.len() { ",\n" } else { "\n" });
-    }
-    s.push_str("]\n");
-    s
+    let v: Vec<RowJson> = rows
+        .iter()
+        .map(|r| {
+            let p = r.paper();
+            RowJson {
+                engine: r.engine.name(),
+                slug: r.engine.slug(),
+                expansion: r.expansion.name(),
+                key_bits: r.key.bits(),
+                cycles_per_block: finite(r.cycles_per_block),
+                cycles_per_byte: finite(r.cycles_per_byte()),
+                paper_cycles_per_byte: p.map(|p| p.cycles_per_byte),
+                cycles_per_byte_error: r.cpb_error().and_then(finite),
+                cores: r.cores,
+                paper_cores: r.paper_cores(),
+                pre_opt_cores: r.pre_opt_cores,
+                paper_pre_opt_cores: p.and_then(|p| {
+                    (r.expansion == Expansion::Online)
+                        .then_some(p.pre_opt_online)
+                        .flatten()
+                }),
+                comm_cores: r.comm,
+                merge_cores: r.merges,
+                dispatch_cores: r.dispatches,
+                paper_comm_cores: r.paper_comm(),
+                throughput_per_core: finite(r.tpc),
+                paper_throughput_per_core: p.map(|p| p.tpc[r.xi()]),
+                throughput_per_core_error: r.tpc_error().and_then(finite),
+                sdf_cycles_per_block: finite(r.sdf_cycles_per_block),
+                sdf_critical: &r.sdf_critical,
+                verified: r.verified,
+                blocks: r.blocks,
+                exceeds_chip: r.exceeds_chip,
+            }
+        })
+        .collect();
+    serde_json::to_string_pretty(&v).unwrap_or_else(|_| "[]".into()) + "\n"
 }

@@ -7,6 +7,7 @@ use aesflow_cipher::KeySize;
 
 use crate::compile::compile;
 use crate::engines::Engine;
+use crate::error::Error;
 use crate::graph::Design;
 use crate::optimize::{Optimisations, optimise, to_offline};
 
@@ -72,9 +73,12 @@ impl Run {
 }
 
 /// Map a design.
-pub fn map_design(d: &Design, key: &[u8], platform: &Platform) -> Result<Mapping, String> {
+pub fn map_design(d: &Design, key: &[u8], platform: &Platform) -> Result<Mapping, Error> {
     let c = compile(d, key, Arc::new(vec![[0u8; 16]]), platform)?;
-    map(c.app, platform).map_err(|e| e.to_string())
+    map(c.app, platform).map_err(|source| Error::Map {
+        design: d.name.clone(),
+        source,
+    })
 }
 
 /// Map and simulate `d` encrypting `blocks` (rounded up to the interleave).
@@ -83,22 +87,24 @@ pub fn run_design(
     key: &[u8],
     blocks: &[[u8; 16]],
     platform: &Platform,
-) -> Result<Run, String> {
+) -> Result<Run, Error> {
     let c = compile(d, key, Arc::new(blocks.to_vec()), platform)?;
     let b = u64::from(c.interleave);
     let out = c.output.clone();
-    let mut mapping = map(c.app, platform).map_err(|e| e.to_string())?;
+    let mut mapping = map(c.app, platform).map_err(|source| Error::Map {
+        design: d.name.clone(),
+        source,
+    })?;
     let periods = (blocks.len() as u64).div_ceil(b);
     let sim = simulate(&mut mapping, platform, periods);
-    if !sim.deadlocked.is_empty() {
-        let names: Vec<&str> = sim
-            .deadlocked
-            .iter()
-            .map(|&i| mapping.cores[i].name.as_str())
-            .collect();
-        return Err(format!("{}: deadlock, stuck: {}", d.name, names.join(", ")));
-    }
-    let mut ciphertext = std::mem::take(&mut *out.lock().expect("output lock"));
+    sim.check(&mapping).map_err(|source| Error::Sim {
+        design: d.name.clone(),
+        source,
+    })?;
+    let mut ciphertext = out
+        .lock()
+        .map(|mut v| std::mem::take(&mut *v))
+        .unwrap_or_default();
     ciphertext.truncate(blocks.len());
     let cycles_per_block = sim.cycles_per_block().unwrap_or(f64::NAN);
     for c in mapping.cores.iter_mut() {

@@ -21,3 +21,108 @@ fn round_trip_all_sizes() {
         }
     }
 }
+
+mod user_files {
+    use aesflow_array::Platform;
+    use aesflow_cipher::KeySize;
+    use aesflow_designs::describe::{parse, write};
+    use aesflow_designs::report::{fips_key, test_blocks};
+    use aesflow_designs::run::map_design;
+    use aesflow_designs::{Engine, Error, Expansion, Optimisations, build, run_design};
+
+    fn small() -> String {
+        write(&Engine::Small.base_design(KeySize::Aes128))
+    }
+
+    fn without(text: &str, pat: &dyn Fn(&str) -> bool) -> String {
+        text.lines()
+            .filter(|l| !pat(l))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn deleted_key_expansion_edges_are_an_error_not_a_hang() {
+        let t = without(&small(), &|l| {
+            l.starts_with("edge ks") || l.contains(" ksw ")
+        });
+        match parse(&t) {
+            Err(Error::Invalid { actor: Some(a), .. }) => assert!(a.starts_with("ks"), "{a}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn missing_key_paths_are_an_error_not_preloaded_keys() {
+        let t = without(&small(), &|l| l.contains(" key:"));
+        let e = parse(&t).unwrap_err();
+        assert!(e.to_string().contains("missing key path"), "{e}");
+        // Every key edge and the key source's edges gone, key cores kept.
+        let t = without(&small(), &|l| {
+            l.contains("cipherkey") && l.starts_with("edge")
+        });
+        assert!(parse(&t).is_err());
+        // Without key source and key cores the design is offline: fine.
+        let t = without(&small(), &|l| {
+            l.contains("cipherkey") || l.contains(" ks") || l.contains(" key:")
+        });
+        let d = parse(&t).unwrap();
+        let blocks = test_blocks(8, 3);
+        let r = run_design(
+            &d,
+            &fips_key(KeySize::Aes128),
+            &blocks,
+            &Platform::default(),
+        )
+        .unwrap();
+        assert_eq!(r.ciphertext.len(), 8);
+    }
+
+    #[test]
+    fn bad_numbers_are_errors() {
+        for (from, to) in [
+            ("interleave 2", "interleave 100"),
+            ("interleave 2", "interleave 0"),
+            ("actor sb Cipher n=9", "actor sb Cipher n=4000000000"),
+            ("actor sb Cipher n=9", "actor sb Cipher n=0"),
+            ("round=1 steps=SubBytes", "round=4294967295 steps=SubBytes"),
+        ] {
+            let t = small().replace(from, to);
+            assert!(parse(&t).is_err(), "{to}");
+        }
+    }
+
+    #[test]
+    fn no_blocks_is_an_error() {
+        let d = build(
+            Engine::Otop,
+            KeySize::Aes128,
+            Expansion::Online,
+            Optimisations::ALL,
+        );
+        let e = run_design(&d, &fips_key(KeySize::Aes128), &[], &Platform::default());
+        assert!(matches!(e, Err(Error::NoBlocks)));
+    }
+
+    #[test]
+    fn a_design_over_the_chip_is_flagged() {
+        let d = build(
+            Engine::FullParallelism,
+            KeySize::Aes256,
+            Expansion::Online,
+            Optimisations::ALL,
+        );
+        let m = map_design(&d, &fips_key(KeySize::Aes256), &Platform::default()).unwrap();
+        assert_eq!(m.total_cores(), 193);
+        assert!(m.exceeds_chip);
+        let d = build(
+            Engine::FullParallelism,
+            KeySize::Aes128,
+            Expansion::Online,
+            Optimisations::NONE,
+        );
+        let m = map_design(&d, &fips_key(KeySize::Aes128), &Platform::default()).unwrap();
+        assert_eq!(m.total_cores(), 164);
+        assert!(!m.exceeds_chip);
+    }
+}

@@ -1,4 +1,6 @@
-//! The Done-when checks of issue 6.
+//! The engines against the paper: every engine encrypts (FIPS-197 and random
+//! blocks, all key sizes), core counts equal Table 2 and the text, cycles per
+//! byte within 10% of Table 2.
 
 use aesflow_array::Platform;
 use aesflow_cipher::{Aes, KeyExpansion, KeySize};

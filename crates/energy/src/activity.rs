@@ -15,6 +15,7 @@ use aesflow_designs::compile::compile;
 use aesflow_designs::report::{fips_key, test_blocks};
 use aesflow_designs::{Design, Engine, Expansion, Optimisations, build};
 
+use crate::error::EnergyError;
 use crate::power::PowerModel;
 
 /// The platform the energy model simulates on: AsAP2 as in
@@ -23,7 +24,7 @@ use crate::power::PowerModel;
 /// [`Platform::halt_after`] (how many cycles a stalled core keeps its clock
 /// running before it halts) never changes the timing, only how a stall
 /// splits between "stall with active clock" and "stall with halted clock",
-/// so issue 6 left it at a guess (8). Table 4 measures it: the SubByte row
+/// so the array model leaves it at a guess (8). Table 4 measures it: the SubByte row
 /// stalls once per 70-cycle period, 16 cycles with the clock running, then
 /// 15 halted — a 16-cycle halting latency. One value for every engine.
 pub fn platform() -> Platform {
@@ -303,25 +304,38 @@ fn raw_run(
     n: usize,
     platform: &Platform,
     freq: Option<&[f64]>,
-) -> Result<Raw, String> {
+) -> Result<Raw, EnergyError> {
     let key = fips_key(spec.design.key);
+    let name = &spec.design.name;
+    let build = |stage: &'static str, message: String| EnergyError::Build {
+        design: name.clone(),
+        copies: spec.copies.max(1),
+        stage,
+        message,
+    };
     let k = spec.copies.max(1);
     let all = test_blocks(n * k, 0x5eed ^ n as u64);
     let mut apps = Vec::new();
     let mut outputs = Vec::new();
     for j in 0..k {
         let mine: Vec<[u8; 16]> = all.iter().skip(j).step_by(k).copied().collect();
-        let c = compile(&spec.design, &key, Arc::new(mine), platform)?;
+        let c = compile(&spec.design, &key, Arc::new(mine), platform)
+            .map_err(|e| build("compile", e.to_string()))?;
         let b = c.interleave as usize;
         if !n.is_multiple_of(b) {
-            return Err(format!("{} blocks: not a multiple of {b}", n));
+            return Err(EnergyError::Blocks {
+                design: name.clone(),
+                blocks: n,
+                interleave: b,
+            });
         }
         outputs.push(c.output.clone());
         apps.push((c.app, b));
     }
     let interleave = apps[0].1;
-    let app = gather(apps.into_iter().map(|(a, _)| a).collect())?;
-    let mut mapping = map(app, platform).map_err(|e| e.to_string())?;
+    let app = gather(apps.into_iter().map(|(a, _)| a).collect())
+        .map_err(|e| build("gather", e.to_string()))?;
+    let mut mapping = map(app, platform).map_err(|e| build("map", e.to_string()))?;
     let periods = (n / interleave) as u64;
     let clocks = match freq {
         Some(f) => Clocks::from_ratios(f, TICKS),
@@ -332,13 +346,19 @@ fn raw_run(
         c.behavior = None;
     }
     if !sim.deadlocked.is_empty() {
-        return Err(format!("{}: deadlock", spec.design.name));
+        return Err(EnergyError::Deadlock {
+            design: name.clone(),
+            cores: sim.deadlocked.len(),
+        });
     }
     let aes = Aes::with_kernel_name(&key, "reference", KeyExpansion::Offline)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| EnergyError::Reference(e.to_string()))?;
     let mut verified = true;
     for (j, out) in outputs.iter().enumerate() {
-        let got = out.lock().map_err(|_| "output lock")?.clone();
+        let got = out
+            .lock()
+            .map_err(|_| build("output", "output lock poisoned".into()))?
+            .clone();
         let mine: Vec<[u8; 16]> = all.iter().skip(j).step_by(k).copied().collect();
         verified &= got.len() >= mine.len()
             && got.iter().zip(&mine).all(|(c, p)| {
@@ -401,7 +421,11 @@ fn counters(raw: &Raw, tick: f64, period: &dyn Fn(usize) -> f64) -> Vec<(usize, 
 
 /// Simulate `spec` in steady state (two runs, `n` and `2n` blocks per copy,
 /// subtracted), with optional per-core clock ratios.
-pub fn run(spec: &RunSpec, platform: &Platform, freq: Option<&[f64]>) -> Result<Activity, String> {
+pub fn run(
+    spec: &RunSpec,
+    platform: &Platform,
+    freq: Option<&[f64]>,
+) -> Result<Activity, EnergyError> {
     let n = spec.blocks.max(8);
     let a = raw_run(spec, n, platform, freq)?;
     let b = raw_run(spec, 2 * n, platform, freq)?;

@@ -1,22 +1,19 @@
 //! Table 5: software AES platforms scaled to 65 nm and 1.3 V, plus AsAP from
-//! the model and one row measured live on this host.
+//! the model and (see [`crate::host`]) one row for the host the study runs on.
 //!
 //! The paper scales with PTM SPICE curves of an FO4 inverter (Fig. 16) that
 //! are not in its text; what the text gives is the general rule of Fig. 16's
 //! caption: area × 1/s², delay × 1/s (s = old feature size / 65 nm) and power
 //! × 1/v² (v = old supply / 1.3 V). The paper's own rows are quoted with
-//! their PTM-scaled values; the host row uses the general rule, and
+//! their PTM-scaled values; the host row ([`crate::host`]) uses the general rule, and
 //! [`rule_scaled`] recomputes the paper's rows with the same rule so the
 //! two scalings can be compared.
 
-use std::time::Instant;
-
-use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
-
 /// One platform of Table 5.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Platform5 {
     /// Name.
+    #[serde(rename = "platform")]
     pub name: String,
     /// Method.
     pub method: String,
@@ -35,6 +32,7 @@ pub struct Platform5 {
     /// Scaled throughput (Mbps).
     pub scaled_mbps: f64,
     /// Scaled area (mm²).
+    #[serde(rename = "scaled_area_mm2")]
     pub scaled_area: Option<f64>,
     /// Scaled throughput per area (Mbps/mm²).
     pub mbps_per_mm2: Option<f64>,
@@ -229,129 +227,6 @@ pub fn rule_scaled(p: &Platform5) -> Option<Platform5> {
     })
 }
 
-/// Inputs for the host row that cannot be measured from software: the CPU's
-/// silicon area and power per core. **Assumptions**, documented here: this
-/// host reports `Intel(R) Xeon(R) Processor @ 2.50GHz`, family 6 model 85
-/// (Skylake-SP / Cascade Lake server, 14 nm). The largest die of that
-/// family (XCC, 28 cores) is about 694 mm² (published die-size estimates);
-/// one core's share, as the paper does for the one-core rows of \[19\], is
-/// 694/28 ≈ 24.8 mm². TDP 205 W for the 28-core parts (Xeon Platinum
-/// 8180/8280) → 7.3 W per core, of which the paper's rule takes 50% as the
-/// typical power: 3.66 W. Core supply under load ≈ 0.9 V (assumed; not
-/// readable from a VM).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HostInputs {
-    /// Technology (nm).
-    pub tech_nm: f64,
-    /// Area per core (mm²).
-    pub area_mm2: f64,
-    /// Thermal design power per core (W); the row uses half of it.
-    pub tdp_per_core_w: f64,
-    /// Supply (V).
-    pub vdd: f64,
-}
-
-/// The documented assumptions for this Xeon class.
-pub const XEON_SKX_CLX: HostInputs = HostInputs {
-    tech_nm: 14.0,
-    area_mm2: 694.0 / 28.0,
-    tdp_per_core_w: 205.0 / 28.0,
-    vdd: 0.9,
-};
-
-/// A live measurement of the host's fastest kernel.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HostMeasurement {
-    /// Kernel name.
-    pub kernel: String,
-    /// Nanoseconds per byte (best of the runs).
-    pub ns_per_byte: f64,
-    /// Clock used to turn time into cycles (MHz).
-    pub mhz: f64,
-    /// Where the clock came from.
-    pub mhz_source: String,
-    /// Cycles per byte.
-    pub cycles_per_byte: f64,
-}
-
-/// The nominal clock: the `@ x.xxGHz` of the model name, else the first
-/// `cpu MHz` of `/proc/cpuinfo`, else 2.5 GHz (assumed).
-pub fn host_mhz() -> (f64, String) {
-    if let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") {
-        for line in s.lines() {
-            if line.starts_with("model name")
-                && let Some(at) = line.rfind('@')
-            {
-                let t = line[at + 1..].trim().trim_end_matches("GHz").trim();
-                if let Ok(g) = t.parse::<f64>() {
-                    return (
-                        g * 1000.0,
-                        "nominal clock in /proc/cpuinfo model name".into(),
-                    );
-                }
-            }
-        }
-        for line in s.lines() {
-            if line.starts_with("cpu MHz")
-                && let Some(v) = line.split(':').nth(1)
-                && let Ok(m) = v.trim().parse::<f64>()
-            {
-                return (m, "cpu MHz in /proc/cpuinfo".into());
-            }
-        }
-    }
-    (2500.0, "assumed (no /proc/cpuinfo)".into())
-}
-
-/// Measure AES-128 CTR on 16 KiB with [`detect_best`]: the best of `runs`
-/// short runs of `reps` buffers each.
-pub fn measure_host(runs: usize, reps: usize) -> Result<HostMeasurement, String> {
-    let kernel: &'static dyn Kernel = detect_best();
-    let aes =
-        Aes::with_kernel(&[7u8; 16], kernel, KeyExpansion::Offline).map_err(|e| e.to_string())?;
-    let mut buf = vec![0u8; 16384];
-    let mut best = f64::INFINITY;
-    for _ in 0..runs.max(1) {
-        let mut ctr = [0u8; 16];
-        let t = Instant::now();
-        for _ in 0..reps.max(1) {
-            aes.ctr_xor(&mut ctr, &mut buf);
-        }
-        let ns = t.elapsed().as_nanos() as f64 / (reps.max(1) * buf.len()) as f64;
-        best = best.min(ns);
-    }
-    std::hint::black_box(&buf);
-    let (mhz, src) = host_mhz();
-    Ok(HostMeasurement {
-        kernel: kernel.name().to_string(),
-        ns_per_byte: best,
-        mhz,
-        mhz_source: src,
-        cycles_per_byte: best * mhz / 1000.0,
-    })
-}
-
-/// The host row of Table 5 from a measurement and the documented inputs.
-pub fn host_row(m: &HostMeasurement, h: &HostInputs) -> Platform5 {
-    let mbps = m.mhz * 8.0 / m.cycles_per_byte;
-    let power = 0.5 * h.tdp_per_core_w;
-    let (sm, sa, sw) = general_rule(h.tech_nm, h.vdd, mbps, h.area_mm2, power);
-    Platform5 {
-        name: format!("this host, one core ({})", m.kernel),
-        method: "AES-NI/VAES, CTR 16 KiB (measured)".into(),
-        tech_nm: h.tech_nm,
-        area_mm2: Some(h.area_mm2),
-        vdd: h.vdd,
-        mhz: m.mhz,
-        cycles_per_byte: Some(m.cycles_per_byte),
-        power_w: Some(power),
-        scaled_mbps: sm,
-        scaled_area: Some(sa),
-        mbps_per_mm2: Some(sm / sa),
-        nj_per_bit: Some(sw / (sm * 1e6) * 1e9),
-    }
-}
-
 /// The AsAP row from the model: `cores` × 0.17 mm², the given throughput
 /// and power at 1.3 V.
 pub fn asap_row(name: &str, cores: usize, cpb: f64, mhz: f64, power_w: f64) -> Platform5 {
@@ -385,16 +260,5 @@ mod tests {
         let r = rule_scaled(&paper_rows()[2]).unwrap();
         assert!((r.scaled_mbps / 1854.0 - 1.0).abs() < 0.01);
         assert!((r.nj_per_bit.unwrap() / 17.53 - 1.0).abs() < 0.01);
-    }
-
-    #[test]
-    fn host_measurement_is_sane() {
-        let m = measure_host(2, 4).unwrap();
-        assert!(
-            m.cycles_per_byte > 0.05 && m.cycles_per_byte < 1000.0,
-            "{m:?}"
-        );
-        let r = host_row(&m, &XEON_SKX_CLX);
-        assert!(r.mbps_per_mm2.unwrap() > 0.0);
     }
 }

@@ -1,4 +1,4 @@
-//! Per-core frequency and dual-supply-voltage scaling (the talk, seed 001).
+//! Per-core frequency and dual-supply-voltage scaling (the companion talk to "Parallel AES Encryption Engines for Many-Core Processor Arrays").
 //!
 //! * **Frequency scaling.** The critical cores run at `f_critical` (1.2 GHz,
 //!   set by the throughput); every other core *i* at
@@ -83,7 +83,7 @@ pub fn scale(
     model: &PowerModel,
     curve: &FmaxCurve,
     base: Activity,
-) -> Result<Dvfs, String> {
+) -> Result<Dvfs, crate::EnergyError> {
     let v_high = model.v_ref;
     let f_crit = model.f_ref;
     let n_crit = base
@@ -99,7 +99,7 @@ pub fn scale(
         .collect();
     let target = base.cycles_per_block() * (1.0 + THROUGHPUT_TOLERANCE);
     let with = |k: f64| -> Vec<f64> { r.iter().map(|&x| (x * k).min(1.0)).collect() };
-    let try_k = |k: f64| -> Result<(Activity, Vec<f64>), String> {
+    let try_k = |k: f64| -> Result<(Activity, Vec<f64>), crate::EnergyError> {
         let ratios = with(k);
         let a = run(spec, platform, Some(&freq_vec(&base, &ratios)))?;
         Ok((a, ratios))

@@ -1,8 +1,9 @@
 //! # aesflow-energy: power, energy, DVFS, scaling and the platform comparison
 //!
-//! Liu & Baas (seed 000) rest their conclusion on area and energy
-//! efficiency (§5–7, Tables 3–5, Figs. 12–15); their talk (seed 001) adds
-//! per-core frequency and dual-supply scaling. This crate computes all of it
+//! Liu & Baas, "Parallel AES Encryption Engines for Many-Core Processor
+//! Arrays" (IEEE Transactions on Computers), rest their conclusion on area
+//! and energy efficiency (§5–7, Tables 3–5, Figs. 12–15); the companion
+//! conference talk adds per-core frequency and dual-supply scaling. This crate computes all of it
 //! from the *simulated activity* of each engine — the per-core executing,
 //! NOP, clock-on stall and halted cycles and the per-link busy cycles that
 //! `aesflow-array`'s timed simulator counts while the engines of
@@ -23,18 +24,22 @@
 //! * Fig. 12 — 1×, 2×, 4× copies of each offline engine gathered by the next
 //!   core's two input ports ([`aesflow_array::gather`]: the mapper inserts
 //!   the two MergeCores a 4× copy needs), simulated and verified.
-//! * [`compare`] — Table 5 (the paper's rows, the model's AsAP row, and a row
-//!   measured live on this host: the fastest kernel's cycles per byte, with
-//!   the CPU's area and power as documented assumptions).
-//! * [`report`] — the study, its text and JSON, and the SVG charts
-//!   ([`chart`], hand-written) behind `aesflow energy`.
+//! * [`compare`] — Table 5 (the paper's rows, the model's AsAP row) and
+//!   [`host`] — a row for the host: its measured speed is an *input*
+//!   ([`HostFigure`], measured by `aesflow-bench`), its silicon comes from a
+//!   small table of known CPUs ([`host::KNOWN_CPUS`]).
+//! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
+//!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
+//!   [`figures`] draws the charts ([`chart`]) with the paper's values beside
+//!   the model's. Failures are [`EnergyError`]s naming the design.
 //!
 //! ## Model parameters
 //!
 //! Only the paper's: Table 3's five powers, the three AsAP2 (V, f) points,
-//! the scaling laws the issue states, the AsAP2 platform of issue 6. One
-//! platform parameter differs from issue 6: the clock-halting latency is
-//! 16 cycles (issue 6 guessed 8; it never affects timing), read from Table
+//! dynamic energy ∝ Vdd² and leakage ∝ Vdd, the AsAP2 platform of
+//! `aesflow-array`. One platform parameter differs from that platform: the
+//! clock-halting latency is 16 cycles (the array model's default is a
+//! guess of 8; it never affects timing), read from Table
 //! 4's SubByte row, which stalls once per period — 16 cycles with the clock
 //! running, then 15 halted. With it the model reproduces that row exactly
 //! (16.0 and 14.0). No per-engine factor exists anywhere.
@@ -90,7 +95,7 @@
 //! | **No-merge offline energy per bit, 1.3 V** | **1.55 nJ/bit** | **1.83** | **1.695** | **+9.4% (target ±10%: met)** |
 //! | Fig. 14: No-merge at 0.675 V | 0.39 nJ/bit | 0.50 | 0.46 | +19% |
 //! | Parallel-MixColumns / No-merge energy | ≈ 2× | 1.21× | 1.30× | −35% |
-//! | Fig. 15: online overhead, range | 35–55% | 29–40% | 29–42% | inside the 25–65% target |
+//! | Fig. 15: online overhead, range | 35–55% | 29–40% | 29–42% | inside a 25–65% target |
 //! | Talk: frequency scaling, best / mean | 16% / 11% | 11.1% / 4.6% | 12.1% / 4.9% | −24% / −55% |
 //! | Talk: + dual supply, best / mean | 32% / 22% | 29.0% / 13.4% | 31.8% / 14.7% | −1% / −33% |
 //! | Table 5: AsAP No-merge throughput/area | 153.7 Mbps/mm² | 160.0 | 160.0 | +4.1% |
@@ -136,29 +141,44 @@
 //!   the loop designs.
 //! * **Online overhead 29–42% (paper 35–55%)**: the online engines' key
 //!   cores (KeySchedule 60, KeySubWord 56 cycles per round) are simulated
-//!   like any core; the overhead is inside the issue's 25–65% target.
+//!   like any core; the overhead of every engine is inside 25–65%.
 //!
 //! ## Table 5's host row
 //!
-//! The fastest constant-time kernel ([`aesflow_cipher::detect_best`]) is
-//! timed on AES-128-CTR over 16 KiB, best of several short runs, and turned
-//! into cycles per byte at the nominal clock from `/proc/cpuinfo`. The CPU's
-//! area, power and supply cannot be measured from software: they are the
-//! documented assumptions of [`compare::XEON_SKX_CLX`] (14 nm Skylake-SP /
-//! Cascade Lake, one core's share of a 694 mm², 205 W, 28-core die; 0.9 V).
-//! It is scaled to 65 nm / 1.3 V by the general rule of Fig. 16's caption
-//! (the PTM curves the paper used are not in its text); recomputing the
-//! paper's own rows with that rule shows how far the two scalings differ
-//! (identical at 65 nm, up to 3× in energy at 45 nm).
+//! The caller measures the host (`aesflow energy` times the fastest
+//! constant-time kernel on AES-128-CTR, 16 KiB, one core, with
+//! `aesflow-bench`) and hands the figure in. The CPU's area, power and
+//! supply cannot be measured from software: [`host::identify`] matches
+//! `/proc/cpuinfo` to a small table of known CPUs (AMD EPYC Zen 5 and
+//! Zen 4, Intel Skylake-SP / Cascade Lake), says whether the part was
+//! identified or assumed (a virtual machine may hide it), and leaves area
+//! and power out for an unknown CPU. The row is scaled to 65 nm / 1.3 V by
+//! the general rule of Fig. 16's caption (the PTM curves the paper used are
+//! not in its text); recomputing the paper's own rows with that rule shows
+//! how far the two scalings differ (identical at 65 nm, up to 3× in energy
+//! at 45 nm).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod activity;
 pub mod chart;
+pub mod checks;
 pub mod compare;
 pub mod dvfs;
+pub mod error;
+pub mod figures;
+pub mod host;
+pub mod json;
+pub mod paper;
 pub mod power;
-pub mod report;
+pub mod study;
+pub mod text;
 
-pub use report::{Options, Study, study};
+pub use checks::Check;
+pub use error::EnergyError;
+pub use figures::{Figure, figures, write_charts};
+pub use host::{CpuChoice, CpuSpec, HostFigure};
+pub use json::to_json;
+pub use study::{Options, Study, overhead, study, study_with_progress};
+pub use text::{format_text, headline};

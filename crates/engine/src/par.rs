@@ -150,22 +150,41 @@ pub const GCM_PARALLEL_MIN: usize = 1 << 20;
 pub const GCM_PIECE: usize = 256 * 1024;
 const GCM_STEP: usize = 16 * 1024;
 
+/// Multiplication by a fixed element `c` of GF(2^128) on the GHASH
+/// backend (carry-less multiply where the CPU has it): one GHASH step over
+/// a zero block is `x · c`. [`gf128_mul`] takes 128 dependent bit steps
+/// (≈ 0.3–0.4 µs measured here): 4 of them per 256 KiB piece were ≈ 10%
+/// of a two-thread 256 MiB seal at VAES speed.
+struct MulBy(GhashKey);
+
+impl MulBy {
+    fn new(c: u128) -> MulBy {
+        MulBy(GhashKey::new(&c.to_be_bytes(), GhashImpl::detect()))
+    }
+
+    fn mul(&self, x: u128) -> u128 {
+        let mut s = x;
+        self.0.update_padded(&mut s, &[0u8; 16]);
+        s
+    }
+}
+
 /// AES-GCM with a 96-bit nonce that seals and opens large buffers on all
 /// the pool's threads; identical output to SP 800-38D GCM.
 pub struct ParGcm {
     gcm: Gcm,
     ghash: GhashKey,
     h: u128,
-    /// `H⁻¹` and `H⁻²`, for the per-piece fused sealing.
-    h_inv: u128,
-    h_inv2: u128,
+    /// `· H⁻¹` and `· H⁻²`, for the per-piece fused sealing.
+    by_h_inv: MulBy,
+    by_h_inv2: MulBy,
+    /// `· H^(blocks of a whole piece)`, Horner's step over pieces.
+    by_piece: MulBy,
 }
 
 impl Drop for ParGcm {
     fn drop(&mut self) {
         self.h.zeroize();
-        self.h_inv.zeroize();
-        self.h_inv2.zeroize();
     }
 }
 
@@ -192,14 +211,20 @@ impl ParGcm {
                 h_inv = gf128_mul(h_inv, h);
             }
         }
-        let h_inv2 = gf128_mul(h_inv, h_inv);
-        Ok(ParGcm {
+        let mut h_inv2 = gf128_mul(h_inv, h_inv);
+        let mut hm = gf128_pow(h, (GCM_PIECE / 16) as u64);
+        let g = ParGcm {
             gcm,
             ghash,
             h,
-            h_inv,
-            h_inv2,
-        })
+            by_h_inv: MulBy::new(h_inv),
+            by_h_inv2: MulBy::new(h_inv2),
+            by_piece: MulBy::new(hm),
+        };
+        h_inv.zeroize();
+        h_inv2.zeroize();
+        hm.zeroize();
+        Ok(g)
     }
 
     /// The one-thread GCM underneath.
@@ -221,16 +246,18 @@ impl ParGcm {
         self.ghash.update_padded(&mut xa, aad);
         let nblocks = len.div_ceil(16) as u64;
         let per = (GCM_PIECE / 16) as u64;
-        let hm = gf128_pow(self.h, per);
         let last_blocks = nblocks - per * (ys.len() as u64 - 1);
-        let hl = gf128_pow(self.h, last_blocks);
+        let mut hl = gf128_pow(self.h, last_blocks);
         // GHASH(C) by Horner over pieces, starting from the AAD state.
+        let (last, whole) = ys.split_last().expect("at least one piece");
         let mut s = xa;
-        for (j, y) in ys.iter().enumerate() {
-            let p = if j + 1 == ys.len() { hl } else { hm };
-            s = gf128_mul(s, p) ^ y;
+        for y in whole {
+            s = self.by_piece.mul(s) ^ y;
         }
-        s = gf128_mul(s ^ lengths(aad.len(), len), self.h);
+        s = gf128_mul(s, hl) ^ last;
+        hl.zeroize();
+        self.ghash
+            .update_padded(&mut s, &lengths(aad.len(), len).to_be_bytes());
         let mut ej0 = self.e_j0(nonce);
         let tag = (u128::from_be_bytes(ej0) ^ s).to_be_bytes();
         ej0.zeroize();
@@ -292,7 +319,8 @@ impl ParGcm {
         base[..12].copy_from_slice(nonce);
         base[15] = 1; // J0
         let iv_len = u128::from(16u8 * 8); // the length block of a 16-byte IV
-        let lh = gf128_mul(iv_len, self.h);
+        let mut lh = iv_len;
+        self.ghash.update_padded(&mut lh, &[0u8; 16]); // [128]_64 · H
         let mut work: Vec<(usize, &mut u128, &mut [u8])> = ys
             .iter_mut()
             .zip(buf.chunks_mut(GCM_PIECE))
@@ -305,7 +333,7 @@ impl ParGcm {
             // inc32 equals the 128-bit increment here (the text limit keeps
             // the low word from wrapping).
             let j0 = u128::from_be_bytes(add_counter(&base, (*i * (GCM_PIECE / 16)) as u128));
-            let mut iv = gf128_mul(j0 ^ lh, self.h_inv2).to_be_bytes();
+            let mut iv = self.by_h_inv2.mul(j0 ^ lh).to_be_bytes();
             let tag = self.gcm.encryptor(&iv).and_then(|mut e| {
                 e.update_in_place(piece)?;
                 Ok(e.finalize())
@@ -319,7 +347,7 @@ impl ParGcm {
             self.gcm.aes().encrypt_block(&mut ej0);
             let s = u128::from_be_bytes(tag) ^ u128::from_be_bytes(ej0);
             ej0.zeroize();
-            **y = gf128_mul(s, self.h_inv) ^ lengths(0, piece.len());
+            **y = self.by_h_inv.mul(s) ^ lengths(0, piece.len());
         });
         if failed.into_inner() {
             return Err(Error::TooLong);
@@ -373,8 +401,21 @@ mod tests {
     #[test]
     fn h_inverse() {
         let g = ParGcm::new(&[0x24u8; 32]).unwrap();
-        assert_eq!(gf128_mul(g.h, g.h_inv), 1u128 << 127);
-        assert_eq!(gf128_mul(gf128_mul(g.h, g.h), g.h_inv2), 1u128 << 127);
+        assert_eq!(g.by_h_inv.mul(g.h), 1u128 << 127);
+        assert_eq!(g.by_h_inv2.mul(gf128_mul(g.h, g.h)), 1u128 << 127);
+        let hm = gf128_pow(g.h, (GCM_PIECE / 16) as u64);
+        assert_eq!(g.by_piece.mul(g.h ^ 5), gf128_mul(g.h ^ 5, hm));
+    }
+
+    /// The carry-less multiply by a constant equals the bit-serial one.
+    #[test]
+    fn mul_by_matches_gf128_mul() {
+        let mut x = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
+        for i in 0..200u128 {
+            let c = x.rotate_left(17) ^ i;
+            assert_eq!(MulBy::new(c).mul(x), gf128_mul(x, c), "{i}");
+            x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i;
+        }
     }
 
     /// Per-piece fused sealing equals the serial seal for whole and

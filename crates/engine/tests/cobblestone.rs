@@ -432,3 +432,38 @@ fn files_match_memory_and_detect_tampering() {
         );
     }
 }
+
+/// A partial chunk without `with_final` is the caller's error, not a panic,
+/// and leaves `out` as it was; whole chunks and the final partial chunk
+/// still seal.
+#[test]
+fn seal_chunks_partial_nonfinal_is_an_error() {
+    let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &[3u8; 32], b"ctx").unwrap();
+    for pool in pools() {
+        for len in [1, cobblestone::CHUNK_SIZE - 1, cobblestone::CHUNK_SIZE + 5] {
+            let mut out = vec![0xAAu8; 7];
+            let e = keys
+                .seal_chunks(&pool, 0, &plaintext(len), false, &mut out)
+                .unwrap_err();
+            assert!(matches!(e, Error::InvalidInput(_)), "{len}: {e}");
+            assert!(e.to_string().contains("with_final"), "{e}");
+            assert_eq!(out, vec![0xAAu8; 7], "{len}: out untouched");
+            keys.seal_chunks(&pool, 0, &plaintext(len), true, &mut out)
+                .unwrap();
+            assert_eq!(
+                out.len() as u64,
+                cobblestone::ciphertext_len(len as u64) - cobblestone::PREFIX_SIZE as u64
+            );
+        }
+        let mut out = Vec::new();
+        keys.seal_chunks(
+            &pool,
+            0,
+            &plaintext(2 * cobblestone::CHUNK_SIZE),
+            false,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.len(), 2 * cobblestone::ENC_CHUNK_SIZE);
+    }
+}

@@ -9,6 +9,13 @@
 //!   call into the kernel), usable with the RustCrypto mode crates.
 //! * `cipher` 0.4 `StreamCipher` for [`Ctr`] and [`Ofb`].
 //!
+//! With the `rustcrypto-next` feature (default) the same types also
+//! implement the next generation of the traits, that of `aes` 0.9 and
+//! `aes-gcm` 0.11 ([`next`]): `aead` 0.6 `AeadCore` + `AeadInOut` (hence
+//! `Aead` and `AeadInPlace`), `cipher` 0.5 `BlockCipherEncrypt` /
+//! `BlockCipherDecrypt`, `StreamCipher`, and `KeyInit` of `crypto-common`
+//! 0.2. One value works with crates of either generation.
+//!
 //! `KeyInit::new` uses the default kernel ([`Aes::new`]); if
 //! `AESFLOW_KERNEL` names a kernel that cannot run, it falls back to the best
 //! available one rather than panic.
@@ -201,5 +208,339 @@ impl<A: Borrow<Aes>> cipher::StreamCipher for Ofb<A> {
     ) -> Result<(), cipher::StreamCipherError> {
         inout_apply(buf, |b| self.apply_keystream(b));
         Ok(())
+    }
+}
+
+/// The `aead` 0.6 / `cipher` 0.5 traits (`crypto-common` 0.2 generation)
+/// for the same types as above.
+#[cfg(feature = "rustcrypto-next")]
+pub mod next {
+    use super::{Aes128, Aes128Gcm, Aes192, Aes192Gcm, Aes256, Aes256Gcm, make_aes};
+    use crate::gcm::Gcm;
+    use crate::{Ctr, Ofb};
+    use aead06::{AeadCore, AeadInOut, TagPosition};
+    use aesflow_cipher::Aes;
+    use cipher05::consts::{U8, U12, U16, U24, U32};
+    use cipher05::{
+        Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+        InOutBuf, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser, StreamCipher,
+        StreamCipherError,
+    };
+    use core::borrow::Borrow;
+
+    macro_rules! gcm_next {
+        ($name:ident, $ks:ty) => {
+            impl KeySizeUser for $name {
+                type KeySize = $ks;
+            }
+
+            impl KeyInit for $name {
+                fn new(key: &cipher05::Key<Self>) -> Self {
+                    $name(Gcm::from_aes(make_aes(key)))
+                }
+            }
+
+            impl AeadCore for $name {
+                type NonceSize = U12;
+                type TagSize = U16;
+                const TAG_POSITION: TagPosition = TagPosition::Postfix;
+            }
+
+            impl AeadInOut for $name {
+                fn encrypt_inout_detached(
+                    &self,
+                    nonce: &aead06::Nonce<Self>,
+                    associated_data: &[u8],
+                    buffer: InOutBuf<'_, '_, u8>,
+                ) -> aead06::Result<aead06::Tag<Self>> {
+                    self.0
+                        .seal_in_place_detached(
+                            nonce,
+                            associated_data,
+                            buffer.into_out_with_copied_in(),
+                        )
+                        .map(Into::into)
+                        .map_err(|_| aead06::Error)
+                }
+
+                fn decrypt_inout_detached(
+                    &self,
+                    nonce: &aead06::Nonce<Self>,
+                    associated_data: &[u8],
+                    buffer: InOutBuf<'_, '_, u8>,
+                    tag: &aead06::Tag<Self>,
+                ) -> aead06::Result<()> {
+                    self.0
+                        .open_in_place_detached(
+                            nonce,
+                            associated_data,
+                            buffer.into_out_with_copied_in(),
+                            tag,
+                        )
+                        .map_err(|_| aead06::Error)
+                }
+            }
+        };
+    }
+
+    gcm_next!(Aes128Gcm, U16);
+    gcm_next!(Aes192Gcm, U24);
+    gcm_next!(Aes256Gcm, U32);
+
+    /// The block backend of the 0.5 traits (8 blocks per parallel call).
+    struct Backend<'a>(&'a Aes);
+
+    impl BlockSizeUser for Backend<'_> {
+        type BlockSize = U16;
+    }
+
+    impl ParBlocksSizeUser for Backend<'_> {
+        type ParBlocksSize = U8;
+    }
+
+    fn with_blocks(
+        mut blocks: InOut<'_, '_, ParBlocks<Backend<'_>>>,
+        f: impl FnOnce(&mut [[u8; 16]]),
+    ) {
+        let mut b = [[0u8; 16]; 8];
+        for (d, s) in b.iter_mut().zip(blocks.get_in().iter()) {
+            *d = (*s).into();
+        }
+        f(&mut b);
+        for (d, s) in blocks.get_out().iter_mut().zip(b) {
+            *d = s.into();
+        }
+    }
+
+    impl BlockCipherEncBackend for Backend<'_> {
+        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+            let mut b: [u8; 16] = (*block.get_in()).into();
+            self.0.encrypt_block(&mut b);
+            *block.get_out() = b.into();
+        }
+
+        fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            with_blocks(blocks, |b| self.0.encrypt_blocks(b));
+        }
+    }
+
+    impl BlockCipherDecBackend for Backend<'_> {
+        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+            let mut b: [u8; 16] = (*block.get_in()).into();
+            self.0.decrypt_block(&mut b);
+            *block.get_out() = b.into();
+        }
+
+        fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            with_blocks(blocks, |b| self.0.decrypt_blocks(b));
+        }
+    }
+
+    macro_rules! block_next {
+        ($name:ident, $ks:ty) => {
+            impl KeySizeUser for $name {
+                type KeySize = $ks;
+            }
+
+            impl KeyInit for $name {
+                fn new(key: &cipher05::Key<Self>) -> Self {
+                    $name(make_aes(key))
+                }
+            }
+
+            impl BlockSizeUser for $name {
+                type BlockSize = U16;
+            }
+
+            impl BlockCipherEncrypt for $name {
+                fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+                    f.call(&Backend(&self.0))
+                }
+            }
+
+            impl BlockCipherDecrypt for $name {
+                fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+                    f.call(&Backend(&self.0))
+                }
+            }
+        };
+    }
+
+    block_next!(Aes128, U16);
+    block_next!(Aes192, U24);
+    block_next!(Aes256, U32);
+
+    macro_rules! stream_next {
+        ($ty:ident) => {
+            /// The keystream never repeats within 2^128 blocks.
+            impl<A: Borrow<Aes>> StreamCipher for $ty<A> {
+                fn check_remaining(&self, _data_len: usize) -> Result<(), StreamCipherError> {
+                    Ok(())
+                }
+
+                fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
+                    self.apply_keystream(buf.into_out_with_copied_in());
+                }
+
+                fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+                    buf.fill(0);
+                    self.apply_keystream(buf);
+                }
+            }
+        };
+    }
+
+    stream_next!(Ctr);
+    stream_next!(Ofb);
+
+    #[cfg(test)]
+    mod tests {
+        //! Differential tests against RustCrypto `aes` 0.9, `aes-gcm` 0.11,
+        //! `cbc` 0.2 and `ctr` 0.10 on random inputs.
+        use super::*;
+        use aead06::{Aead, Nonce};
+        use rand::{Rng, RngCore};
+
+        fn bytes(n: usize) -> Vec<u8> {
+            let mut v = vec![0u8; n];
+            rand::rng().fill_bytes(&mut v);
+            v
+        }
+
+        fn check_gcm<Ours, Theirs>(key_len: usize)
+        where
+            Ours: KeyInit + AeadInOut + AeadCore<NonceSize = U12, TagSize = U16>,
+            Theirs: aead06::KeyInit + AeadInOut + AeadCore<NonceSize = U12, TagSize = U16>,
+        {
+            for _ in 0..40 {
+                let n = rand::rng().random_range(0..5000);
+                let (key, nonce, aad, msg) = (bytes(key_len), bytes(12), bytes(n % 40), bytes(n));
+                let ours = Ours::new_from_slice(&key).unwrap();
+                let theirs = Theirs::new_from_slice(&key).unwrap();
+                let nonce_o = Nonce::<Ours>::try_from(&nonce[..]).unwrap();
+                let nonce_t = Nonce::<Theirs>::try_from(&nonce[..]).unwrap();
+                let payload = || aead06::Payload {
+                    msg: &msg,
+                    aad: &aad,
+                };
+                let ct = ours.encrypt(&nonce_o, payload()).unwrap();
+                assert_eq!(ct, theirs.encrypt(&nonce_t, payload()).unwrap());
+                let back = aead06::Payload {
+                    msg: &ct,
+                    aad: &aad,
+                };
+                assert_eq!(ours.decrypt(&nonce_o, back).unwrap(), msg);
+                // Out of place (distinct in/out buffers) and in place.
+                let mut out = vec![0u8; n];
+                let buf = InOutBuf::new(&msg, &mut out).unwrap();
+                let tag = ours.encrypt_inout_detached(&nonce_o, &aad, buf).unwrap();
+                assert_eq!([&out[..], &tag[..]].concat(), ct);
+                let mut inplace = msg.clone();
+                let tag2 = ours
+                    .encrypt_inout_detached(&nonce_o, &aad, inplace.as_mut_slice().into())
+                    .unwrap();
+                assert_eq!((inplace.as_slice(), tag2), (out.as_slice(), tag));
+                // Tampering is rejected.
+                let mut bad = ct.clone();
+                let i = rand::rng().random_range(0..bad.len());
+                bad[i] ^= 1;
+                let tampered = aead06::Payload {
+                    msg: &bad,
+                    aad: &aad,
+                };
+                assert!(ours.decrypt(&nonce_o, tampered).is_err());
+            }
+        }
+
+        #[test]
+        fn gcm_matches_aes_gcm_0_11() {
+            check_gcm::<Aes128Gcm, aes_gcm011::Aes128Gcm>(16);
+            check_gcm::<Aes256Gcm, aes_gcm011::Aes256Gcm>(32);
+            type Theirs192 = aes_gcm011::AesGcm<aes09::Aes192, U12>;
+            check_gcm::<Aes192Gcm, Theirs192>(24);
+            assert!(Aes128Gcm::new_from_slice(&[0; 32]).is_err());
+        }
+
+        fn check_block<Ours, Theirs>(key_len: usize)
+        where
+            Ours:
+                KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16>,
+            Theirs: KeyInit + BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>,
+        {
+            for _ in 0..20 {
+                let n = rand::rng().random_range(0..300);
+                let key = bytes(key_len);
+                let data = bytes(16 * n);
+                let ours = Ours::new_from_slice(&key).unwrap();
+                let theirs = Theirs::new_from_slice(&key).unwrap();
+                let mut a: Vec<Block<Ours>> = data
+                    .chunks(16)
+                    .map(|c| Block::<Ours>::try_from(c).unwrap())
+                    .collect();
+                let mut b: Vec<Block<Theirs>> = data
+                    .chunks(16)
+                    .map(|c| Block::<Theirs>::try_from(c).unwrap())
+                    .collect();
+                ours.encrypt_blocks(&mut a);
+                theirs.encrypt_blocks(&mut b);
+                assert!(a.iter().zip(&b).all(|(x, y)| x[..] == y[..]));
+                ours.decrypt_blocks(&mut a);
+                assert_eq!(a.concat(), data);
+            }
+        }
+
+        #[test]
+        fn block_cipher_matches_aes_0_9() {
+            check_block::<Aes128, aes09::Aes128>(16);
+            check_block::<Aes192, aes09::Aes192>(24);
+            check_block::<Aes256, aes09::Aes256>(32);
+        }
+
+        #[test]
+        fn cbc_mode_crate_runs_on_our_cipher() {
+            use cipher05::block_padding::Pkcs7;
+            use cipher05::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+            let (key, iv, msg) = (bytes(16), bytes(16), bytes(1000));
+            let ours = cbc02::Encryptor::<Aes128>::new_from_slices(&key, &iv)
+                .unwrap()
+                .encrypt_padded_vec::<Pkcs7>(&msg);
+            let theirs = cbc02::Encryptor::<aes09::Aes128>::new_from_slices(&key, &iv)
+                .unwrap()
+                .encrypt_padded_vec::<Pkcs7>(&msg);
+            assert_eq!(ours, theirs);
+            let back = cbc02::Decryptor::<Aes128>::new_from_slices(&key, &iv)
+                .unwrap()
+                .decrypt_padded_vec::<Pkcs7>(&ours)
+                .unwrap();
+            assert_eq!(back, msg);
+        }
+
+        #[test]
+        fn stream_ciphers_match_ctr_0_10() {
+            use cipher05::KeyIvInit;
+            for _ in 0..20 {
+                let n = rand::rng().random_range(0..3000);
+                let (key, iv, msg) = (bytes(32), bytes(16), bytes(n));
+                let aes = Aes::new(&key).unwrap();
+                let mut ours = msg.clone();
+                let mut c = Ctr::new(&aes, &iv).unwrap();
+                let split = n / 3;
+                StreamCipher::apply_keystream(&mut c, &mut ours[..split]);
+                StreamCipher::apply_keystream(&mut c, &mut ours[split..]);
+                let mut theirs = msg.clone();
+                ctr010::Ctr128BE::<aes09::Aes256>::new_from_slices(&key, &iv)
+                    .unwrap()
+                    .apply_keystream(&mut theirs);
+                assert_eq!(ours, theirs);
+                // OFB: the keystream equals encrypting zeros.
+                let mut ks = vec![0u8; n];
+                StreamCipher::write_keystream(&mut Ofb::new(&aes, &iv).unwrap(), &mut ks);
+                let mut o = msg.clone();
+                StreamCipher::apply_keystream(&mut Ofb::new(&aes, &iv).unwrap(), &mut o);
+                let x: Vec<u8> = msg.iter().zip(&ks).map(|(a, b)| a ^ b).collect();
+                assert_eq!(o, x);
+            }
+        }
     }
 }

@@ -293,7 +293,12 @@ fn gcm_matches_rustcrypto_and_streams() {
         .into_iter()
         .map(|(k, s)| (k, s, GcmOptions::default()))
         .collect();
-    for fused in [FusedChoice::Off, FusedChoice::Aesni, FusedChoice::Vaes] {
+    for fused in [
+        FusedChoice::Off,
+        FusedChoice::Aesni,
+        FusedChoice::Vaes256,
+        FusedChoice::Vaes,
+    ] {
         for ghash in aesflow_modes::gcm::GhashImpl::ALL {
             variants.push((
                 best,

@@ -296,10 +296,21 @@ fn forcing_a_missing_backend_is_a_clear_error() {
             }
         }
     }
+    // Auto follows the selected kernel (family and width).
+    let selected = aesflow_cipher::default_kernel().unwrap();
     assert_eq!(
         MultiStream::new(Backend::Auto).unwrap().backend(),
-        Backend::detect()
+        Backend::for_kernel(selected)
     );
+    assert_eq!(
+        MultiStream::auto().backend(),
+        Backend::for_kernel(aesflow_cipher::detect_best())
+    );
+    for k in aesflow_cipher::available_kernels() {
+        let e = MultiStream::with_kernel(k).unwrap();
+        assert_eq!(e.backend(), Backend::for_kernel(k), "kernel {}", k.name());
+    }
+    assert_eq!("vaes256".parse::<Backend>().unwrap(), Backend::Vaes256);
     assert_eq!("AES-NI".parse::<Backend>().unwrap(), Backend::Aesni);
     assert!("nope".parse::<Backend>().is_err());
 }

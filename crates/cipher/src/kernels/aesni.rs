@@ -19,9 +19,13 @@
 //!
 //! [`RoundKeys::dec_equiv`]: crate::key_schedule::RoundKeys::dec_equiv
 
+use crate::kernel::xts_mul_alpha;
 use crate::kernel::{Block, Kernel};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
-use crate::x86::v128::{Keys, counters, dec_n, enc_n, load, load_at, load_keys, store, store_at};
+use crate::x86::v128::{
+    Keys, counters, crypt_n, dec_n, enc_n, load, load_at, load_keys, store, store_at,
+    xts_mul_alpha8,
+};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -305,6 +309,59 @@ pub(super) fn cbc_decrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [B
     });
 }
 
+/// XTS over whole blocks: eight tweak registers, each advanced by α^8 per
+/// group independently; after the main loop they hold the next eight
+/// tweaks in order, which the remainder uses.
+#[target_feature(enable = "aes,sse2")]
+fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block]) {
+    let keys = load_keys(rk);
+    let mut tw = [_mm_setzero_si128(); WIDTH];
+    let mut t = *tweak;
+    for v in tw.iter_mut() {
+        *v = load(&t);
+        t = xts_mul_alpha(&t);
+    }
+    t.zeroize();
+    let mut chunks = blocks.chunks_exact_mut(WIDTH);
+    for c in &mut chunks {
+        let mut x = [_mm_setzero_si128(); WIDTH];
+        for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
+            *v = _mm_xor_si128(load(b), *t);
+        }
+        crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
+        for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(tw.iter_mut()) {
+            store(b, _mm_xor_si128(*v, *t));
+            *t = xts_mul_alpha8(*t);
+        }
+    }
+    let rest = chunks.into_remainder();
+    for (b, t) in rest.iter_mut().zip(&tw) {
+        let mut x = [_mm_xor_si128(load(b), *t)];
+        crypt_n::<NR, 1, DEC>(&mut x, &keys);
+        store(b, _mm_xor_si128(x[0], *t));
+    }
+    store(tweak, tw[rest.len()]);
+}
+
+/// XTS with AES-NI, dispatched on the number of rounds and direction.
+///
+/// # Safety
+/// The CPU must support `aes` and `sse2`.
+unsafe fn xts_dispatch(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    // SAFETY: the caller guarantees the features these functions enable.
+    unsafe {
+        match (rk.len() - 1, dec) {
+            (10, false) => xts::<10, false>(rk, tweak, blocks),
+            (12, false) => xts::<12, false>(rk, tweak, blocks),
+            (14, false) => xts::<14, false>(rk, tweak, blocks),
+            (10, true) => xts::<10, true>(rk, tweak, blocks),
+            (12, true) => xts::<12, true>(rk, tweak, blocks),
+            (14, true) => xts::<14, true>(rk, tweak, blocks),
+            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+        }
+    }
+}
+
 /// KeySubWord with the AES instruction: with the word in all four columns,
 /// ShiftRows moves nothing, so `AESENCLAST` with a zero round key is SubBytes
 /// on each byte. Constant-time, and much faster than the bitsliced circuit;
@@ -402,6 +459,20 @@ impl Kernel for AesNi {
     }
     fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
         cbc_decrypt_ni(keys, iv, blocks);
+    }
+    fn xts_blocks(
+        &self,
+        keys: &KeySchedule,
+        tweak: &mut Block,
+        blocks: &mut [Block],
+        decrypt: bool,
+    ) {
+        require();
+        let dir = if decrypt { Dir::Dec } else { Dir::Enc };
+        for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
+            // SAFETY: `require` checked aes, sse2 and ssse3.
+            unsafe { xts_dispatch(rk, tweak, b, decrypt) }
+        });
     }
 }
 

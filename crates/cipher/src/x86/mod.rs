@@ -1,6 +1,7 @@
 //! x86-64 helpers shared by every hardware path in aesflow: the AES round
-//! sequences over 128-bit ([`v128`]) and 512-bit ([`v512`]) registers, the
-//! round keys in registers (broadcast to all four lanes of a zmm register),
+//! sequences over 128-bit ([`v128`]), 256-bit ([`v256`]) and 512-bit
+//! ([`v512`]) registers, the round keys in registers (broadcast to every
+//! lane of a ymm or zmm register),
 //! big-endian counter blocks (branch-free 128-bit increments), and the
 //! GF(2^128) doubling of XTS tweaks.
 //!
@@ -11,6 +12,7 @@
 //! [`features`](crate::cpu::features) first.
 
 pub mod v128;
+pub mod v256;
 pub mod v512;
 
 /// Round keys as stored: at most 15 (AES-256), `0..=Nr` meaningful.

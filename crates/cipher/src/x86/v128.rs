@@ -139,15 +139,26 @@ pub fn bswap_mask() -> __m128i {
 }
 
 /// `N` consecutive counter blocks `ctr + i` (128-bit, wrapping), big-endian.
-/// Branch-free: the carry into the high half is an `adc`, whatever the
-/// counter's value (which may derive from a key).
+/// Branch-free whatever the counter's value (which may derive from a key):
+/// block `i` carries into the high half iff `i ≥ 2^64 − lo`, i.e. iff
+/// `i ≥ m` with `m = min(2^64 − lo, N)` computed arithmetically, and the
+/// carry is added with a vector compare and mask.
 #[inline]
 #[target_feature(enable = "sse2,ssse3")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m128i; N]) {
     let bswap = bswap_mask();
+    let base = _mm_set_epi64x((ctr >> 64) as i64, ctr as i64);
+    // d = 2^64 − lo as a u64 (0 meaning 2^64); m = N where d = 0 or d > N.
+    let d = 0u64.wrapping_sub(ctr as u64);
+    let big = u64::from(d.wrapping_sub(1) >= N as u64);
+    let m = big * N as u64 + (1 - big) * d;
+    let mv = _mm_set1_epi32(m as i32);
+    let one_hi = _mm_set_epi32(0, 1, 0, 0);
     for (i, v) in x.iter_mut().enumerate() {
-        let c = ctr.wrapping_add(i as u128);
-        *v = _mm_shuffle_epi8(_mm_set_epi64x((c >> 64) as i64, c as i64), bswap);
+        let c = _mm_add_epi64(base, _mm_set_epi64x(0, i as i64));
+        // i ≥ m  ⇔  i + 1 > m.
+        let carry = _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(i as i32 + 1), mv), one_hi);
+        *v = _mm_shuffle_epi8(_mm_add_epi64(c, carry), bswap);
     }
 }
 
@@ -162,4 +173,22 @@ pub fn xts_double(t: __m128i) -> __m128i {
     let hi_bits = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0x5f>(t));
     let mask = _mm_and_si128(hi_bits, _mm_set_epi32(0, 1, 0, 0x87));
     _mm_xor_si128(_mm_add_epi64(t, t), mask)
+}
+
+/// The XTS tweak times α^8: shifted left by a byte, the byte shifted out of
+/// the top reduced with 0x87 (carry-less, it fits in the low qword).
+/// Branch-free; advancing each of eight registers by α^8 keeps their
+/// updates independent.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub fn xts_mul_alpha8(t: __m128i) -> __m128i {
+    let shifted = _mm_slli_epi64::<8>(t);
+    let out = _mm_srli_epi64::<56>(t);
+    let into_hi = _mm_slli_si128::<8>(out);
+    let hi = _mm_srli_si128::<8>(out);
+    let red = _mm_xor_si128(
+        _mm_xor_si128(hi, _mm_slli_epi64::<1>(hi)),
+        _mm_xor_si128(_mm_slli_epi64::<2>(hi), _mm_slli_epi64::<7>(hi)),
+    );
+    _mm_xor_si128(_mm_xor_si128(shifted, into_hi), red)
 }

@@ -110,12 +110,27 @@ impl SdfGraph {
     pub fn repetition_vector(&self) -> Result<RepetitionVector, SdfError> {
         self.check_rates()?;
         let n = self.num_actors();
-        // adjacency: (neighbour, channel, this side is source)
-        let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for (i, c) in self.channels().iter().enumerate() {
-            adj[c.src.actor.0].push((c.dst.actor.0, i));
-            adj[c.dst.actor.0].push((c.src.actor.0, i));
+        // adjacency in compressed rows: (neighbour, channel) per actor
+        let mut start = vec![0usize; n + 1];
+        for c in self.channels() {
+            start[c.src.actor.0 + 1] += 1;
+            start[c.dst.actor.0 + 1] += 1;
         }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut flat = vec![(0usize, 0usize); start[n]];
+        for (i, c) in self.channels().iter().enumerate() {
+            for (u, v) in [
+                (c.src.actor.0, c.dst.actor.0),
+                (c.dst.actor.0, c.src.actor.0),
+            ] {
+                flat[fill[u]] = (v, i);
+                fill[u] += 1;
+            }
+        }
+        let adj = |u: usize| &flat[start[u]..start[u + 1]];
         // fraction per actor: (num, den), reduced
         let mut frac: Vec<Option<(u128, u128)>> = vec![None; n];
         let mut counts = vec![0u64; n];
@@ -129,7 +144,7 @@ impl SdfGraph {
             stack.push(start);
             while let Some(u) = stack.pop() {
                 let (un, ud) = frac[u].expect("visited");
-                for &(v, ci) in &adj[u] {
+                for &(v, ci) in adj(u) {
                     let c = &self.channels()[ci];
                     let p = self.production_rate(ChannelId(ci)) as u128;
                     let q = self.consumption_rate(ChannelId(ci)) as u128;

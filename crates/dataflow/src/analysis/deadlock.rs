@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 
 use super::AnalysisOptions;
+use super::consistency::RepetitionVector;
 use crate::error::SdfError;
 use crate::graph::{ActorId, SdfGraph};
 
@@ -33,12 +34,22 @@ impl SdfGraph {
     }
 
     /// [`sequential_schedule`](Self::sequential_schedule) with explicit
-    /// options (only `respect_capacities` matters).
+    /// options (`respect_capacities`, and `max_work` bounds the worklist
+    /// steps).
     pub fn sequential_schedule_with(
         &self,
         opts: &AnalysisOptions,
     ) -> Result<Vec<(ActorId, u64)>, SdfError> {
         let q = self.repetition_vector()?;
+        self.schedule_for(&q, opts)
+    }
+
+    /// The schedule for a repetition vector computed by the caller.
+    pub(crate) fn schedule_for(
+        &self,
+        q: &RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<Vec<(ActorId, u64)>, SdfError> {
         let edges = self.flow_edges(opts.respect_capacities)?;
         let n = self.num_actors();
         let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -52,7 +63,15 @@ impl SdfGraph {
         let mut queued = vec![true; n];
         let mut work: VecDeque<usize> = (0..n).collect();
         let mut schedule = Vec::new();
+        let mut steps = 0u64;
         while let Some(a) = work.pop_front() {
+            steps += 1;
+            if steps > opts.max_work {
+                return Err(SdfError::WorkLimit {
+                    analysis: "deadlock check",
+                    limit: opts.max_work,
+                });
+            }
             queued[a] = false;
             if remaining[a] == 0 {
                 continue;
@@ -83,7 +102,11 @@ impl SdfGraph {
                 if edges[ei].src == edges[ei].dst {
                     continue;
                 }
-                tokens[ei] += k * edges[ei].prod as u128;
+                tokens[ei] = (k * edges[ei].prod as u128).checked_add(tokens[ei]).ok_or(
+                    SdfError::Overflow {
+                        what: "tokens on a channel during one iteration exceed 2^128",
+                    },
+                )?;
                 let d = edges[ei].dst;
                 if !queued[d] && remaining[d] > 0 {
                     queued[d] = true;

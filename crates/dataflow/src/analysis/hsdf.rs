@@ -16,8 +16,6 @@
 //! the back edge (equivalent to an SDF self-loop with one token): firing
 //! `i+1` can only start when firing `i` has finished.
 
-use std::collections::HashMap;
-
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
 use crate::error::SdfError;
@@ -73,6 +71,35 @@ impl Hsdf {
 }
 
 impl SdfGraph {
+    /// Checks, before anything of that size is allocated, that the HSDF
+    /// graph stays within `opts.max_hsdf_nodes` nodes and
+    /// `opts.max_hsdf_edges` edges (an upper bound computed from the
+    /// rates); returns the repetition vector.
+    pub fn check_hsdf_size(&self, opts: &AnalysisOptions) -> Result<RepetitionVector, SdfError> {
+        let q = self.repetition_vector()?;
+        let total = q.total_firings();
+        if total > opts.max_hsdf_nodes as u128 {
+            return Err(SdfError::HsdfTooLarge {
+                nodes: total,
+                limit: opts.max_hsdf_nodes,
+            });
+        }
+        // firing j of the consumer depends on at most min(q[src], (c-1)/p + 2)
+        // firings of the producer; plus the chains of sequential actors
+        let mut edges: u128 = if opts.auto_concurrency { 0 } else { total };
+        for e in self.flow_edges(opts.respect_capacities)? {
+            let per = (q.as_slice()[e.src] as u128).min((e.cons as u128 - 1) / e.prod as u128 + 2);
+            edges = edges.saturating_add(q.as_slice()[e.dst] as u128 * per);
+        }
+        if edges > opts.max_hsdf_edges as u128 {
+            return Err(SdfError::HsdfTooManyEdges {
+                edges,
+                limit: opts.max_hsdf_edges,
+            });
+        }
+        Ok(q)
+    }
+
     /// Builds the equivalent HSDF graph with default options (no
     /// auto-concurrency, capacities respected).
     pub fn to_hsdf(&self) -> Result<Hsdf, SdfError> {
@@ -83,14 +110,18 @@ impl SdfGraph {
     /// or the HSDF graph would have more than `opts.max_hsdf_nodes` nodes.
     /// Deadlock is *not* checked here (it shows as a cycle without tokens).
     pub fn to_hsdf_with(&self, opts: &AnalysisOptions) -> Result<Hsdf, SdfError> {
-        let q = self.repetition_vector()?;
+        let q = self.check_hsdf_size(opts)?;
+        self.hsdf_for(q, opts)
+    }
+
+    /// The expansion for a repetition vector that passed
+    /// [`check_hsdf_size`](Self::check_hsdf_size).
+    pub(crate) fn hsdf_for(
+        &self,
+        q: RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<Hsdf, SdfError> {
         let total = q.total_firings();
-        if total > opts.max_hsdf_nodes as u128 {
-            return Err(SdfError::HsdfTooLarge {
-                nodes: total,
-                limit: opts.max_hsdf_nodes,
-            });
-        }
         let flow = self.flow_edges(opts.respect_capacities)?;
         let mut nodes = Vec::with_capacity(total as usize);
         let mut first = Vec::with_capacity(self.num_actors());
@@ -105,25 +136,13 @@ impl SdfGraph {
             }
         }
         let mut edges: Vec<HsdfEdge> = Vec::new();
-        let mut index: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut add = |src: usize, dst: usize, tokens: u64, origin: EdgeOrigin| match index
-            .get(&(src, dst))
-        {
-            Some(&i) => {
-                if tokens < edges[i].tokens {
-                    edges[i].tokens = tokens;
-                    edges[i].origin = origin;
-                }
-            }
-            None => {
-                index.insert((src, dst), edges.len());
-                edges.push(HsdfEdge {
-                    src,
-                    dst,
-                    tokens,
-                    origin,
-                });
-            }
+        let mut add = |src: usize, dst: usize, tokens: u64, origin: EdgeOrigin| {
+            edges.push(HsdfEdge {
+                src,
+                dst,
+                tokens,
+                origin,
+            })
         };
         for e in &flow {
             let qu = q.as_slice()[e.src] as i128;
@@ -160,6 +179,10 @@ impl SdfGraph {
                 add(base + qa - 1, base, 1, origin);
             }
         }
+        // merge parallel edges, keeping the fewest tokens (the first such
+        // edge in generation order: the sort is stable)
+        edges.sort_by_key(|e| (e.src, e.dst, e.tokens));
+        edges.dedup_by(|later, kept| (later.src, later.dst) == (kept.src, kept.dst));
         Ok(Hsdf {
             nodes,
             edges,

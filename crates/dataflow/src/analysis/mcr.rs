@@ -14,7 +14,10 @@
 //! and mean algorithms", 2004) runs on every non-trivial component. Cycle
 //! ratios are exact reduced fractions `a/b`; node values are kept scaled by
 //! `b` as `i128`, so every comparison is exact and the algorithm cannot
-//! cycle because of rounding.
+//! cycle because of rounding. Every sum and product is checked: a value
+//! that does not fit (execution times near 2^64 on long paths) gives
+//! [`McrError::Overflow`] instead of a wrong ratio, and the number of
+//! policy-improvement rounds is bounded ([`McrError::IterationLimit`]).
 
 use crate::rational::{Rational, gcd};
 
@@ -51,6 +54,21 @@ pub struct ZeroTokenCycle {
     /// Indices of the cycle's edges, in order.
     pub edges: Vec<usize>,
 }
+
+/// Why [`max_cycle_ratio`] has no finite answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McrError {
+    /// A cycle carries no tokens: the ratio is infinite (for a dataflow
+    /// graph, a deadlock).
+    ZeroTokenCycle(ZeroTokenCycle),
+    /// An intermediate value does not fit in 128 bits.
+    Overflow,
+    /// Policy iteration did not converge within the given number of rounds.
+    IterationLimit(u64),
+}
+
+/// Default bound on policy-improvement rounds of [`max_cycle_ratio`].
+pub const DEFAULT_MAX_ROUNDS: u64 = 1_000_000;
 
 /// Strongly connected components (iterative Tarjan). Returns a component
 /// index per node and the number of components.
@@ -152,19 +170,31 @@ pub fn find_zero_token_cycle(num_nodes: usize, edges: &[RatioEdge]) -> Option<Ze
     None
 }
 
-/// Computes the maximum cycle ratio of the graph.
+/// Computes the maximum cycle ratio of the graph, with at most
+/// [`DEFAULT_MAX_ROUNDS`] policy-improvement rounds per component.
 ///
-/// Returns `Ok(None)` if the graph is acyclic, `Err` with a witness if some
-/// cycle carries no tokens, and otherwise a critical cycle.
+/// Returns `Ok(None)` if the graph is acyclic, [`McrError::ZeroTokenCycle`]
+/// with a witness if some cycle carries no tokens, and otherwise a critical
+/// cycle.
 ///
 /// # Panics
 /// Panics if an edge refers to a node `>= num_nodes`.
 pub fn max_cycle_ratio(
     num_nodes: usize,
     edges: &[RatioEdge],
-) -> Result<Option<CriticalCycle>, ZeroTokenCycle> {
+) -> Result<Option<CriticalCycle>, McrError> {
+    max_cycle_ratio_with(num_nodes, edges, DEFAULT_MAX_ROUNDS)
+}
+
+/// [`max_cycle_ratio`] with an explicit bound on policy-improvement rounds
+/// per strongly connected component.
+pub fn max_cycle_ratio_with(
+    num_nodes: usize,
+    edges: &[RatioEdge],
+    max_rounds: u64,
+) -> Result<Option<CriticalCycle>, McrError> {
     if let Some(z) = find_zero_token_cycle(num_nodes, edges) {
-        return Err(z);
+        return Err(McrError::ZeroTokenCycle(z));
     }
     let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); num_nodes];
     for (i, e) in edges.iter().enumerate() {
@@ -197,7 +227,7 @@ pub fn max_cycle_ratio(
         if out.iter().all(|o| o.is_empty()) {
             continue;
         }
-        let cyc = howard(edges, &local, &out);
+        let cyc = howard(edges, &local, &out, max_rounds)?;
         if best.as_ref().is_none_or(|b| cyc.ratio > b.ratio) {
             best = Some(cyc);
         }
@@ -207,7 +237,12 @@ pub fn max_cycle_ratio(
 
 /// Howard's policy iteration on one strongly connected component given by
 /// its local out-edge lists (every node has at least one).
-fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalCycle {
+fn howard(
+    edges: &[RatioEdge],
+    local: &[usize],
+    out: &[Vec<usize>],
+    max_rounds: u64,
+) -> Result<CriticalCycle, McrError> {
     let n = out.len();
     // initial policy: heaviest out-edge
     let mut policy: Vec<usize> = out
@@ -224,7 +259,12 @@ fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalC
     let mut done: Vec<bool> = vec![false; n];
     let mut cycles: Vec<(usize, (u128, u128))> = Vec::new();
     let mut path: Vec<usize> = Vec::new();
+    let mut rounds = 0u64;
     loop {
+        rounds += 1;
+        if rounds > max_rounds {
+            return Err(McrError::IterationLimit(max_rounds));
+        }
         // ---- value determination ----
         done.iter_mut().for_each(|d| *d = false);
         stamp.iter_mut().for_each(|s| *s = usize::MAX);
@@ -248,25 +288,32 @@ fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalC
                 let (mut w, mut t) = (0u128, 0u128);
                 for &x in cyc {
                     let e = &edges[policy[x]];
-                    w += e.weight as u128;
-                    t += e.tokens as u128;
+                    w = w.checked_add(e.weight as u128).ok_or(McrError::Overflow)?;
+                    t = t.checked_add(e.tokens as u128).ok_or(McrError::Overflow)?;
                 }
                 debug_assert!(t > 0, "zero-token cycles are excluded beforehand");
                 let g = gcd(w, t);
                 let l = (w / g, t / g);
-                cycles.push((u, l));
-                lam[u] = l;
-                val[u] = 0;
-                done[u] = true;
-                // the rest of the cycle, backwards from u's predecessor
-                for &x in cyc[1..].iter().rev() {
-                    set_value(edges, local, &policy, &mut lam, &mut val, x);
+                // a canonical anchor (the smallest node of the cycle): an
+                // unchanged policy cycle keeps its values from one round
+                // to the next, which is what makes the improvements
+                // monotone (with an arbitrary anchor the values of a cycle
+                // shift between rounds and the policy can cycle forever)
+                let j = (0..cyc.len()).min_by_key(|&i| cyc[i]).expect("non-empty cycle");
+                let anchor = cyc[j];
+                cycles.push((anchor, l));
+                lam[anchor] = l;
+                val[anchor] = 0;
+                done[anchor] = true;
+                // the rest of the cycle, backwards from the anchor's predecessor
+                for &x in cyc[j + 1..].iter().chain(&cyc[..j]).rev() {
+                    set_value(edges, local, &policy, &mut lam, &mut val, x)?;
                     done[x] = true;
                 }
                 rest = &path[..k];
             }
             for &x in rest.iter().rev() {
-                set_value(edges, local, &policy, &mut lam, &mut val, x);
+                set_value(edges, local, &policy, &mut lam, &mut val, x)?;
                 done[x] = true;
             }
         }
@@ -299,7 +346,7 @@ fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalC
                     if lam[v] != lam[u] {
                         continue;
                     }
-                    let cand = b as i128 * e.weight as i128 - a as i128 * e.tokens as i128 + val[v];
+                    let cand = step_value((a, b), e, val[v])?;
                     if cand > best {
                         best = cand;
                         best_e = Some(ei);
@@ -334,12 +381,22 @@ fn howard(edges: &[RatioEdge], local: &[usize], out: &[Vec<usize>]) -> CriticalC
         }
     }
     debug_assert_eq!(Rational::new(w, t), Rational::new(a, b));
-    CriticalCycle {
+    Ok(CriticalCycle {
         ratio: Rational::new(a, b),
         weight: w,
         tokens: t,
         edges: cyc_edges,
-    }
+    })
+}
+
+/// `b * weight - a * tokens + next`, checked.
+fn step_value((a, b): (u128, u128), e: &RatioEdge, next: i128) -> Result<i128, McrError> {
+    let a = i128::try_from(a).map_err(|_| McrError::Overflow)?;
+    let b = i128::try_from(b).map_err(|_| McrError::Overflow)?;
+    b.checked_mul(e.weight as i128)
+        .and_then(|x| x.checked_sub(a.checked_mul(e.tokens as i128)?))
+        .and_then(|x| x.checked_add(next))
+        .ok_or(McrError::Overflow)
 }
 
 fn set_value(
@@ -349,12 +406,12 @@ fn set_value(
     lam: &mut [(u128, u128)],
     val: &mut [i128],
     x: usize,
-) {
+) -> Result<(), McrError> {
     let e = &edges[policy[x]];
     let s = local[e.dst];
-    let (a, b) = lam[s];
-    lam[x] = (a, b);
-    val[x] = b as i128 * e.weight as i128 - a as i128 * e.tokens as i128 + val[s];
+    lam[x] = lam[s];
+    val[x] = step_value(lam[s], e, val[s])?;
+    Ok(())
 }
 
 fn cmp_ratio(x: (u128, u128), y: (u128, u128)) -> std::cmp::Ordering {
@@ -392,8 +449,10 @@ mod tests {
     #[test]
     fn acyclic_and_zero_token() {
         assert_eq!(max_cycle_ratio(2, &[e(0, 1, 1, 0)]).unwrap(), None);
-        let z = max_cycle_ratio(2, &[e(0, 1, 1, 0), e(1, 0, 1, 0)]).unwrap_err();
-        assert_eq!(z.edges.len(), 2);
+        match max_cycle_ratio(2, &[e(0, 1, 1, 0), e(1, 0, 1, 0)]) {
+            Err(McrError::ZeroTokenCycle(z)) => assert_eq!(z.edges.len(), 2),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -403,5 +462,36 @@ mod tests {
         let c = max_cycle_ratio(2, &edges).unwrap().unwrap();
         assert_eq!(c.ratio, Rational::new(7, 3));
         assert_eq!(c.edges, vec![0]);
+    }
+
+    #[test]
+    fn huge_weights_overflow_or_stay_exact() {
+        // a ring of execution times near 2^64: exact answer (sums fit u128)
+        let m = u64::MAX;
+        let edges = [e(0, 1, m, 0), e(1, 2, m, 1), e(2, 0, m, 0)];
+        let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
+        assert_eq!(c.ratio, Rational::from_integer(3 * m as u128));
+        // two cycles with token sums near 2^64 and weights near 2^64: the
+        // scaled node values exceed i128; an error, never a wrong value
+        let edges = [
+            e(0, 1, m, m),
+            e(1, 0, m, m - 1),
+            e(1, 2, m - 2, m),
+            e(2, 1, m, 1),
+        ];
+        match max_cycle_ratio(3, &edges) {
+            Ok(Some(c)) => {
+                // if it is computed, it must be right: the larger of the two
+                let r1 = Rational::new(2 * m as u128, 2 * m as u128 - 1);
+                let r2 = Rational::new(2 * m as u128 - 2, m as u128 + 1);
+                assert_eq!(c.ratio, r1.max(r2));
+            }
+            Err(McrError::Overflow) => {}
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            max_cycle_ratio_with(3, &edges, 0),
+            Err(McrError::IterationLimit(0))
+        );
     }
 }

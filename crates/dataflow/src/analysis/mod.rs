@@ -8,10 +8,19 @@
 //! * [`throughput`]: self-timed throughput / period / critical cycle.
 //! * [`statespace`]: explicit state-space exploration of self-timed
 //!   execution (an independent cross-check, practical for small graphs).
+//! * [`buffer`]: storage/throughput trade-off of bounded channels.
+//! * [`latency`]: latency between two actors in self-timed execution.
+//!
+//! Every analysis returns the exact answer or an error, in memory and time
+//! bounded by [`AnalysisOptions`] (and the explicit budgets of the
+//! state-space functions): sizes are checked before allocating, and all
+//! clock, token and weight arithmetic is checked.
 
+pub mod buffer;
 pub mod consistency;
 pub mod deadlock;
 pub mod hsdf;
+pub mod latency;
 pub mod mcr;
 pub mod statespace;
 pub mod throughput;
@@ -30,8 +39,16 @@ pub struct AnalysisOptions {
     /// tokens). Default `true`.
     pub respect_capacities: bool,
     /// Upper bound on the number of HSDF nodes (sum of the repetition
-    /// vector) the HSDF-based analyses accept. Default 4,000,000.
+    /// vector) the HSDF-based analyses accept, checked before anything is
+    /// allocated. Default 4,000,000.
     pub max_hsdf_nodes: u64,
+    /// Upper bound on HSDF edges (estimated from the rates before the
+    /// expansion). Default 16,000,000.
+    pub max_hsdf_edges: u64,
+    /// Work budget of the iterative analyses: worklist steps of the
+    /// deadlock check, policy-improvement rounds of Howard's algorithm.
+    /// Default 100,000,000.
+    pub max_work: u64,
 }
 
 impl Default for AnalysisOptions {
@@ -40,6 +57,8 @@ impl Default for AnalysisOptions {
             auto_concurrency: false,
             respect_capacities: true,
             max_hsdf_nodes: 4_000_000,
+            max_hsdf_edges: 16_000_000,
+            max_work: 100_000_000,
         }
     }
 }

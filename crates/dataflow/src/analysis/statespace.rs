@@ -17,7 +17,11 @@
 //! does not prevent recurrence; the result is the maximum over components,
 //! which is what [`SdfGraph::analyze_throughput`] computes analytically.
 //! It is exponential in the worst case and meant as an independent
-//! cross-check on small graphs.
+//! cross-check on small graphs; it is nevertheless bounded: ongoing firings
+//! are stored as (remaining time, count) pairs, so a rate of 2^31 costs one
+//! pair, not 2^31 entries; the stored states are limited to
+//! `max_values` integers in total ([`SdfError::StateSpaceTooLarge`]); the
+//! clock and token counts are checked ([`SdfError::Overflow`]).
 
 use std::collections::HashMap;
 
@@ -31,12 +35,24 @@ impl SdfGraph {
     /// Period (time units per iteration) of self-timed execution computed by
     /// state-space exploration. `max_steps` bounds the number of simulated
     /// time points per strongly connected component
-    /// ([`SdfError::StateSpaceLimit`] when exceeded). Returns zero if
-    /// nothing constrains the execution.
+    /// ([`SdfError::StateSpaceLimit`] when exceeded); at most
+    /// [`DEFAULT_MAX_STATE_VALUES`] integers of state are stored. Returns
+    /// zero if nothing constrains the execution.
     pub fn self_timed_period(
         &self,
         opts: &AnalysisOptions,
         max_steps: u64,
+    ) -> Result<Rational, SdfError> {
+        self.self_timed_period_bounded(opts, max_steps, DEFAULT_MAX_STATE_VALUES)
+    }
+
+    /// [`self_timed_period`](Self::self_timed_period) with an explicit bound
+    /// on the integers stored for visited states (summed over components).
+    pub fn self_timed_period_bounded(
+        &self,
+        opts: &AnalysisOptions,
+        max_steps: u64,
+        max_values: u64,
     ) -> Result<Rational, SdfError> {
         self.check_deadlock_with(opts)?;
         let q = self.repetition_vector()?;
@@ -47,28 +63,40 @@ impl SdfGraph {
             succ[e.src].push((e.dst, i));
         }
         let (comp, ncomp) = strongly_connected_components(n, &succ);
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
+        for (a, &c) in comp.iter().enumerate() {
+            members[c].push(a);
+        }
+        let mut comp_edges: Vec<Vec<FlowEdge>> = vec![Vec::new(); ncomp];
+        for e in &flow {
+            if comp[e.src] == comp[e.dst] {
+                comp_edges[comp[e.src]].push(*e);
+            }
+        }
+        let mut local = vec![usize::MAX; n];
+        let mut budget = Budget {
+            steps: max_steps,
+            values: 0,
+            max_values,
+        };
         let mut best = Rational::ZERO;
-        for c in 0..ncomp {
-            let actors: Vec<usize> = (0..n).filter(|&a| comp[a] == c).collect();
-            let edges: Vec<FlowEdge> = flow
-                .iter()
-                .filter(|e| comp[e.src] == c && comp[e.dst] == c)
-                .copied()
-                .collect();
+        for (actors, edges) in members.iter().zip(&comp_edges) {
             if opts.auto_concurrency && edges.is_empty() {
                 continue; // a lone actor that may overlap with itself
             }
             if actors.iter().all(|&a| self.actors()[a].exec_time == 0) {
                 continue; // takes no time at all
             }
-            let mut local = vec![usize::MAX; n];
             for (i, &a) in actors.iter().enumerate() {
                 local[a] = i;
             }
             let g = actors
                 .iter()
-                .fold(0u64, |g, &a| gcd(g as u128, q.as_slice()[a] as u128) as u64);
-            let qloc: Vec<u64> = actors.iter().map(|&a| q.as_slice()[a] / g).collect();
+                .fold(0u128, |g, &a| gcd(g, q.as_slice()[a] as u128));
+            let qloc: Vec<u64> = actors
+                .iter()
+                .map(|&a| (q.as_slice()[a] as u128 / g) as u64)
+                .collect();
             let exec: Vec<u64> = actors.iter().map(|&a| self.actors()[a].exec_time).collect();
             let ledges: Vec<FlowEdge> = edges
                 .iter()
@@ -78,8 +106,11 @@ impl SdfGraph {
                     ..*e
                 })
                 .collect();
-            let p = simulate(&exec, &qloc, &ledges, opts.auto_concurrency, max_steps)?;
-            let global = Rational::new(p.numer() * g as u128, p.denom());
+            let p = simulate(&exec, &qloc, &ledges, opts.auto_concurrency, &mut budget)?;
+            let num = p.numer().checked_mul(g).ok_or(SdfError::Overflow {
+                what: "period per iteration exceeds 2^128",
+            })?;
+            let global = Rational::new(num, p.denom());
             if global > best {
                 best = global;
             }
@@ -88,6 +119,27 @@ impl SdfGraph {
     }
 }
 
+/// Default bound on the integers stored for visited states (8 bytes each):
+/// 16 million, 128 MiB.
+pub const DEFAULT_MAX_STATE_VALUES: u64 = 16_000_000;
+
+struct Budget {
+    steps: u64,
+    values: u64,
+    max_values: u64,
+}
+
+const CLOCK: SdfError = SdfError::Overflow {
+    what: "the clock of the state-space exploration exceeds 2^64",
+};
+const TOKENS: SdfError = SdfError::Overflow {
+    what: "tokens on a channel exceed 2^64",
+};
+
+/// Ongoing firings of one actor: (remaining time, how many), sorted by
+/// remaining time.
+type Active = Vec<(u64, u64)>;
+
 /// Self-timed simulation of one strongly connected graph; returns the
 /// period per (local) iteration.
 fn simulate(
@@ -95,7 +147,7 @@ fn simulate(
     q: &[u64],
     edges: &[FlowEdge],
     auto: bool,
-    max_steps: u64,
+    budget: &mut Budget,
 ) -> Result<Rational, SdfError> {
     let n = exec.len();
     let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -105,63 +157,32 @@ fn simulate(
         outs[e.src].push(i);
     }
     let mut tokens: Vec<u64> = edges.iter().map(|e| e.tokens).collect();
-    let mut active: Vec<Vec<u64>> = vec![Vec::new(); n];
+    let mut active: Vec<Active> = vec![Vec::new(); n];
     let mut time: u64 = 0;
     let mut ref_done: u64 = 0;
     let mut seen: HashMap<Vec<u64>, (u64, u64)> = HashMap::new();
-    let limit_err = SdfError::StateSpaceLimit { steps: max_steps };
-    let mut completed = vec![0u64; n];
-    for _step in 0..max_steps {
-        // start phase (zero-time firings complete immediately)
-        let mut instant_firings: u64 = 0;
-        loop {
-            let mut progress = false;
-            for a in 0..n {
-                if !auto && !active[a].is_empty() {
-                    continue;
-                }
-                let in_min = ins[a]
-                    .iter()
-                    .map(|&ei| tokens[ei] / edges[ei].cons)
-                    .min()
-                    .unwrap_or(u64::MAX);
-                if in_min == 0 {
-                    continue;
-                }
-                if in_min == u64::MAX && (auto || exec[a] == 0) {
-                    // an unconstrained actor would fire infinitely often
-                    return Err(limit_err);
-                }
-                let k = if !auto || exec[a] == 0 { 1 } else { in_min };
-                for &ei in &ins[a] {
-                    tokens[ei] -= k * edges[ei].cons;
-                }
-                if exec[a] == 0 {
-                    for &ei in &outs[a] {
-                        tokens[ei] += k * edges[ei].prod;
-                    }
-                    if a == 0 {
-                        ref_done += k;
-                    }
-                    instant_firings += k;
-                    if instant_firings > max_steps {
-                        return Err(limit_err);
-                    }
-                } else {
-                    active[a].extend(std::iter::repeat_n(exec[a], k as usize));
-                }
-                progress = true;
-            }
-            if !progress {
-                break;
-            }
-        }
+    let limit_err = SdfError::StateSpaceLimit {
+        steps: budget.steps,
+    };
+    for _step in 0..budget.steps {
+        start_firings(
+            exec,
+            edges,
+            &ins,
+            &outs,
+            auto,
+            &mut tokens,
+            &mut active,
+            &mut ref_done,
+            budget.steps,
+        )?;
         // record state
         let mut key: Vec<u64> = tokens.clone();
-        for act in active.iter_mut() {
-            act.sort_unstable();
+        for act in &active {
             key.push(act.len() as u64);
-            key.extend_from_slice(act);
+            for &(r, k) in act {
+                key.extend_from_slice(&[r, k]);
+            }
         }
         if let Some(&(t0, r0)) = seen.get(&key) {
             let dr = ref_done - r0;
@@ -174,32 +195,107 @@ fn simulate(
                 dr as u128,
             ));
         }
+        budget.values = budget.values.saturating_add(key.len() as u64 + 2);
+        if budget.values > budget.max_values {
+            return Err(SdfError::StateSpaceTooLarge {
+                values: budget.values,
+                limit: budget.max_values,
+            });
+        }
         seen.insert(key, (time, ref_done));
         // advance time to the next completion
         let dt = active
             .iter()
-            .filter_map(|v| v.first().copied())
+            .filter_map(|v| v.first().map(|f| f.0))
             .min()
             .ok_or_else(|| SdfError::Deadlock { stuck: Vec::new() })?;
-        time += dt;
-        completed.iter_mut().for_each(|c| *c = 0);
+        time = time.checked_add(dt).ok_or(CLOCK)?;
         for (a, act) in active.iter_mut().enumerate() {
-            for r in act.iter_mut() {
-                *r -= dt;
-                if *r == 0 {
-                    completed[a] += 1;
+            let mut completed = 0u64;
+            for f in act.iter_mut() {
+                f.0 -= dt;
+                if f.0 == 0 {
+                    completed += f.1;
                 }
             }
-            act.retain(|&r| r > 0);
-        }
-        for a in 0..n {
-            if completed[a] > 0 {
-                for &ei in &outs[a] {
-                    tokens[ei] += completed[a] * edges[ei].prod;
+            act.retain(|f| f.0 > 0);
+            if completed > 0 {
+                produce(edges, &outs[a], completed, &mut tokens)?;
+                if a == 0 {
+                    ref_done = ref_done.checked_add(completed).ok_or(TOKENS)?;
                 }
             }
         }
-        ref_done += completed[0];
     }
     Err(limit_err)
+}
+
+fn produce(edges: &[FlowEdge], outs: &[usize], k: u64, tokens: &mut [u64]) -> Result<(), SdfError> {
+    for &ei in outs {
+        let add = k.checked_mul(edges[ei].prod).ok_or(TOKENS)?;
+        tokens[ei] = tokens[ei].checked_add(add).ok_or(TOKENS)?;
+    }
+    Ok(())
+}
+
+/// The start phase at one time point: every enabled actor starts as many
+/// firings as it may (zero-time firings complete at once).
+#[allow(clippy::too_many_arguments)]
+fn start_firings(
+    exec: &[u64],
+    edges: &[FlowEdge],
+    ins: &[Vec<usize>],
+    outs: &[Vec<usize>],
+    auto: bool,
+    tokens: &mut [u64],
+    active: &mut [Active],
+    ref_done: &mut u64,
+    max_steps: u64,
+) -> Result<(), SdfError> {
+    let limit_err = SdfError::StateSpaceLimit { steps: max_steps };
+    let mut instant_firings: u64 = 0;
+    loop {
+        let mut progress = false;
+        for a in 0..exec.len() {
+            if !auto && !active[a].is_empty() {
+                continue;
+            }
+            let in_min = ins[a]
+                .iter()
+                .map(|&ei| tokens[ei] / edges[ei].cons)
+                .min()
+                .unwrap_or(u64::MAX);
+            if in_min == 0 {
+                continue;
+            }
+            if in_min == u64::MAX && (auto || exec[a] == 0) {
+                // an unconstrained actor would fire infinitely often
+                return Err(limit_err);
+            }
+            let k = if !auto || exec[a] == 0 { 1 } else { in_min };
+            for &ei in &ins[a] {
+                tokens[ei] -= k * edges[ei].cons;
+            }
+            if exec[a] == 0 {
+                produce(edges, &outs[a], k, tokens)?;
+                if a == 0 {
+                    *ref_done = ref_done.checked_add(k).ok_or(TOKENS)?;
+                }
+                instant_firings = instant_firings.saturating_add(k);
+                if instant_firings > max_steps {
+                    return Err(limit_err);
+                }
+            } else {
+                let act = &mut active[a];
+                match act.binary_search_by_key(&exec[a], |f| f.0) {
+                    Ok(i) => act[i].1 = act[i].1.checked_add(k).ok_or(TOKENS)?,
+                    Err(i) => act.insert(i, (exec[a], k)),
+                }
+            }
+            progress = true;
+        }
+        if !progress {
+            return Ok(());
+        }
+    }
 }

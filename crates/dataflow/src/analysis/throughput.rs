@@ -12,7 +12,7 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
-use super::mcr::{RatioEdge, max_cycle_ratio};
+use super::mcr::{McrError, RatioEdge, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 use crate::rational::Rational;
@@ -87,8 +87,11 @@ impl SdfGraph {
         &self,
         opts: &AnalysisOptions,
     ) -> Result<ThroughputAnalysis, SdfError> {
-        self.check_deadlock_with(opts)?;
-        let h = self.to_hsdf_with(opts)?;
+        // the size guard runs first: the deadlock check is as large as the
+        // HSDF graph
+        let q = self.check_hsdf_size(opts)?;
+        self.schedule_for(&q, opts)?;
+        let h = self.hsdf_for(q, opts)?;
         let redges: Vec<RatioEdge> = h
             .edges
             .iter()
@@ -100,8 +103,15 @@ impl SdfGraph {
             })
             .collect();
         let hsdf_size = (h.nodes.len(), h.edges.len());
-        match max_cycle_ratio(h.nodes.len(), &redges) {
-            Err(z) => {
+        match max_cycle_ratio_with(h.nodes.len(), &redges, opts.max_work) {
+            Err(McrError::Overflow) => Err(SdfError::Overflow {
+                what: "cycle ratio values exceed 128 bits",
+            }),
+            Err(McrError::IterationLimit(limit)) => Err(SdfError::WorkLimit {
+                analysis: "Howard's max cycle ratio",
+                limit,
+            }),
+            Err(McrError::ZeroTokenCycle(z)) => {
                 // cannot happen after the deadlock check, but stay total
                 let mut stuck: Vec<ActorId> = z
                     .edges

@@ -58,7 +58,7 @@ pub use ghash::{GhashImpl, GhashKey};
 
 use crate::error::{Error, Result, same_len};
 use crate::kernels::{self, Fused};
-use aesflow_cipher::{Aes, Block, Isa, KeySchedule};
+use aesflow_cipher::{Aes, Block, KeySchedule};
 use core::borrow::Borrow;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -80,11 +80,11 @@ pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 /// Which fused AES+GHASH kernel to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FusedChoice {
-    /// The one of the AES kernel's family ([`Kernel::isa`]): AES-NI +
-    /// PCLMULQDQ for `aesni`, VAES + VPCLMULQDQ for `vaes`, none for a
-    /// portable kernel or an online key schedule.
+    /// The one of the AES kernel's width ([`Kernel::vector_bits`]): AES-NI +
+    /// PCLMULQDQ for `aesni`, VAES + VPCLMULQDQ on ymm for `vaes256` and on
+    /// zmm for `vaes`, none for a portable kernel or an online key schedule.
     ///
-    /// [`Kernel::isa`]: aesflow_cipher::Kernel::isa
+    /// [`Kernel::vector_bits`]: aesflow_cipher::Kernel::vector_bits
     #[default]
     Auto,
     /// Never: always the generic path through the AES kernel.
@@ -93,6 +93,9 @@ pub enum FusedChoice {
     Aesni,
     /// VAES + VPCLMULQDQ, AVX-512 (error if unavailable or online schedule).
     Vaes,
+    /// VAES + VPCLMULQDQ on 256-bit registers, AVX2 (error if unavailable
+    /// or online schedule).
+    Vaes256,
 }
 
 /// Construction options for [`Gcm::with_options`].
@@ -165,10 +168,15 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 want(Fused::Aesni, "fused AES-NI GCM kernel (needs offline keys)")?
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
-            FusedChoice::Auto => match isa {
-                Isa::Vaes => Some(Fused::Vaes),
-                Isa::Aesni => Some(Fused::Aesni),
-                Isa::Portable => None,
+            FusedChoice::Vaes256 => want(
+                Fused::Vaes256,
+                "fused 256-bit VAES GCM kernel (needs offline keys)",
+            )?,
+            FusedChoice::Auto => match a.kernel().vector_bits() {
+                512 => Some(Fused::Vaes),
+                256 => Some(Fused::Vaes256),
+                128 => Some(Fused::Aesni),
+                _ => None,
             }
             .filter(|f| offline && f.is_available()),
         };
@@ -189,11 +197,13 @@ impl<A: Borrow<Aes>> Gcm<A> {
         self.key.implementation()
     }
 
-    /// The fused kernel in use, if any: `"aesni+pclmul"` or `"vaes+vpclmul"`.
+    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`
+    /// or `"vaes+vpclmul"`.
     pub fn fused_kernel(&self) -> Option<&'static str> {
         self.fused.map(|f| match f {
             Fused::Aesni => "aesni+pclmul",
             Fused::Vaes => "vaes+vpclmul",
+            Fused::Vaes256 => "vaes256+vpclmul",
         })
     }
 

@@ -21,7 +21,12 @@ fn counter_wraps_in_32_bits_on_every_path() {
         inc32(&mut c);
     }
     assert_eq!(&c[..12], &start[..12]);
-    for fused in [FusedChoice::Off, FusedChoice::Aesni, FusedChoice::Vaes] {
+    for fused in [
+        FusedChoice::Off,
+        FusedChoice::Aesni,
+        FusedChoice::Vaes256,
+        FusedChoice::Vaes,
+    ] {
         for ghash in GhashImpl::ALL {
             let opts = GcmOptions {
                 ghash: Some(ghash),

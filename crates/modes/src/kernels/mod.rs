@@ -5,8 +5,9 @@
 //! * Fused AES-GCM: one pass over the data in which the AES-CTR rounds of a
 //!   group of blocks run interleaved with the GHASH of ciphertext blocks —
 //!   AES-NI + PCLMULQDQ (8 blocks per group, hand-scheduled inline assembly
-//!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills) and
-//!   VAES + VPCLMULQDQ on AVX-512 (16 blocks per group).
+//!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills),
+//!   VAES + VPCLMULQDQ on AVX-512 (16 blocks per group) and on AVX2 ymm
+//!   registers (16 blocks per group, for CPUs without AVX-512).
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
@@ -31,6 +32,11 @@ pub(crate) fn has_pclmul() -> bool {
 /// Whether the VPCLMULQDQ GHASH and the VAES fused GCM kernel can run.
 pub(crate) fn has_vpclmul() -> bool {
     Isa::Vaes.has_clmul()
+}
+
+/// Whether the 256-bit fused VAES + VPCLMULQDQ GCM kernel can run.
+pub(crate) fn has_vpclmul256() -> bool {
+    aesflow_cipher::features().vaes256_clmul()
 }
 
 /// Zero a block with one volatile 16-byte store (the `zeroize` crate writes
@@ -72,6 +78,8 @@ pub(crate) enum Fused {
     Aesni,
     /// VAES + VPCLMULQDQ, 512-bit.
     Vaes,
+    /// VAES + VPCLMULQDQ, 256-bit (AVX2).
+    Vaes256,
 }
 
 impl Fused {
@@ -79,6 +87,7 @@ impl Fused {
         match self {
             Fused::Aesni => has_pclmul(),
             Fused::Vaes => has_vpclmul(),
+            Fused::Vaes256 => has_vpclmul256(),
         }
     }
 
@@ -86,7 +95,7 @@ impl Fused {
     pub(crate) fn group_blocks(self) -> usize {
         match self {
             Fused::Aesni => 8,
-            Fused::Vaes => 16,
+            Fused::Vaes | Fused::Vaes256 => 16,
         }
     }
 }
@@ -132,6 +141,7 @@ pub(crate) fn gcm_fused(
         match kind {
             Fused::Aesni => dispatch!(aesni),
             Fused::Vaes => dispatch!(w512),
+            Fused::Vaes256 => dispatch!(w256),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

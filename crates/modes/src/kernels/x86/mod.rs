@@ -1,5 +1,6 @@
 //! x86-64 kernels: the shared body instantiated for 128-bit (AES-NI,
-//! PCLMULQDQ, AVX) and 512-bit (AVX-512F/BW, VAES, VPCLMULQDQ) registers,
+//! PCLMULQDQ, AVX), 256-bit (AVX2, VAES, VPCLMULQDQ) and 512-bit
+//! (AVX-512F/BW, VAES, VPCLMULQDQ) registers,
 //! and the hand-scheduled AES-NI fused GCM kernel (`aesni`), which replaces
 //! the 128-bit body's fused kernel in production (that one stays as its test
 //! reference).
@@ -163,6 +164,129 @@ pub(super) mod w128 {
     }
 
     gcm_body!("aes,pclmulqdq,avx");
+}
+
+/// 256-bit registers (AVX2): two blocks each, 8 registers per group.
+// Only the fused kernel is used: stand-alone GHASH (AAD, tails) of the
+// 256-bit family runs the 128-bit PCLMULQDQ backend.
+#[allow(dead_code)]
+pub(super) mod w256 {
+    use core::arch::x86_64::*;
+
+    type V = __m256i;
+    const LANES: usize = 2;
+    const REGS: usize = 8;
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn x128(x: u128) -> __m128i {
+        _mm_set_epi64x((x >> 64) as i64, x as i64)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn splat(x: u128) -> V {
+        _mm256_broadcastsi128_si256(x128(x))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn lanes(x: [u128; LANES]) -> V {
+        let h = |i: usize| (x[i] >> 64) as i64;
+        let l = |i: usize| x[i] as i64;
+        _mm256_set_epi64x(h(1), l(1), h(0), l(0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn to_u128(v: __m128i) -> u128 {
+        let lo = _mm_cvtsi128_si64(v) as u64 as u128;
+        let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
+        (hi << 64) | lo
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn from_u128(x: u128) -> __m128i {
+        x128(x)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn hxor(v: V) -> __m128i {
+        _mm_xor_si128(
+            _mm256_extracti128_si256::<0>(v),
+            _mm256_extracti128_si256::<1>(v),
+        )
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn xor_lane0(v: V, x: __m128i) -> V {
+        _mm256_xor_si256(v, _mm256_inserti128_si256::<0>(_mm256_setzero_si256(), x))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn xor(a: V, b: V) -> V {
+        _mm256_xor_si256(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn add32(a: V, b: V) -> V {
+        _mm256_add_epi32(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn clmul<const IMM: i32>(a: V, b: V) -> V {
+        _mm256_clmulepi64_epi128::<IMM>(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn swap(a: V) -> V {
+        _mm256_shuffle_epi32::<0x4e>(a)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn shuffle(a: V, m: V) -> V {
+        _mm256_shuffle_epi8(a, m)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn aesenc(a: V, k: V) -> V {
+        _mm256_aesenc_epi128(a, k)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    fn aesenclast(a: V, k: V) -> V {
+        _mm256_aesenclast_epi128(a, k)
+    }
+
+    /// # Safety
+    /// `p` must be valid for reading 32 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: guaranteed by the caller; unaligned load.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+
+    /// # Safety
+    /// `p` must be valid for writing 32 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
+    unsafe fn store(p: *mut u8, v: V) {
+        // SAFETY: guaranteed by the caller; unaligned store.
+        unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+
+    gcm_body!("avx2,vaes,vpclmulqdq");
 }
 
 /// 512-bit registers: four blocks each, 4 registers per group.

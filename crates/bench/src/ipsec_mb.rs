@@ -1,0 +1,516 @@
+//! Intel ipsec-mb (the multi-buffer library IPsec gateways use) as a peer,
+//! linked from the system's static `libIPSec_MB.a` (Debian package
+//! `libipsec-mb-dev`, version 1.3) with the `ipsec-mb` feature. Minimal
+//! hand-written bindings of its job API: a manager (`alloc_mb_mgr`,
+//! `init_mb_mgr_auto` or `init_mb_mgr_sse`), whose function table gives
+//! `get_next_job` / `submit_job` / `get_completed_job` / `flush_job` and
+//! the key expansions. CBC encryption of N streams submits N jobs and then
+//! flushes — N lanes in flight, the multi-buffer idea; the other modes are
+//! one job per message. ipsec-mb 1.3 has no XTS.
+//!
+//! Only the fields the benchmark sets are declared: [`Job`] is a prefix of
+//! `IMB_JOB` and [`MgrPrefix`] of `IMB_MGR` (offsets from the 1.3 header,
+//! checked at compile time below); jobs are always the manager's own.
+
+use crate::ModeOp;
+use crate::measure::{Contender, fill, test_key};
+use crate::rustcrypto::AEAD_AAD;
+use aesflow_cipher::KeySize;
+use std::ffi::{CStr, c_char, c_void};
+use std::ptr::NonNull;
+use std::time::Instant;
+
+/// Opaque `IMB_MGR`.
+#[repr(C)]
+struct ImbMgr {
+    _opaque: [u8; 0],
+}
+
+/// The first fields of `IMB_JOB` (ipsec-mb 1.3).
+#[repr(C)]
+struct Job {
+    enc_keys: *const c_void,
+    dec_keys: *const c_void,
+    key_len_in_bytes: u64,
+    src: *const u8,
+    dst: *mut u8,
+    cipher_start_src_offset_in_bytes: u64,
+    msg_len_to_cipher_in_bytes: u64,
+    hash_start_src_offset_in_bytes: u64,
+    msg_len_to_hash_in_bytes: u64,
+    iv: *const u8,
+    iv_len_in_bytes: u64,
+    auth_tag_output: *mut u8,
+    auth_tag_output_len_in_bytes: u64,
+    /// The hash-specific union; GCM: `aad`, `aad_len_in_bytes`, `ctx`.
+    u: [u64; 3],
+    status: i32,
+    cipher_mode: i32,
+    cipher_direction: i32,
+    hash_alg: i32,
+    chain_order: i32,
+}
+
+type JobFn = unsafe extern "C" fn(*mut ImbMgr) -> *mut Job;
+type KeyExpFn = unsafe extern "C" fn(*const c_void, *mut c_void, *mut c_void);
+type GcmPreFn = unsafe extern "C" fn(*const c_void, *mut c_void);
+
+/// The first fields of `IMB_MGR` (ipsec-mb 1.3).
+#[repr(C)]
+struct MgrPrefix {
+    flags: u64,
+    features: u64,
+    reserved: [u64; 5],
+    used_arch: u32,
+    imb_errno: i32,
+    get_next_job: JobFn,
+    submit_job: JobFn,
+    submit_job_nocheck: JobFn,
+    get_completed_job: JobFn,
+    flush_job: JobFn,
+    queue_size: *const c_void,
+    keyexp: [KeyExpFn; 3],
+}
+
+/// Offset of `gcm128_pre` (then `gcm192_pre`, `gcm256_pre`) in `IMB_MGR`.
+const GCM_PRE_OFFSET: usize = 448;
+
+const _: () = {
+    assert!(std::mem::offset_of!(Job, iv) == 72);
+    assert!(std::mem::offset_of!(Job, u) == 104);
+    assert!(std::mem::offset_of!(Job, status) == 128);
+    assert!(std::mem::offset_of!(Job, chain_order) == 144);
+    assert!(std::mem::offset_of!(MgrPrefix, get_next_job) == 64);
+    assert!(std::mem::offset_of!(MgrPrefix, flush_job) == 96);
+    assert!(std::mem::offset_of!(MgrPrefix, keyexp) == 112);
+};
+
+const CIPHER_CBC: i32 = 1;
+const CIPHER_CNTR: i32 = 2;
+const CIPHER_GCM: i32 = 5;
+const DIR_ENCRYPT: i32 = 1;
+const DIR_DECRYPT: i32 = 2;
+const AUTH_NULL: i32 = 8;
+const AUTH_AES_GMAC: i32 = 9;
+const ORDER_CIPHER_HASH: i32 = 1;
+const ORDER_HASH_CIPHER: i32 = 2;
+const STATUS_COMPLETED: i32 = 3;
+
+#[link(name = "IPSec_MB", kind = "static")]
+unsafe extern "C" {
+    fn alloc_mb_mgr(flags: u64) -> *mut ImbMgr;
+    fn free_mb_mgr(mgr: *mut ImbMgr);
+    fn init_mb_mgr_auto(mgr: *mut ImbMgr, arch: *mut u32);
+    fn init_mb_mgr_sse(mgr: *mut ImbMgr);
+    fn imb_get_version_str() -> *const c_char;
+    fn imb_get_errno(mgr: *mut ImbMgr) -> i32;
+    fn imb_get_strerror(errnum: i32) -> *const c_char;
+}
+
+/// The library's version string.
+pub fn version() -> String {
+    // SAFETY: imb_get_version_str returns a pointer to a static
+    // NUL-terminated string (or NULL, checked).
+    unsafe {
+        let p = imb_get_version_str();
+        if p.is_null() {
+            return "unknown".into();
+        }
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+/// Which manager: the best the CPU runs, or the SSE one (AES-NI only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    /// `init_mb_mgr_auto`.
+    Auto,
+    /// `init_mb_mgr_sse`: the AES-NI-only comparison.
+    Sse,
+}
+
+impl Arch {
+    /// `Sse` when `AESFLOW_KERNEL=aesni` asks for the AES-NI-only paths.
+    pub fn from_env() -> Arch {
+        match std::env::var(aesflow_cipher::KERNEL_ENV) {
+            Ok(v) if v.trim().eq_ignore_ascii_case("aesni") => Arch::Sse,
+            _ => Arch::Auto,
+        }
+    }
+}
+
+/// Expanded AES keys (`keyexp_*`: encryption and decryption schedules).
+#[repr(C, align(64))]
+struct Schedule([u8; 256]);
+
+/// `struct gcm_key_data` (1008 bytes in 1.3), 64-byte aligned.
+#[repr(C, align(64))]
+struct GcmKey([u8; 1024]);
+
+/// An ipsec-mb manager and the keys of one key size.
+pub struct Manager {
+    mgr: NonNull<ImbMgr>,
+    key_len: u64,
+    enc: Box<Schedule>,
+    dec: Box<Schedule>,
+    gcm: Box<GcmKey>,
+}
+
+impl Drop for Manager {
+    fn drop(&mut self) {
+        // SAFETY: `mgr` came from alloc_mb_mgr and is freed once, here.
+        unsafe { free_mb_mgr(self.mgr.as_ptr()) }
+    }
+}
+
+/// One job to submit.
+#[derive(Clone, Copy)]
+pub struct Spec<'a> {
+    op: ModeOp,
+    src: &'a [u8],
+    dst: *mut u8,
+    iv: &'a [u8],
+    tag: *mut u8,
+}
+
+impl Manager {
+    /// A manager of `arch` with the keys of `key` (16, 24 or 32 bytes).
+    pub fn new(arch: Arch, key: &[u8]) -> Result<Manager, String> {
+        let which = match key.len() {
+            16 => 0,
+            24 => 1,
+            32 => 2,
+            n => return Err(format!("ipsec-mb: no {n}-byte AES key")),
+        };
+        // SAFETY: alloc_mb_mgr(0) allocates a manager or returns NULL
+        // (checked); it is initialised before any other use.
+        let mgr =
+            NonNull::new(unsafe { alloc_mb_mgr(0) }).ok_or("ipsec-mb: alloc_mb_mgr failed")?;
+        // SAFETY: `mgr` is a freshly allocated manager; init fills its
+        // function table (auto: for the best architecture the CPU runs).
+        unsafe {
+            match arch {
+                Arch::Auto => init_mb_mgr_auto(mgr.as_ptr(), std::ptr::null_mut()),
+                Arch::Sse => init_mb_mgr_sse(mgr.as_ptr()),
+            }
+        }
+        let mut m = Manager {
+            mgr,
+            key_len: key.len() as u64,
+            enc: Box::new(Schedule([0; 256])),
+            dec: Box::new(Schedule([0; 256])),
+            gcm: Box::new(GcmKey([0; 1024])),
+        };
+        m.check()?;
+        let p = m.prefix();
+        // SAFETY: the function table was filled by init; the GCM pre-compute
+        // pointers sit at GCM_PRE_OFFSET + 8·which of IMB_MGR (1.3 layout).
+        // The key expansion writes at most 240 bytes into each schedule, the
+        // GCM pre-compute 1008 bytes into `gcm`; `key` has the length the
+        // functions expect for `which`.
+        unsafe {
+            (p.keyexp[which])(
+                key.as_ptr().cast(),
+                m.enc.0.as_mut_ptr().cast(),
+                m.dec.0.as_mut_ptr().cast(),
+            );
+            let pre = *(mgr.as_ptr() as *const u8)
+                .add(GCM_PRE_OFFSET + 8 * which)
+                .cast::<GcmPreFn>();
+            pre(key.as_ptr().cast(), m.gcm.0.as_mut_ptr().cast());
+        }
+        m.check()?;
+        Ok(m)
+    }
+
+    fn prefix(&self) -> &MgrPrefix {
+        // SAFETY: IMB_MGR begins with the fields of MgrPrefix (checked
+        // offsets above), and the manager lives as long as `self`.
+        unsafe { &*(self.mgr.as_ptr() as *const MgrPrefix) }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        // SAFETY: `mgr` is a live manager; imb_get_strerror returns a static
+        // string for any error number.
+        unsafe {
+            let e = imb_get_errno(self.mgr.as_ptr());
+            if e == 0 {
+                return Ok(());
+            }
+            let s = imb_get_strerror(e);
+            let msg = if s.is_null() {
+                format!("error {e}")
+            } else {
+                CStr::from_ptr(s).to_string_lossy().into_owned()
+            };
+            Err(format!("ipsec-mb: {msg}"))
+        }
+    }
+
+    /// Fill the manager's next job from `s`.
+    ///
+    /// # Safety
+    ///
+    /// `job` is the manager's next job; `s.dst` points to `s.src.len()`
+    /// writable bytes and `s.tag` (GCM) to 16, valid until the job is
+    /// returned completed.
+    unsafe fn fill_job(&self, job: *mut Job, s: &Spec<'_>) {
+        // SAFETY: the caller guarantees `job` is a job of this manager.
+        let j = unsafe { &mut *job };
+        let n = s.src.len() as u64;
+        j.key_len_in_bytes = self.key_len;
+        j.src = s.src.as_ptr();
+        j.dst = s.dst;
+        j.cipher_start_src_offset_in_bytes = 0;
+        j.msg_len_to_cipher_in_bytes = n;
+        j.hash_start_src_offset_in_bytes = 0;
+        j.msg_len_to_hash_in_bytes = n;
+        j.iv = s.iv.as_ptr();
+        j.iv_len_in_bytes = s.iv.len() as u64;
+        let decrypt = matches!(s.op, ModeOp::CbcDec | ModeOp::GcmOpen);
+        j.cipher_direction = if decrypt { DIR_DECRYPT } else { DIR_ENCRYPT };
+        j.chain_order = if decrypt {
+            ORDER_HASH_CIPHER
+        } else {
+            ORDER_CIPHER_HASH
+        };
+        if matches!(s.op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
+            let k: *const c_void = self.gcm.0.as_ptr().cast();
+            j.enc_keys = k;
+            j.dec_keys = k;
+            j.cipher_mode = CIPHER_GCM;
+            j.hash_alg = AUTH_AES_GMAC;
+            j.auth_tag_output = s.tag;
+            j.auth_tag_output_len_in_bytes = 16;
+            j.u = [AEAD_AAD.as_ptr() as u64, AEAD_AAD.len() as u64, 0];
+        } else {
+            j.enc_keys = self.enc.0.as_ptr().cast();
+            j.dec_keys = self.dec.0.as_ptr().cast();
+            j.cipher_mode = if s.op == ModeOp::Ctr {
+                CIPHER_CNTR
+            } else {
+                CIPHER_CBC
+            };
+            j.hash_alg = AUTH_NULL;
+            j.auth_tag_output = std::ptr::null_mut();
+            j.auth_tag_output_len_in_bytes = 0;
+        }
+    }
+
+    /// Submit every job, then flush: all complete before this returns.
+    pub fn run(&mut self, specs: &[Spec<'_>]) -> Result<(), String> {
+        let p = self.prefix();
+        let (next, submit, completed, flush) = (
+            p.get_next_job,
+            p.submit_job,
+            p.get_completed_job,
+            p.flush_job,
+        );
+        let mgr = self.mgr.as_ptr();
+        let mut bad = 0usize;
+        let mut done = |job: *mut Job| {
+            // SAFETY: a non-NULL job returned by the manager is one of its
+            // jobs, readable until the next call on the manager.
+            if unsafe { (*job).status } != STATUS_COMPLETED {
+                bad += 1;
+            }
+        };
+        for s in specs {
+            // SAFETY: `mgr` is initialised; get_next_job returns a job slot
+            // that fill_job fills completely for this mode before submit;
+            // `s` borrows the buffers until this function returns, and the
+            // flush below completes every job before that.
+            unsafe {
+                let job = next(mgr);
+                self.fill_job(job, s);
+                let mut j = submit(mgr);
+                while !j.is_null() {
+                    done(j);
+                    j = completed(mgr);
+                }
+            }
+        }
+        // SAFETY: flush returns the remaining jobs one by one, then NULL.
+        unsafe {
+            let mut j = flush(mgr);
+            while !j.is_null() {
+                done(j);
+                j = flush(mgr);
+            }
+        }
+        self.check()?;
+        if bad > 0 {
+            return Err(format!("ipsec-mb: {bad} job(s) did not complete"));
+        }
+        Ok(())
+    }
+}
+
+/// `lanes` messages of `n` bytes for `op`, as one submit-then-flush call.
+struct Batch {
+    inputs: Vec<Vec<u8>>,
+    outputs: Vec<Vec<u8>>,
+    tags: Vec<[u8; 16]>,
+    ivs: Vec<Vec<u8>>,
+}
+
+impl Batch {
+    fn new(op: ModeOp, lanes: usize, n: usize) -> Batch {
+        let iv_len = if matches!(op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
+            12
+        } else {
+            16
+        };
+        Batch {
+            inputs: (0..lanes)
+                .map(|i| {
+                    let mut v = vec![0u8; n];
+                    fill(&mut v);
+                    v[0] = i as u8;
+                    v
+                })
+                .collect(),
+            outputs: vec![vec![0u8; n]; lanes],
+            tags: vec![[0u8; 16]; lanes],
+            ivs: (0..lanes).map(|i| vec![i as u8; iv_len]).collect(),
+        }
+    }
+
+    fn specs(&mut self, op: ModeOp) -> Vec<Spec<'_>> {
+        self.inputs
+            .iter()
+            .zip(self.outputs.iter_mut())
+            .zip(self.tags.iter_mut())
+            .zip(&self.ivs)
+            .map(|(((src, dst), tag), iv)| Spec {
+                op,
+                src,
+                dst: dst.as_mut_ptr(),
+                iv,
+                tag: tag.as_mut_ptr(),
+            })
+            .collect()
+    }
+}
+
+/// A contender: `lanes` messages of `n` bytes (`n` whole blocks for CBC)
+/// for `op` with the benchmark key of `size`, submitted, then flushed.
+pub fn contender(
+    op: ModeOp,
+    size: KeySize,
+    lanes: usize,
+    n: usize,
+) -> Result<Contender<'static>, String> {
+    if matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec) {
+        return Err("peer skipped: ipsec-mb 1.3 has no XTS".into());
+    }
+    let mut m = Manager::new(Arch::from_env(), &test_key(size))?;
+    let mut batch = Batch::new(op, lanes, n);
+    // One run up front: errors surface here, not inside the timing loop.
+    m.run(&batch.specs(op))?;
+    Ok(Box::new(move || {
+        m.run(&batch.specs(op)).expect("ipsec-mb jobs complete");
+        std::hint::black_box(&batch.outputs);
+    }))
+}
+
+/// The engine rows' peer: `op` (`ctr`, `gcm-seal`, `gcm-open`) on `bytes`
+/// bytes split between `threads` threads, each with its own manager and
+/// one job; GB/s, best of two runs after a warm-up. `None` for other ops.
+pub fn engine_gbps(op: &str, bytes: usize, threads: usize) -> Option<Result<f64, String>> {
+    let op = match op {
+        "ctr" => ModeOp::Ctr,
+        "gcm-seal" => ModeOp::GcmSeal,
+        "gcm-open" => ModeOp::GcmOpen,
+        _ => return None,
+    };
+    let threads = threads.max(1);
+    let per = bytes / threads;
+    let run = || -> Result<f64, String> {
+        std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..threads)
+                .map(|_| {
+                    sc.spawn(move || -> Result<f64, String> {
+                        let mut m = Manager::new(Arch::from_env(), &[0x42u8; 32])?;
+                        let mut b = Batch::new(op, 1, per);
+                        m.run(&b.specs(op))?;
+                        let mut t = f64::INFINITY;
+                        for _ in 0..2 {
+                            let s = Instant::now();
+                            m.run(&b.specs(op))?;
+                            t = t.min(s.elapsed().as_secs_f64());
+                        }
+                        Ok(t)
+                    })
+                })
+                .collect();
+            // The slowest thread bounds the call.
+            let mut slowest = 0f64;
+            for h in hs {
+                let t = h
+                    .join()
+                    .map_err(|_| "ipsec-mb thread panicked".to_string())??;
+                slowest = slowest.max(t);
+            }
+            Ok((per * threads) as f64 / slowest / 1e9)
+        })
+    };
+    Some(run())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aesflow_cipher::Aes;
+
+    /// ipsec-mb computes what aesflow computes: CBC both ways over several
+    /// lanes, CTR, and GCM tags (so its figures are for the same work).
+    #[test]
+    fn agrees_with_aesflow() {
+        for size in KeySize::ALL {
+            let key = test_key(size);
+            let aes = Aes::new(&key).unwrap();
+            let mut m = Manager::new(Arch::Auto, &key).unwrap();
+            let mut b = Batch::new(ModeOp::CbcEnc, 5, 4096);
+            m.run(&b.specs(ModeOp::CbcEnc)).unwrap();
+            for i in 0..5 {
+                let mut want = b.inputs[i].clone();
+                aesflow_modes::cbc::encrypt_in_place(&aes, &b.ivs[i], &mut want).unwrap();
+                assert_eq!(b.outputs[i], want, "cbc-enc lane {i}");
+            }
+            b.inputs = b.outputs.clone();
+            m.run(&b.specs(ModeOp::CbcDec)).unwrap();
+            let mut again = Batch::new(ModeOp::CbcEnc, 5, 4096);
+            assert_eq!(b.outputs, std::mem::take(&mut again.inputs), "cbc-dec");
+            let mut b = Batch::new(ModeOp::Ctr, 1, 1000);
+            m.run(&b.specs(ModeOp::Ctr)).unwrap();
+            let mut want = b.inputs[0].clone();
+            aesflow_modes::ctr::apply_in_place(&aes, &b.ivs[0], &mut want).unwrap();
+            assert_eq!(b.outputs[0], want, "ctr");
+            let gcm = aesflow_modes::Gcm::new(&key).unwrap();
+            let mut b = Batch::new(ModeOp::GcmSeal, 2, 1000);
+            m.run(&b.specs(ModeOp::GcmSeal)).unwrap();
+            let mut want = b.inputs[1].clone();
+            let tag = gcm
+                .seal_in_place_detached(&b.ivs[1], &AEAD_AAD, &mut want)
+                .unwrap();
+            assert_eq!((b.outputs[1].clone(), b.tags[1]), (want, tag), "gcm-seal");
+        }
+    }
+
+    #[test]
+    fn contenders_and_engine_peer_run() {
+        for op in ModeOp::ALL {
+            match contender(op, KeySize::Aes256, 3, 256) {
+                Ok(mut f) => f(),
+                Err(e) => {
+                    assert!(e.contains("XTS") && matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec))
+                }
+            }
+        }
+        let g = engine_gbps("gcm-open", 1 << 20, 2).unwrap().unwrap();
+        assert!(g > 0.0);
+        assert!(engine_gbps("memcpy", 1 << 20, 1).is_none());
+        assert!(version().starts_with('1'));
+    }
+}

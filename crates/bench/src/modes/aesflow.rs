@@ -1,0 +1,128 @@
+//! aesflow's contenders of the modes section: `aesflow-modes` for one
+//! stream and the multi-stream engine for many.
+
+use crate::measure::{Contender, fill};
+use crate::rustcrypto::AEAD_AAD;
+use crate::{BenchError, ModeOp};
+use aesflow_cipher::{Aes, KeySize, RoundKeys};
+use aesflow_multistream::{Job, Mode, MultiStream};
+use std::hint::black_box;
+
+/// One stream's key of the multi-stream rows (distinct per stream).
+pub(crate) fn stream_key(size: KeySize, s: usize) -> Vec<u8> {
+    (0..size.bytes())
+        .map(|i| (s * 31 + i * 7 + 1) as u8)
+        .collect()
+}
+
+fn setup(e: impl std::fmt::Display) -> BenchError {
+    BenchError::Setup(e.to_string())
+}
+
+fn size_of(key: &[u8]) -> KeySize {
+    KeySize::from_bits(key.len() * 8).expect("a benchmark key")
+}
+
+/// `aesflow-modes` on one stream of `n` bytes; returns the contender and
+/// its implementation name (`modes/<kernel>`).
+pub(crate) fn one_stream(
+    op: ModeOp,
+    key: &[u8],
+    n: usize,
+) -> Result<(Contender<'static>, String), BenchError> {
+    let aes = Aes::new(key).map_err(setup)?;
+    let name = format!("modes/{}", aes.kernel().name());
+    let mut buf = vec![0u8; n];
+    fill(&mut buf);
+    let f: Contender<'static> = match op {
+        ModeOp::CbcEnc => Box::new(move || {
+            aesflow_modes::cbc::encrypt_in_place(&aes, &[3u8; 16], black_box(&mut buf))
+                .expect("whole blocks");
+        }),
+        ModeOp::CbcDec => Box::new(move || {
+            aesflow_modes::cbc::decrypt_in_place(&aes, &[3u8; 16], black_box(&mut buf))
+                .expect("whole blocks");
+        }),
+        ModeOp::Ctr => {
+            let mut c = aesflow_modes::Ctr::new(aes, &[0u8; 16]).map_err(setup)?;
+            Box::new(move || c.apply_keystream(black_box(&mut buf)))
+        }
+        ModeOp::XtsEnc | ModeOp::XtsDec => {
+            let xts = aesflow_modes::Xts::new(&crate::rustcrypto::xts_key(size_of(key)))
+                .map_err(setup)?;
+            let name = format!("modes/{}", xts.data_cipher().kernel().name());
+            let f: Contender<'static> = Box::new(move || {
+                let r = if op == ModeOp::XtsEnc {
+                    xts.encrypt_sector(7, black_box(&mut buf))
+                } else {
+                    xts.decrypt_sector(7, black_box(&mut buf))
+                };
+                r.expect("a data unit of 16 bytes or more");
+            });
+            return Ok((f, name));
+        }
+        ModeOp::GcmSeal | ModeOp::GcmOpen => {
+            let gcm = aesflow_modes::Gcm::new(key).map_err(setup)?;
+            let name = match gcm.fused_kernel() {
+                Some(f) => format!("modes/{f}"),
+                None => format!(
+                    "modes/{}+{}",
+                    gcm.aes().kernel().name(),
+                    gcm.ghash_impl().name()
+                ),
+            };
+            let mut ct = buf.clone();
+            let tag = gcm
+                .seal_in_place_detached(&[1u8; 12], &AEAD_AAD, &mut ct)
+                .map_err(setup)?;
+            let f: Contender<'static> = if op == ModeOp::GcmSeal {
+                Box::new(move || {
+                    let t = gcm.seal_in_place_detached(&[1u8; 12], &AEAD_AAD, black_box(&mut buf));
+                    black_box(t.expect("message within limits"));
+                })
+            } else {
+                // The same ciphertext every time: copy, then open in place
+                // (the RustCrypto peers do the same copy).
+                Box::new(move || {
+                    buf.copy_from_slice(&ct);
+                    gcm.open_in_place_detached(&[1u8; 12], &AEAD_AAD, black_box(&mut buf), &tag)
+                        .expect("authentic");
+                })
+            };
+            return Ok((f, name));
+        }
+    };
+    Ok((f, name))
+}
+
+/// CBC encryption of `streams` streams of `n` bytes each (distinct keys,
+/// expanded once) through the multi-stream engine, one call per run.
+pub(crate) fn multistream<'a>(
+    engine: &'a MultiStream,
+    size: KeySize,
+    streams: usize,
+    n: usize,
+) -> Contender<'a> {
+    let keys: Vec<RoundKeys> = (0..streams)
+        .map(|i| RoundKeys::from_bytes(&stream_key(size, i)).expect("key"))
+        .collect();
+    let inputs: Vec<Vec<u8>> = (0..streams)
+        .map(|i| {
+            let mut v = vec![0u8; n];
+            fill(&mut v);
+            v[0] = i as u8;
+            v
+        })
+        .collect();
+    let mut outputs = vec![vec![0u8; n]; streams];
+    Box::new(move || {
+        let mut jobs: Vec<Job<'_>> = keys
+            .iter()
+            .zip(&inputs)
+            .zip(outputs.iter_mut())
+            .enumerate()
+            .map(|(i, ((k, inp), out))| Job::new(Mode::CbcEncrypt, k, [i as u8; 16], inp, out))
+            .collect();
+        engine.process(black_box(&mut jobs)).expect("valid jobs");
+    })
+}

@@ -1,0 +1,361 @@
+//! The one row type of every section, its peers, and the one table
+//! renderer (terminal-width tables with a legend of every abbreviation).
+
+use crate::measure::human_size;
+use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
+use serde::Serialize;
+
+/// A section of the suite run by `aesflow bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    /// AES kernels: ECB and CTR ([`crate::run`]).
+    Kernels,
+    /// Modes of operation, multi-stream CBC ([`crate::run_modes`]).
+    Modes,
+    /// The host engine: threads and files ([`crate::run_engine`]); slow.
+    Engine,
+}
+
+impl Section {
+    /// All sections, in report order.
+    pub const ALL: [Section; 3] = [Section::Kernels, Section::Modes, Section::Engine];
+
+    /// `"kernels"`, `"modes"` or `"engine"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Kernels => "kernels",
+            Section::Modes => "modes",
+            Section::Engine => "engine",
+        }
+    }
+}
+
+/// A peer implementation measured in the same run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Peer {
+    /// RustCrypto, the `aes` 0.8 / `aes-gcm` 0.10 / `cbc` 0.1 / `ctr` 0.9
+    /// generation (and `xts-mode` 0.5).
+    #[serde(rename = "rustcrypto")]
+    RustCrypto,
+    /// RustCrypto, the current `aes` 0.9 / `aes-gcm` 0.11 / `cbc` 0.2 /
+    /// `ctr` 0.10 generation.
+    #[serde(rename = "rustcrypto-0.9")]
+    RustCrypto09,
+    /// OpenSSL (`openssl speed` / `openssl enc`, a subprocess).
+    Openssl,
+    /// Intel ipsec-mb (linked with the `ipsec-mb` feature).
+    IpsecMb,
+}
+
+impl Peer {
+    /// Every peer, in column order.
+    pub const ALL: [Peer; 4] = [
+        Peer::RustCrypto,
+        Peer::RustCrypto09,
+        Peer::Openssl,
+        Peer::IpsecMb,
+    ];
+
+    /// The column abbreviation.
+    pub fn abbrev(self) -> &'static str {
+        match self {
+            Peer::RustCrypto => "RC",
+            Peer::RustCrypto09 => "RC9",
+            Peer::Openssl => "OSSL",
+            Peer::IpsecMb => "MB",
+        }
+    }
+
+    /// What the abbreviation stands for.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Peer::RustCrypto => "RustCrypto aes 0.8 / aes-gcm 0.10 / cbc 0.1 / ctr 0.9 / xts-mode",
+            Peer::RustCrypto09 => "RustCrypto aes 0.9 / aes-gcm 0.11 / cbc 0.2 / ctr 0.10",
+            Peer::Openssl => "OpenSSL (openssl speed / enc, same sizes)",
+            Peer::IpsecMb => "Intel ipsec-mb (job API, same sizes and lanes)",
+        }
+    }
+}
+
+/// A peer's figure for the same work as its row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PeerFigure {
+    /// Which peer.
+    pub peer: Peer,
+    /// Its throughput, 10^9 bytes/s.
+    pub gbps: f64,
+    /// The row's `gbps` divided by the peer's (above 1: aesflow is faster).
+    pub ratio: f64,
+    /// The peer's command line, for subprocess peers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
+/// One measurement, in any section.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The section it belongs to.
+    pub section: Section,
+    /// The operation (`ecb-enc`, `cbc-enc`, `gcm-open`, `memcpy`, …).
+    pub op: String,
+    /// What ran (`vaes`, `modes/aesni`, `multistream/vaes`, `engine`, …).
+    pub implementation: String,
+    /// Key size in bits, where one applies.
+    pub key_bits: Option<usize>,
+    /// Key expansion style (kernels section: `offline` or `online`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_expansion: Option<String>,
+    /// Independent streams per call (1 except multi-stream).
+    pub streams: usize,
+    /// Threads.
+    pub threads: usize,
+    /// Bytes per stream (per message, per buffer).
+    pub bytes: u64,
+    /// Best wall-clock seconds per call (all streams).
+    pub seconds: f64,
+    /// Total throughput, 10^9 bytes/s.
+    pub gbps: f64,
+    /// Cycles per byte at the machine's nominal clock, one thread's worth
+    /// (`threads` × seconds × clock / bytes).
+    pub cycles_per_byte: f64,
+    /// The row this one is compared with inside aesflow (all threads: the
+    /// same operation on one thread).
+    pub baseline: Option<String>,
+    /// `gbps` / the baseline's.
+    pub vs_baseline: Option<f64>,
+    /// Peers measured in the same run.
+    pub peers: Vec<PeerFigure>,
+}
+
+impl Row {
+    /// A row of `streams × bytes` bytes per call done in `seconds` on
+    /// `threads` threads, cycles at `clock_ghz`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        section: Section,
+        op: impl Into<String>,
+        implementation: impl Into<String>,
+        key_bits: Option<usize>,
+        streams: usize,
+        threads: usize,
+        bytes: u64,
+        seconds: f64,
+        clock_ghz: f64,
+    ) -> Row {
+        let total = (bytes * streams.max(1) as u64) as f64;
+        let seconds = seconds.max(1e-12);
+        Row {
+            section,
+            op: op.into(),
+            implementation: implementation.into(),
+            key_bits,
+            key_expansion: None,
+            streams,
+            threads,
+            bytes,
+            seconds,
+            gbps: total / seconds / 1e9,
+            cycles_per_byte: threads.max(1) as f64 * seconds * clock_ghz * 1e9 / total,
+            baseline: None,
+            vs_baseline: None,
+            peers: Vec::new(),
+        }
+    }
+
+    /// A label naming this row (for another row's `baseline`).
+    pub fn label(&self) -> String {
+        format!("{} {} ({} thr)", self.op, self.implementation, self.threads)
+    }
+
+    /// Compare with `base` (sets `baseline` and `vs_baseline`).
+    pub fn compare(&mut self, base: &Row) {
+        self.baseline = Some(base.label());
+        self.vs_baseline = Some(self.gbps / base.gbps.max(1e-12));
+    }
+
+    /// Add a peer's throughput in GB/s (`None`: not measured, nothing
+    /// added). A peer already present keeps its best figure.
+    pub fn add_peer(&mut self, peer: Peer, gbps: Option<f64>, command: Option<String>) {
+        let Some(g) = gbps.filter(|g| *g > 0.0) else {
+            return;
+        };
+        let fig = PeerFigure {
+            peer,
+            gbps: g,
+            ratio: self.gbps / g,
+            command,
+        };
+        match self.peers.iter_mut().find(|p| p.peer == peer) {
+            Some(p) if p.gbps >= g => {}
+            Some(p) => *p = fig,
+            None => {
+                self.peers.push(fig);
+                self.peers.sort_by_key(|p| p.peer);
+            }
+        }
+    }
+
+    /// This row's figure for `peer`.
+    pub fn peer(&self, peer: Peer) -> Option<&PeerFigure> {
+        self.peers.iter().find(|p| p.peer == peer)
+    }
+}
+
+fn num(v: Option<f64>, prec: usize) -> String {
+    v.map(|v| format!("{v:.prec$}"))
+        .unwrap_or_else(|| "-".into())
+}
+
+/// Rows as a table that fits `width` columns (`None`: the terminal's width
+/// when stdout is a terminal, else unbounded), columns only for what the
+/// rows carry, a legend of every abbreviated header underneath.
+pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
+    let has = |f: &dyn Fn(&Row) -> bool| rows.iter().any(f);
+    let show_keys = has(&|r| r.key_bits.is_some());
+    let show_style = has(&|r| r.key_expansion.is_some());
+    let show_streams = has(&|r| r.streams > 1);
+    let show_threads = has(&|r| r.threads > 1);
+    let show_base = has(&|r| r.vs_baseline.is_some());
+    let peers: Vec<Peer> = Peer::ALL
+        .into_iter()
+        .filter(|p| has(&|r| r.peer(*p).is_some()))
+        .collect();
+    let mut header: Vec<String> = vec!["op".into()];
+    let mut legend: Vec<String> = Vec::new();
+    if show_keys {
+        header.push("key".into());
+    }
+    if show_style {
+        header.push("keys".into());
+        legend.push("keys: key expansion (offline: round keys stored; online: derived)".into());
+    }
+    header.push("impl".into());
+    if show_streams {
+        header.push("str".into());
+        legend.push("str: independent streams per call (GB/s is their total)".into());
+    }
+    if show_threads {
+        header.push("thr".into());
+        legend.push("thr: threads".into());
+    }
+    header.extend(["size".into(), "GB/s".into(), "cyc/B".into()]);
+    legend.push("size: bytes per stream/message/buffer; GB/s: 10^9 B/s, best of reps".into());
+    legend.push("cyc/B: cycles per byte per thread at the nominal clock".into());
+    if show_base {
+        header.push("x base".into());
+        legend.push(
+            "x base: vs aesflow's own baseline (all threads: the same op on one thread)".into(),
+        );
+    }
+    for p in &peers {
+        header.push(format!("{} GB/s", p.abbrev()));
+        header.push(format!("x {}", p.abbrev()));
+        legend.push(format!("{}: {}", p.abbrev(), p.describe()));
+    }
+    if !peers.is_empty() {
+        legend.push("x PEER: aesflow GB/s / the peer's (above 1: aesflow faster)".into());
+    }
+    let mut table = Table::new();
+    table
+        .load_preset(presets::ASCII_MARKDOWN)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.clone());
+    if let Some(w) = width {
+        table.set_width(w);
+    }
+    for r in rows {
+        let mut cells: Vec<String> = vec![r.op.clone()];
+        if show_keys {
+            cells.push(r.key_bits.map_or("-".into(), |b| format!("AES-{b}")));
+        }
+        if show_style {
+            cells.push(r.key_expansion.clone().unwrap_or_else(|| "-".into()));
+        }
+        cells.push(r.implementation.clone());
+        if show_streams {
+            cells.push(r.streams.to_string());
+        }
+        if show_threads {
+            cells.push(r.threads.to_string());
+        }
+        cells.push(human_size(r.bytes));
+        cells.push(format!("{:.3}", r.gbps));
+        cells.push(format!("{:.3}", r.cycles_per_byte));
+        if show_base {
+            cells.push(num(r.vs_baseline, 2));
+        }
+        for p in &peers {
+            let f = r.peer(*p);
+            cells.push(num(f.map(|f| f.gbps), 3));
+            cells.push(num(f.map(|f| f.ratio), 2));
+        }
+        table.add_row(cells);
+    }
+    let first_number = header.iter().position(|h| h == "size").unwrap_or(0);
+    for (i, col) in table.column_iter_mut().enumerate() {
+        if i >= first_number {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let mut s = table.to_string();
+    s.push('\n');
+    for l in legend {
+        s.push_str("  ");
+        s.push_str(&l);
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> Row {
+        Row::new(
+            Section::Modes,
+            "gcm-seal",
+            "modes/vaes",
+            Some(128),
+            1,
+            1,
+            16384,
+            1e-6,
+            2.0,
+        )
+    }
+
+    #[test]
+    fn throughput_cycles_and_peers() {
+        let mut r = row();
+        assert!((r.gbps - 16.384).abs() < 1e-9);
+        assert!((r.cycles_per_byte - 2000.0 / 16384.0).abs() < 1e-9);
+        r.add_peer(Peer::IpsecMb, Some(8.192), None);
+        r.add_peer(Peer::RustCrypto, None, None);
+        r.add_peer(Peer::IpsecMb, Some(4.0), None); // worse: kept the best
+        assert_eq!(r.peers.len(), 1);
+        assert!((r.peer(Peer::IpsecMb).unwrap().ratio - 2.0).abs() < 1e-9);
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["peers"][0]["peer"], "ipsec-mb");
+        assert_eq!(j["section"], "modes");
+        let names: Vec<_> = Peer::ALL
+            .iter()
+            .map(|p| serde_json::to_value(p).unwrap())
+            .collect();
+        assert_eq!(names, ["rustcrypto", "rustcrypto-0.9", "openssl", "ipsec-mb"]);
+    }
+
+    #[test]
+    fn table_fits_and_explains() {
+        let mut r = row();
+        r.add_peer(Peer::Openssl, Some(4.0), Some("openssl speed".into()));
+        r.add_peer(Peer::IpsecMb, Some(8.0), None);
+        let t = render_rows(&[r.clone(), r], Some(80));
+        for line in t.lines() {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        assert!(t.contains("x MB") && t.contains("Intel ipsec-mb") && t.contains("cyc/B"));
+    }
+}

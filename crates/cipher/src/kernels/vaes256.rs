@@ -1,0 +1,394 @@
+//! The `vaes256` kernel: VAES on 256-bit registers (AVX2), for CPUs — and
+//! virtual machines — that have VAES but not AVX-512.
+//!
+//! * `VAESENC` on a ymm register runs one round on two blocks; the main
+//!   loop keeps [`IN_FLIGHT`] registers (16 blocks) in flight, the round
+//!   keys broadcast once per call and held in registers.
+//! * ECB, fused CTR (branch-free 128-bit counters), CBC and CFB128
+//!   decryption (the preceding ciphertext blocks formed in registers with
+//!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
+//!   α^16 per group); tails through one register and a 32-byte stack
+//!   buffer.
+//! * CBC encryption is serial: the AES-NI loop.
+//! * Decryption uses the equivalent inverse cipher like `aesni`; online key
+//!   expansion derives the round keys once per 64 blocks.
+//!
+//! Code that follows a kernel's family ([`Kernel::isa`]) treats this one as
+//! `aesni` (128-bit multi-stream paths); GCM asks [`Kernel::vector_bits`]
+//! and runs its 256-bit fused kernel.
+//!
+//! Constant-time: the AES instructions take data-independent time and no
+//! memory access depends on the key or the data.
+
+use super::aesni::{Dir, ONLINE_BATCH, for_each_keyed};
+use crate::kernel::{Block, Kernel, xts_mul_alpha};
+use crate::key_schedule::KeySchedule;
+use crate::x86::v256::{
+    Keys, broadcast_keys, counters, crypt_n, load32, preceding, store32, xts_mul_alpha16,
+};
+use core::arch::x86_64::*;
+use zeroize::Zeroize;
+
+/// The 256-bit VAES kernel.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Vaes256;
+
+/// ymm registers (2 blocks each) in flight in the main loop.
+pub const IN_FLIGHT: usize = 8;
+
+fn detected() -> bool {
+    crate::cpu::features().vaes256()
+}
+
+fn require() {
+    if !detected() {
+        panic!(
+            "aesflow: the 'vaes256' kernel needs the CPU features avx2, vaes and aes, \
+             which this CPU lacks; choose a kernel with kernel_by_name/available_kernels"
+        );
+    }
+}
+
+/// What one register-group step does to the bytes of `data` (`32 * N`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// ECB in the key direction.
+    Ecb,
+    /// CTR keystream XOR (counter in the state).
+    Ctr,
+    /// CBC decryption (chain in the state).
+    CbcDec,
+    /// CFB128 decryption (chain in the state).
+    CfbDec,
+}
+
+/// Run `OP` over exactly `32 * N` bytes; `st` is the op's running state:
+/// the last ciphertext block in lane 1 (CBC/CFB); CTR's counter is `ctr`.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+fn step<const NR: usize, const N: usize, const DEC: bool>(
+    op: Op,
+    d: &mut [u8],
+    st: &mut __m256i,
+    ctr: &mut u128,
+    k: &Keys,
+) {
+    assert_eq!(d.len(), 32 * N);
+    let mut c = [_mm256_setzero_si256(); N];
+    for (v, s) in c.iter_mut().zip(d.chunks_exact(32)) {
+        *v = load32(s);
+    }
+    // `post`: XORed after the rounds.
+    let mut post = [_mm256_setzero_si256(); N];
+    let mut x = c;
+    match op {
+        Op::Ecb => {}
+        Op::Ctr => {
+            counters::<N>(*ctr, &mut x);
+            *ctr = ctr.wrapping_add(2 * N as u128);
+            post = c;
+        }
+        Op::CbcDec | Op::CfbDec => {
+            let mut prev = [_mm256_setzero_si256(); N];
+            prev[0] = preceding(c[0], *st);
+            for r in 1..N {
+                prev[r] = preceding(c[r], c[r - 1]);
+            }
+            *st = c[N - 1];
+            if op == Op::CbcDec {
+                post = prev;
+            } else {
+                x = prev;
+                post = c;
+            }
+        }
+    }
+    crypt_n::<NR, N, DEC>(&mut x, k);
+    for ((v, p), s) in x.iter().zip(&post).zip(d.chunks_exact_mut(32)) {
+        store32(s, _mm256_xor_si256(*v, *p));
+    }
+}
+
+/// `op` over `data` (whole blocks, or any length for CTR) with the keys
+/// `rk`. Returns the state register before the tail (a last single block,
+/// or CTR's last 1..=31 bytes, run through a two-block stack buffer) and
+/// whether there was one.
+#[target_feature(enable = "avx2,vaes")]
+fn run<const NR: usize, const DEC: bool>(
+    op: Op,
+    rk: &[[u8; 16]],
+    data: &mut [u8],
+    mut st: __m256i,
+    ctr: &mut u128,
+) -> (__m256i, bool) {
+    let k = broadcast_keys(rk);
+    let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
+    for c in &mut chunks {
+        step::<NR, IN_FLIGHT, DEC>(op, c, &mut st, ctr, &k);
+    }
+    let rest = chunks.into_remainder();
+    let mut regs = rest.chunks_exact_mut(32);
+    for c in &mut regs {
+        step::<NR, 1, DEC>(op, c, &mut st, ctr, &k);
+    }
+    let tail = regs.into_remainder();
+    if tail.is_empty() {
+        return (st, false);
+    }
+    // The buffer's second lane is never copied back; a CTR counter of a
+    // partial block is consumed.
+    let mut buf = [0u8; 32];
+    buf[..tail.len()].copy_from_slice(tail);
+    let (before, c0) = (st, *ctr);
+    step::<NR, 1, DEC>(op, &mut buf, &mut st, ctr, &k);
+    *ctr = c0.wrapping_add(tail.len().div_ceil(16) as u128);
+    tail.copy_from_slice(&buf[..tail.len()]);
+    buf.zeroize();
+    (before, true)
+}
+
+/// XTS over whole blocks: [`IN_FLIGHT`] registers of tweaks, each advanced
+/// by α^16 per group independently of the others; after the main loop they
+/// hold the next 16 tweaks in order, which the remainder uses.
+#[target_feature(enable = "avx2,vaes")]
+fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, data: &mut [u8]) {
+    let k = broadcast_keys(rk);
+    let mut ts = [*tweak; 2 * IN_FLIGHT];
+    for j in 1..ts.len() {
+        ts[j] = xts_mul_alpha(&ts[j - 1]);
+    }
+    let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
+    for (t, pair) in tw.iter_mut().zip(ts.chunks_exact(2)) {
+        // SAFETY: `pair` is 32 readable bytes; unaligned load.
+        *t = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+    }
+    ts.zeroize();
+    let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
+    for c in &mut chunks {
+        let mut x = [_mm256_setzero_si256(); IN_FLIGHT];
+        for ((v, s), t) in x.iter_mut().zip(c.chunks_exact(32)).zip(&tw) {
+            *v = _mm256_xor_si256(load32(s), *t);
+        }
+        crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
+        for ((v, s), t) in x.iter().zip(c.chunks_exact_mut(32)).zip(&tw) {
+            store32(s, _mm256_xor_si256(*v, *t));
+        }
+        for t in tw.iter_mut() {
+            *t = xts_mul_alpha16(*t);
+        }
+    }
+    // Fewer than 16 blocks: registers `r = 0, 1, …` of `tw` in order.
+    let rest = chunks.into_remainder();
+    let mut regs = rest.chunks_exact_mut(32);
+    let mut r = 0;
+    for c in &mut regs {
+        let mut x = [_mm256_xor_si256(load32(c), tw[r])];
+        crypt_n::<NR, 1, DEC>(&mut x, &k);
+        store32(c, _mm256_xor_si256(x[0], tw[r]));
+        r += 1;
+    }
+    let tail = regs.into_remainder();
+    let mut next = 0;
+    if !tail.is_empty() {
+        let mut buf = [0u8; 32];
+        buf[..16].copy_from_slice(tail);
+        let mut x = [_mm256_xor_si256(load32(&buf), tw[r])];
+        crypt_n::<NR, 1, DEC>(&mut x, &k);
+        store32(&mut buf, _mm256_xor_si256(x[0], tw[r]));
+        tail.copy_from_slice(&buf[..16]);
+        buf.zeroize();
+        next = 1;
+    }
+    *tweak = lane(tw[r], next);
+}
+
+/// A block into lane 0 and lane 1 of a register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn splat(b: &Block) -> __m256i {
+    // SAFETY: `b` is 16 readable bytes; unaligned load.
+    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(b.as_ptr().cast()) })
+}
+
+/// Lane `i` (0 or 1) of a register as a block.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lane(v: __m256i, i: usize) -> Block {
+    let mut b = [[0u8; 16]; 2];
+    // SAFETY: `b` is 32 writable bytes; unaligned store.
+    unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), v) };
+    let out = b[i];
+    b.zeroize();
+    out
+}
+
+/// Dispatch on the number of rounds and direction.
+///
+/// # Safety
+/// The CPU has AVX2, VAES and AES-NI.
+unsafe fn dispatch(
+    op: Op,
+    dec: bool,
+    rk: &[[u8; 16]],
+    data: &mut [u8],
+    st: __m256i,
+    ctr: &mut u128,
+) -> (__m256i, bool) {
+    // SAFETY: the caller guarantees the features these functions enable.
+    unsafe {
+        match (rk.len() - 1, dec) {
+            (10, false) => run::<10, false>(op, rk, data, st, ctr),
+            (12, false) => run::<12, false>(op, rk, data, st, ctr),
+            (14, false) => run::<14, false>(op, rk, data, st, ctr),
+            (10, true) => run::<10, true>(op, rk, data, st, ctr),
+            (12, true) => run::<12, true>(op, rk, data, st, ctr),
+            (14, true) => run::<14, true>(op, rk, data, st, ctr),
+            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+        }
+    }
+}
+
+/// Whole blocks through `op` with the keys in the direction `dec`.
+fn blocks_op(
+    keys: &KeySchedule,
+    dec: bool,
+    blocks: &mut [Block],
+    mut f: impl FnMut(&[[u8; 16]], &mut [u8]),
+) {
+    require();
+    let dir = if dec { Dir::Dec } else { Dir::Enc };
+    for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
+        f(rk, b.as_flattened_mut())
+    });
+}
+
+impl Kernel for Vaes256 {
+    fn name(&self) -> &'static str {
+        "vaes256"
+    }
+    fn description(&self) -> &'static str {
+        "AVX2 + VAES (256-bit), 16 blocks in flight, fused CTR (constant-time)"
+    }
+    fn is_available(&self) -> bool {
+        detected()
+    }
+    fn is_constant_time(&self) -> bool {
+        true
+    }
+    fn rank(&self) -> u32 {
+        25
+    }
+    fn isa(&self) -> crate::cpu::Isa {
+        crate::cpu::Isa::Aesni
+    }
+    fn vector_bits(&self) -> u32 {
+        256
+    }
+    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
+        blocks_op(keys, false, blocks, |rk, d| {
+            // SAFETY: `blocks_op` checked avx2, vaes and aes.
+            unsafe { dispatch(Op::Ecb, false, rk, d, _mm256_setzero_si256(), &mut 0) };
+        });
+    }
+    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
+        blocks_op(keys, true, blocks, |rk, d| {
+            // SAFETY: `blocks_op` checked avx2, vaes and aes.
+            unsafe { dispatch(Op::Ecb, true, rk, d, _mm256_setzero_si256(), &mut 0) };
+        });
+    }
+    fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
+        require();
+        let mut c = u128::from_be_bytes(*counter);
+        // SAFETY: `require` checked avx2 (and so SSE2) just above.
+        let z = unsafe { _mm256_setzero_si256() };
+        for_each_keyed(keys, Dir::Enc, data, ONLINE_BATCH * 16, |rk, d| {
+            // SAFETY: `require` checked avx2, vaes and aes.
+            unsafe { dispatch(Op::Ctr, false, rk, d, z, &mut c) };
+        });
+        *counter = c.to_be_bytes();
+    }
+    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        require();
+        super::aesni::cbc_encrypt_ni(keys, iv, blocks);
+    }
+    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        self.chain(keys, iv, blocks, Op::CbcDec);
+    }
+    fn cfb_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+        self.chain(keys, iv, blocks, Op::CfbDec);
+    }
+    fn xts_blocks(
+        &self,
+        keys: &KeySchedule,
+        tweak: &mut Block,
+        blocks: &mut [Block],
+        decrypt: bool,
+    ) {
+        blocks_op(keys, decrypt, blocks, |rk, d| {
+            // SAFETY: `blocks_op` checked avx2, vaes and aes.
+            unsafe {
+                match (rk.len() - 1, decrypt) {
+                    (10, false) => xts_run::<10, false>(rk, tweak, d),
+                    (12, false) => xts_run::<12, false>(rk, tweak, d),
+                    (14, false) => xts_run::<14, false>(rk, tweak, d),
+                    (10, true) => xts_run::<10, true>(rk, tweak, d),
+                    (12, true) => xts_run::<12, true>(rk, tweak, d),
+                    (14, true) => xts_run::<14, true>(rk, tweak, d),
+                    (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
+                }
+            }
+        });
+    }
+}
+
+impl Vaes256 {
+    fn chain(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
+        let Some(&last) = blocks.last() else {
+            return;
+        };
+        let dec = op == Op::CbcDec;
+        blocks_op(keys, dec, blocks, |rk, d| {
+            let prev: Block = d[d.len() - 16..].try_into().expect("whole blocks");
+            // SAFETY: `blocks_op` checked avx2, vaes and aes.
+            unsafe { dispatch(op, dec, rk, d, splat(iv), &mut 0) };
+            *iv = prev;
+        });
+        debug_assert_eq!(*iv, last);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil;
+
+    fn available() -> bool {
+        if Vaes256.is_available() {
+            true
+        } else {
+            println!("skipped: vaes256 not available");
+            false
+        }
+    }
+
+    #[test]
+    fn ecb_matches_reference() {
+        if available() {
+            testutil::check_ecb(&Vaes256, 31);
+        }
+    }
+
+    #[test]
+    fn ctr_matches_reference() {
+        if available() {
+            testutil::check_ctr(&Vaes256, 32);
+        }
+    }
+
+    #[test]
+    fn chained_modes_match_reference() {
+        if available() {
+            testutil::check_chained(&Vaes256, 33);
+        }
+    }
+}

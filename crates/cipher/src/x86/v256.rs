@@ -1,0 +1,152 @@
+//! 256-bit helpers: AVX2 with VAES, two blocks per ymm register — the
+//! vector AES of CPUs (or virtual machines) without AVX-512.
+//!
+//! # Safety
+//!
+//! Every function here is safe to call from code compiled with its target
+//! features; from anywhere else it is `unsafe`, and the caller must have
+//! checked that the CPU has those features ([`features`](crate::cpu::features)).
+
+// The shared `# Safety` section above covers every function of the module.
+#![allow(clippy::missing_safety_doc)]
+
+use super::MAX_ROUND_KEYS;
+use core::arch::x86_64::*;
+
+/// The round keys broadcast to both lanes (only `0..=Nr` meaningful).
+pub type Keys = [__m256i; MAX_ROUND_KEYS];
+
+/// Broadcast each round key of `rk` (at most 15) to both lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn broadcast_keys(rk: &[[u8; 16]]) -> Keys {
+    let mut k = [_mm256_setzero_si256(); MAX_ROUND_KEYS];
+    for (d, s) in k.iter_mut().zip(rk) {
+        // SAFETY: `s` is 16 readable bytes; unaligned load.
+        let x = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
+        *d = _mm256_broadcastsi128_si256(x);
+    }
+    k
+}
+
+/// 32 bytes from the start of `p`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn load32(p: &[u8]) -> __m256i {
+    assert!(p.len() >= 32);
+    // SAFETY: just checked that 32 bytes are readable; unaligned load.
+    unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
+}
+
+/// 32 bytes to the start of `p`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn store32(p: &mut [u8], v: __m256i) {
+    assert!(p.len() >= 32);
+    // SAFETY: just checked that 32 bytes are writable; unaligned store.
+    unsafe { _mm256_storeu_si256(p.as_mut_ptr().cast(), v) }
+}
+
+/// Encrypt `N` registers (2 blocks each), AES-`NR`, rounds interleaved.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m256i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm256_xor_si256(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm256_aesenc_epi128(*v, *kr);
+        }
+    }
+    for v in x.iter_mut() {
+        *v = _mm256_aesenclast_epi128(*v, k[NR]);
+    }
+}
+
+/// Decrypt `N` registers with the equivalent inverse cipher's keys.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m256i; N], k: &Keys) {
+    for v in x.iter_mut() {
+        *v = _mm256_xor_si256(*v, k[0]);
+    }
+    for kr in &k[1..NR] {
+        for v in x.iter_mut() {
+            *v = _mm256_aesdec_epi128(*v, *kr);
+        }
+    }
+    for v in x.iter_mut() {
+        *v = _mm256_aesdeclast_epi128(*v, k[NR]);
+    }
+}
+
+/// Encrypt or decrypt (`DEC`) `N` registers.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m256i; N], k: &Keys) {
+    if DEC {
+        dec_n::<NR, N>(x, k)
+    } else {
+        enc_n::<NR, N>(x, k)
+    }
+}
+
+/// `a + b` on each 128-bit little-endian lane (carry from the low into the
+/// high 64 bits), wrapping; branch-free (AVX2 has no unsigned 64-bit
+/// compare: the operands are biased by 2^63 for a signed one).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn add128(a: __m256i, b: __m256i) -> __m256i {
+    let s = _mm256_add_epi64(a, b);
+    let bias = _mm256_set1_epi64x(i64::MIN);
+    // All ones in each qword where s < b unsigned, i.e. the add carried.
+    let lt = _mm256_cmpgt_epi64(_mm256_xor_si256(b, bias), _mm256_xor_si256(s, bias));
+    // Only the low qword's carry counts, into the high qword: subtract −1.
+    _mm256_sub_epi64(s, _mm256_bslli_epi128::<8>(lt))
+}
+
+/// `N` registers of consecutive big-endian counter blocks from `ctr`
+/// (lane `j` of register `i` holds `ctr + 2i + j`, 128-bit wrapping).
+/// Branch-free whatever the counter's value.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn counters<const N: usize>(ctr: u128, x: &mut [__m256i; N]) {
+    let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ));
+    let b = ctr.wrapping_add(1);
+    let base = _mm256_set_epi64x((b >> 64) as i64, b as i64, (ctr >> 64) as i64, ctr as i64);
+    for (i, v) in x.iter_mut().enumerate() {
+        let step = (2 * i) as i64;
+        let c = add128(base, _mm256_set_epi64x(0, step, 0, step));
+        *v = _mm256_shuffle_epi8(c, bswap);
+    }
+}
+
+/// The register whose lanes are the blocks preceding those of `c`: lane 1
+/// of `prev`, then lane 0 of `c`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn preceding(c: __m256i, prev: __m256i) -> __m256i {
+    _mm256_permute2x128_si256::<0x21>(prev, c)
+}
+
+/// Each 128-bit lane (an XTS tweak) times α^16: shifted left by 16 bits,
+/// the 16 bits shifted out of the top reduced with 0x87 (their carry-less
+/// product with 0x87 fits in the low qword). Branch-free. Advancing every
+/// register of a group by α^16 keeps the tweak updates independent of each
+/// other (no serial chain through the group).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn xts_mul_alpha16(t: __m256i) -> __m256i {
+    let shifted = _mm256_slli_epi64::<16>(t);
+    let out = _mm256_srli_epi64::<48>(t);
+    let into_hi = _mm256_bslli_epi128::<8>(out);
+    let hi = _mm256_bsrli_epi128::<8>(out);
+    let red = _mm256_xor_si256(
+        _mm256_xor_si256(hi, _mm256_slli_epi64::<1>(hi)),
+        _mm256_xor_si256(_mm256_slli_epi64::<2>(hi), _mm256_slli_epi64::<7>(hi)),
+    );
+    _mm256_xor_si256(_mm256_xor_si256(shifted, into_hi), red)
+}

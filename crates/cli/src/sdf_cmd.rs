@@ -1,0 +1,586 @@
+//! `aesflow sdf FILE.xml`: analyse any synchronous dataflow graph in SDF3's
+//! XML format — consistency and repetition vector, deadlock, throughput and
+//! the critical cycle (SDF3's semantics by default), buffer sizing and
+//! latency — as text, JSON or Graphviz DOT.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use aesflow_dataflow::analysis::buffer::{BufferAnalysis, BufferOptions};
+use aesflow_dataflow::sdf3::{self, ReadOptions};
+use aesflow_dataflow::{AnalysisOptions, EdgeOrigin, SdfError, SdfGraph};
+use anyhow::{Context, bail};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use serde::Serialize;
+
+/// Largest input file read (the XML is held in memory while parsed).
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Rows of a per-actor table printed without `--all`.
+const TABLE_ROWS: usize = 40;
+
+/// Execution semantics of the throughput analysis.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Semantics {
+    /// SDF3's `throughput`: an actor may fire concurrently with itself
+    /// (auto-concurrency) unless a self-edge forbids it.
+    Sdf3,
+    /// Every actor is a sequential process: its firings never overlap.
+    Sequential,
+}
+
+/// Arguments of `aesflow sdf`.
+#[derive(clap::Args, Debug)]
+pub struct SdfArgs {
+    /// The graph: an SDF3 XML file (`<sdf3 type="sdf">`); `-` reads stdin.
+    pub file: PathBuf,
+    /// Throughput semantics: `sdf3` (auto-concurrency, as SDF3) or
+    /// `sequential` (no actor overlaps with itself).
+    #[arg(long, value_enum, default_value_t = Semantics::Sdf3)]
+    pub semantics: Semantics,
+    /// Bound every channel by its `<bufferSize sz>` (SDF3's throughput
+    /// analysis ignores buffer sizes; so does aesflow by default).
+    #[arg(long)]
+    pub capacities: bool,
+    /// Storage/throughput trade-off: the Pareto points of total buffer size
+    /// against throughput, and the minimal deadlock-free capacities.
+    #[arg(long)]
+    pub buffers: bool,
+    /// Latency from actor SRC to actor DST in self-timed execution.
+    #[arg(long, num_args = 2, value_names = ["SRC", "DST"])]
+    pub latency: Option<Vec<String>>,
+    /// Cross-check the throughput by explicit state-space exploration.
+    #[arg(long)]
+    pub state_space: bool,
+    /// Machine-readable output (JSON).
+    #[arg(long, conflicts_with = "dot")]
+    pub json: bool,
+    /// Write the graph as Graphviz DOT instead of the analysis.
+    #[arg(long)]
+    pub dot: bool,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long, value_name = "PATH", default_value = "-")]
+    pub output: PathBuf,
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// List every actor (tables show the first 40 otherwise).
+    #[arg(long)]
+    pub all: bool,
+    /// Deepest XML element nesting accepted (checked before parsing).
+    #[arg(long, value_name = "N", default_value_t = ReadOptions::default().max_depth)]
+    pub max_depth: usize,
+    /// Largest equivalent HSDF graph analysed (sum of the repetition vector).
+    #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_hsdf_nodes)]
+    pub max_hsdf_nodes: u64,
+    /// Work budget of the iterative analyses (steps / policy rounds).
+    #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_work)]
+    pub max_work: u64,
+    /// Storage distributions evaluated at most by --buffers.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_distributions: usize,
+}
+
+/// One actor's line of the report.
+#[derive(Serialize)]
+struct ActorRow {
+    name: String,
+    firings: u64,
+    exec_time: u64,
+}
+
+/// One firing on the critical cycle.
+#[derive(Serialize)]
+struct CycleStep {
+    actor: String,
+    firing: u64,
+    /// What leads to the next firing: a channel, a channel's capacity, or
+    /// the actor's own sequential order.
+    via: String,
+    tokens: u64,
+}
+
+#[derive(Serialize)]
+struct ThroughputReport {
+    /// Time units per graph iteration, exact (`a` or `a/b`); `0` if
+    /// nothing bounds the execution.
+    period: String,
+    period_f64: f64,
+    /// Iterations per time unit (`null` if unbounded).
+    throughput: Option<f64>,
+    throughput_exact: Option<String>,
+    critical_cycle: Vec<CycleStep>,
+    critical_actors: Vec<String>,
+    hsdf_nodes: usize,
+    hsdf_edges: usize,
+}
+
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    graph: String,
+    actors: usize,
+    channels: usize,
+    semantics: &'static str,
+    capacities: bool,
+    warnings: Vec<String>,
+    consistent: bool,
+    repetition_vector: Vec<ActorRow>,
+    deadlock_free: Option<bool>,
+    stuck_actors: Vec<String>,
+    throughput: Option<ThroughputReport>,
+    /// Why there is no throughput figure (size limit, deadlock, ...).
+    errors: Vec<String>,
+    state_space_period: Option<String>,
+    buffers: Option<BufferReport>,
+    latency: Option<LatencyReport>,
+}
+
+#[derive(Serialize)]
+struct BufferPoint {
+    size: u128,
+    /// Iterations per time unit, exact.
+    throughput: String,
+    throughput_f64: f64,
+    /// Capacity per channel name.
+    capacities: Vec<(String, u64)>,
+}
+
+#[derive(Serialize)]
+struct BufferReport {
+    points: Vec<BufferPoint>,
+    /// Index into `points` of the minimal deadlock-free distribution.
+    min_deadlock_free: Option<usize>,
+    max_throughput: Option<String>,
+    complete: bool,
+    evaluated: usize,
+}
+
+#[derive(Serialize)]
+struct LatencyReport {
+    src: String,
+    dst: String,
+    latency: u64,
+}
+
+/// Runs `aesflow sdf`.
+pub fn run(a: SdfArgs) -> anyhow::Result<()> {
+    let xml = read_input(&a.file)?;
+    let ropts = ReadOptions {
+        max_depth: a.max_depth,
+        ..ReadOptions::default()
+    };
+    let imp = sdf3::from_xml_with(&xml, &ropts)
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    drop(xml);
+    let g = imp.graph;
+    if a.dot {
+        return emit(&a, &g.to_dot());
+    }
+    let opts = AnalysisOptions {
+        auto_concurrency: a.semantics == Semantics::Sdf3,
+        respect_capacities: a.capacities,
+        max_hsdf_nodes: a.max_hsdf_nodes,
+        max_work: a.max_work,
+        ..AnalysisOptions::default()
+    };
+    let report = analyse(&a, &g, imp.warnings, &opts);
+    let text = if a.json {
+        serde_json::to_string_pretty(&report)? + "\n"
+    } else {
+        format_text(&report, a.all)
+    };
+    emit(&a, &text)
+}
+
+fn read_input(path: &Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut s)
+            .context("reading stdin")?;
+        return Ok(s);
+    }
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    if meta.len() > MAX_FILE_BYTES {
+        bail!(
+            "{} is {} bytes, more than the {} accepted",
+            path.display(),
+            meta.len(),
+            MAX_FILE_BYTES
+        );
+    }
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
+    if a.output.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        return Ok(out.flush()?);
+    }
+    let mut f = aesflow_output::AtomicFile::create(&a.output, a.force)?;
+    f.file_mut()
+        .write_all(text.as_bytes())
+        .with_context(|| format!("writing {}", a.output.display()))?;
+    f.commit(true)?;
+    Ok(())
+}
+
+fn name(g: &SdfGraph, i: usize) -> String {
+    g.actors()[i].name.clone()
+}
+
+fn analyse(a: &SdfArgs, g: &SdfGraph, warnings: Vec<String>, opts: &AnalysisOptions) -> Report {
+    let mut r = Report {
+        file: a.file.display().to_string(),
+        graph: g.name().to_string(),
+        actors: g.num_actors(),
+        channels: g.num_channels(),
+        semantics: match a.semantics {
+            Semantics::Sdf3 => "sdf3 (auto-concurrency, SDF3's throughput)",
+            Semantics::Sequential => "sequential (no actor overlaps with itself)",
+        },
+        capacities: a.capacities,
+        warnings,
+        consistent: false,
+        repetition_vector: Vec::new(),
+        deadlock_free: None,
+        stuck_actors: Vec::new(),
+        throughput: None,
+        errors: Vec::new(),
+        state_space_period: None,
+        buffers: None,
+        latency: None,
+    };
+    let q = match g.repetition_vector() {
+        Ok(q) => q,
+        Err(e) => {
+            r.errors.push(describe(g, &e));
+            return r;
+        }
+    };
+    r.consistent = true;
+    r.repetition_vector = g
+        .actors()
+        .iter()
+        .zip(q.as_slice())
+        .map(|(act, &n)| ActorRow {
+            name: act.name.clone(),
+            firings: n,
+            exec_time: act.exec_time,
+        })
+        .collect();
+    match g.check_deadlock_with(opts) {
+        Ok(()) => r.deadlock_free = Some(true),
+        Err(SdfError::Deadlock { stuck }) => {
+            r.deadlock_free = Some(false);
+            r.stuck_actors = stuck.iter().map(|s| name(g, s.index())).collect();
+            return r;
+        }
+        Err(e) => r.errors.push(describe(g, &e)),
+    }
+    match g.analyze_throughput_with(opts) {
+        Ok(t) => {
+            r.throughput = Some(ThroughputReport {
+                period: t.period.to_string(),
+                period_f64: t.period.to_f64(),
+                throughput: (!t.period.is_zero()).then(|| t.throughput()),
+                throughput_exact: t.throughput_exact().map(|x| x.to_string()),
+                critical_cycle: t
+                    .critical_firings
+                    .iter()
+                    .map(|f| CycleStep {
+                        actor: name(g, f.actor.index()),
+                        firing: f.firing,
+                        via: via(g, f.via),
+                        tokens: f.tokens,
+                    })
+                    .collect(),
+                critical_actors: t
+                    .critical_actors()
+                    .iter()
+                    .map(|x| name(g, x.index()))
+                    .collect(),
+                hsdf_nodes: t.hsdf_size.0,
+                hsdf_edges: t.hsdf_size.1,
+            })
+        }
+        Err(e) => r.errors.push(describe(g, &e)),
+    }
+    if a.state_space {
+        match g.self_timed_period(opts, a.max_work) {
+            Ok(p) => r.state_space_period = Some(p.to_string()),
+            Err(e) => r.errors.push(format!("state space: {}", describe(g, &e))),
+        }
+    }
+    if a.buffers {
+        let bopts = BufferOptions {
+            max_distributions: a.max_distributions,
+            ..BufferOptions::default()
+        };
+        match g.buffer_tradeoff(opts, &bopts) {
+            Ok(b) => r.buffers = Some(buffer_report(g, &b)),
+            Err(e) => r.errors.push(format!("buffer sizing: {}", describe(g, &e))),
+        }
+    }
+    if let Some(pair) = &a.latency {
+        match latency(g, &pair[0], &pair[1], opts, a.max_work) {
+            Ok(l) => r.latency = Some(l),
+            Err(e) => r.errors.push(format!("latency: {}", describe(g, &e))),
+        }
+    }
+    r
+}
+
+fn buffer_report(g: &SdfGraph, b: &BufferAnalysis) -> BufferReport {
+    BufferReport {
+        points: b
+            .points
+            .iter()
+            .map(|p| BufferPoint {
+                size: p.size,
+                throughput: p.throughput.to_string(),
+                throughput_f64: p.throughput.to_f64(),
+                capacities: g
+                    .channels()
+                    .iter()
+                    .zip(&p.capacities)
+                    .map(|(c, &n)| (c.name.clone(), n))
+                    .collect(),
+            })
+            .collect(),
+        min_deadlock_free: b.points.iter().position(|p| !p.throughput.is_zero()),
+        max_throughput: b.max_throughput.map(|t| t.to_string()),
+        complete: b.complete,
+        evaluated: b.evaluated,
+    }
+}
+
+fn latency(
+    g: &SdfGraph,
+    src: &str,
+    dst: &str,
+    opts: &AnalysisOptions,
+    max_steps: u64,
+) -> Result<LatencyReport, SdfError> {
+    let find = |n: &str| {
+        g.find_actor(n).ok_or_else(|| SdfError::UnknownActor {
+            name: n.to_string(),
+        })
+    };
+    let l = g.latency(find(src)?, find(dst)?, opts, max_steps)?;
+    Ok(LatencyReport {
+        src: src.to_string(),
+        dst: dst.to_string(),
+        latency: l,
+    })
+}
+
+fn via(g: &SdfGraph, o: EdgeOrigin) -> String {
+    match o {
+        EdgeOrigin::Channel(c) => format!("channel {}", g.channel(c).name),
+        EdgeOrigin::Capacity(c) => format!("capacity of {}", g.channel(c).name),
+        EdgeOrigin::Sequential(x) => format!("{} runs one firing at a time", name(g, x.index())),
+    }
+}
+
+/// An error message with actor and channel names instead of ids.
+fn describe(g: &SdfGraph, e: &SdfError) -> String {
+    match e {
+        SdfError::Deadlock { stuck } => {
+            let names: Vec<String> = stuck.iter().map(|s| name(g, s.index())).collect();
+            format!("the graph deadlocks; stuck actors: {}", names.join(", "))
+        }
+        SdfError::Inconsistent { detail, .. } => format!("inconsistent: {detail}"),
+        SdfError::HsdfTooLarge { nodes, limit } => format!(
+            "the equivalent HSDF graph has {nodes} firings per iteration, more than --max-hsdf-nodes {limit}"
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
+    line(format!(
+        "buffer sizing: {} Pareto points ({} distributions evaluated{})",
+        b.points.len(),
+        b.evaluated,
+        if b.complete {
+            ""
+        } else {
+            "; stopped at --max-distributions before the maximal throughput"
+        }
+    ));
+    let mut t = table();
+    t.set_header(["size", "throughput", "capacities"]);
+    let shown = if all { b.points.len() } else { TABLE_ROWS };
+    for p in b.points.iter().take(shown) {
+        let caps: Vec<String> = p
+            .capacities
+            .iter()
+            .map(|(c, n)| format!("{c}={n}"))
+            .collect();
+        t.add_row([
+            p.size.to_string(),
+            format!("{:.6e}", p.throughput_f64),
+            caps.join(" "),
+        ]);
+    }
+    line(t.to_string());
+    if b.points.len() > shown {
+        line(format!(
+            "... {} more points (--all)",
+            b.points.len() - shown
+        ));
+    }
+    line("size: total tokens of storage over all channels; throughput: iterations per time unit; capacities: tokens per channel of one minimal distribution".into());
+    if let Some(i) = b.min_deadlock_free {
+        line(format!(
+            "minimal deadlock-free capacities: total {} tokens (first row above with a positive throughput: row {})",
+            b.points[i].size,
+            i + 1
+        ));
+    }
+}
+
+/// Runs of consecutive cycle steps of one actor via the same kind of
+/// dependency: (first index, last index, tokens summed).
+fn runs(c: &[CycleStep]) -> Vec<(usize, usize, u64)> {
+    let mut v: Vec<(usize, usize, u64)> = Vec::new();
+    for (i, st) in c.iter().enumerate() {
+        match v.last_mut() {
+            Some((first, last, tok))
+                if c[*first].actor == st.actor
+                    && c[*first].via == st.via
+                    && c[*last].firing + 1 == st.firing =>
+            {
+                *last = i;
+                *tok = tok.saturating_add(st.tokens);
+            }
+            _ => v.push((i, i, st.tokens)),
+        }
+    }
+    v
+}
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    if t.width().is_none() {
+        // not a terminal: wrap for an 100-column page
+        t.set_width(100);
+    }
+    t
+}
+
+fn format_text(r: &Report, all: bool) -> String {
+    let mut s = String::new();
+    let mut line = |x: String| {
+        s.push_str(&x);
+        s.push('\n');
+    };
+    line(format!(
+        "graph {} ({}): {} actors, {} channels",
+        r.graph, r.file, r.actors, r.channels
+    ));
+    line(format!("semantics: {}", r.semantics));
+    if r.capacities {
+        line("channel capacities (<bufferSize sz>) respected".into());
+    }
+    for w in &r.warnings {
+        line(format!("note: {w}"));
+    }
+    if !r.consistent {
+        for e in &r.errors {
+            line(format!("NOT consistent: {e}"));
+        }
+        return s;
+    }
+    line("consistent: yes".into());
+    let mut t = table();
+    t.set_header(["actor", "q", "exec"]);
+    let shown = if all {
+        r.repetition_vector.len()
+    } else {
+        TABLE_ROWS
+    };
+    for row in r.repetition_vector.iter().take(shown) {
+        t.add_row([
+            row.name.clone(),
+            row.firings.to_string(),
+            row.exec_time.to_string(),
+        ]);
+    }
+    line(t.to_string());
+    if r.repetition_vector.len() > shown {
+        line(format!(
+            "... {} more actors (--all lists them, --json gives everything)",
+            r.repetition_vector.len() - shown
+        ));
+    }
+    line("q: firings per iteration (repetition vector); exec: execution time of one firing".into());
+    match r.deadlock_free {
+        Some(true) => line("deadlock-free: yes".into()),
+        Some(false) => line(format!(
+            "deadlock-free: NO; stuck actors: {}",
+            r.stuck_actors.join(", ")
+        )),
+        None => {}
+    }
+    if let Some(th) = &r.throughput {
+        match th.throughput {
+            Some(x) => line(format!(
+                "throughput: {x:.6e} iterations per time unit (exactly {}); period {} = {:.3} time units per iteration",
+                th.throughput_exact.as_deref().unwrap_or("-"),
+                th.period,
+                th.period_f64
+            )),
+            None => line("throughput: unbounded (no cycle constrains the execution)".into()),
+        }
+        if !th.critical_cycle.is_empty() {
+            line(format!(
+                "critical cycle ({} firings, actors {}):",
+                th.critical_cycle.len(),
+                th.critical_actors.join(" -> ")
+            ));
+            let mut t = table();
+            t.set_header(["actor", "firings", "to the next firing via", "tok"]);
+            let runs = runs(&th.critical_cycle);
+            let shown = if all { runs.len() } else { TABLE_ROWS };
+            for (first, last, tok) in runs.iter().take(shown) {
+                let (a, b) = (&th.critical_cycle[*first], &th.critical_cycle[*last]);
+                let firings = if first == last {
+                    a.firing.to_string()
+                } else {
+                    format!("{}..{}", a.firing, b.firing)
+                };
+                t.add_row([a.actor.clone(), firings, a.via.clone(), tok.to_string()]);
+            }
+            line(t.to_string());
+            if runs.len() > shown {
+                line(format!("... {} more rows (--all)", runs.len() - shown));
+            }
+            line("firings: which firings of the actor within an iteration, in cycle order; tok: initial tokens on those dependencies (iterations they span)".into());
+        }
+        line(format!(
+            "equivalent HSDF graph: {} nodes, {} edges",
+            th.hsdf_nodes, th.hsdf_edges
+        ));
+    }
+    if let Some(p) = &r.state_space_period {
+        line(format!("state-space exploration: period {p}"));
+    }
+    if let Some(b) = &r.buffers {
+        format_buffers(b, all, &mut line);
+    }
+    if let Some(l) = &r.latency {
+        line(format!(
+            "latency {} -> {}: {} time units (self-timed, from the start of an iteration of {} to the end of the {} firing that answers it)",
+            l.src, l.dst, l.latency, l.src, l.dst
+        ));
+    }
+    for e in &r.errors {
+        line(format!("error: {e}"));
+    }
+    s
+}

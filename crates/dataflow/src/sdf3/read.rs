@@ -1,0 +1,364 @@
+//! Reading SDF3 XML (see the module documentation for the exact rules).
+
+use roxmltree::{Document, Node, ParsingOptions};
+
+use super::scan::check_depth;
+use crate::error::SdfError;
+use crate::fxhash::FxMap;
+use crate::graph::{ActorId, ChannelId, PortDirection, PortId, SdfGraph};
+
+/// SDF3's `SDFTIME_MAX` (its execution times are 32-bit `uint`): the
+/// execution time SDF3 gives an actor whose default processor has no
+/// `<executionTime>`.
+pub const SDF3_TIME_MAX: u64 = u32::MAX as u64;
+
+/// Limits applied while reading untrusted XML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Maximum element nesting depth, checked before parsing. Default 64
+    /// (SDF3 documents are 6 deep).
+    pub max_depth: usize,
+    /// Maximum number of XML nodes the parser may create. Default
+    /// 50,000,000.
+    pub max_nodes: u32,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_depth: 64,
+            max_nodes: 50_000_000,
+        }
+    }
+}
+
+/// A graph read from SDF3 XML, with what SDF3 would have accepted
+/// silently.
+#[derive(Debug, Clone)]
+pub struct Sdf3Import {
+    /// The graph.
+    pub graph: SdfGraph,
+    /// Corner cases met while reading (several default processors, a
+    /// missing execution time, ...), one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// Parses an SDF3 XML document into an [`SdfGraph`] with default limits.
+pub fn from_xml(xml: &str) -> Result<SdfGraph, SdfError> {
+    from_xml_with(xml, &ReadOptions::default()).map(|i| i.graph)
+}
+
+/// Parses an SDF3 XML document, returning the graph and the warnings.
+pub fn from_xml_with(xml: &str, opts: &ReadOptions) -> Result<Sdf3Import, SdfError> {
+    check_depth(xml, opts.max_depth)?;
+    let popts = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: opts.max_nodes,
+    };
+    let doc = Document::parse_with_options(xml, popts).map_err(|e| {
+        let p = e.pos();
+        SdfError::sdf3_at(e.to_string(), p.row, p.col)
+    })?;
+    let root = doc.root_element();
+    let r = Reader { doc: &doc };
+    if root.tag_name().name() != "sdf3" {
+        return Err(r.err(
+            root,
+            format!(
+                "root element is <{}>, expected <sdf3>",
+                root.tag_name().name()
+            ),
+        ));
+    }
+    if let Some(t) = root.attribute("type")
+        && t != "sdf"
+    {
+        return Err(r.err(root, format!("unsupported graph type `{t}` (only `sdf`)")));
+    }
+    let app = children(root, "applicationGraph")
+        .next()
+        .ok_or_else(|| r.err(root, "missing <applicationGraph>"))?;
+    let sdf = children(app, "sdf")
+        .next()
+        .ok_or_else(|| r.err(app, "missing <sdf> in <applicationGraph>"))?;
+    let name = sdf
+        .attribute("name")
+        .or_else(|| app.attribute("name"))
+        .unwrap_or("");
+    let mut b = Builder {
+        g: SdfGraph::new(name),
+        actors: FxMap::default(),
+        ports: FxMap::default(),
+        channels: FxMap::default(),
+    };
+    for an in children(sdf, "actor") {
+        r.actor(&mut b, an)?;
+    }
+    for cn in children(sdf, "channel") {
+        r.channel(&mut b, cn)?;
+    }
+    let mut warnings = Vec::new();
+    if let Some(props) = children(app, "sdfProperties").next() {
+        r.properties(&mut b, props, &mut warnings)?;
+    } else if b.g.num_actors() > 0 {
+        warnings.push("no <sdfProperties>: every execution time is 0, as in SDF3".into());
+    }
+    Ok(Sdf3Import {
+        graph: b.g,
+        warnings,
+    })
+}
+
+fn children<'a, 'i>(n: Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    n.children()
+        .filter(move |c| c.is_element() && c.tag_name().name() == tag)
+}
+
+/// Reads a number like C's `strtoul(s, NULL, 0)` (decimal, `0x` hex,
+/// leading-zero octal) but refuses trailing garbage and signs.
+pub(crate) fn parse_c_number(s: &str) -> Option<u64> {
+    let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (&t[1..], 8)
+    } else {
+        (t, 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u64::from_str_radix(digits, radix).ok()
+}
+
+/// The graph under construction and name indexes borrowing from the
+/// document (no string is copied for a lookup).
+struct Builder<'d> {
+    g: SdfGraph,
+    actors: FxMap<&'d str, ActorId>,
+    /// (actor index, port name) -> port index.
+    ports: FxMap<(usize, &'d str), usize>,
+    channels: FxMap<&'d str, ChannelId>,
+}
+
+/// What the `<actorProperties>` of one actor said.
+#[derive(Default)]
+struct ActorProps<'d> {
+    types: Vec<&'d str>,
+    /// The last processor marked default: its type and execution time.
+    default: Option<(&'d str, Option<u64>)>,
+    defaults_seen: u32,
+}
+
+struct Reader<'d, 'i> {
+    doc: &'d Document<'i>,
+}
+
+impl<'d, 'i> Reader<'d, 'i> {
+    fn err(&self, n: Node<'_, '_>, message: impl Into<String>) -> SdfError {
+        let p = self.doc.text_pos_at(n.range().start);
+        SdfError::sdf3_at(message, p.row, p.col)
+    }
+
+    fn attr<'a>(&self, n: Node<'a, '_>, attr: &str) -> Result<&'a str, SdfError> {
+        n.attribute(attr).ok_or_else(|| {
+            self.err(
+                n,
+                format!("<{}> lacks attribute `{attr}`", n.tag_name().name()),
+            )
+        })
+    }
+
+    fn num(&self, n: Node<'_, '_>, attr: &str) -> Result<u64, SdfError> {
+        let v = self.attr(n, attr)?;
+        parse_c_number(v).ok_or_else(|| {
+            self.err(
+                n,
+                format!(
+                    "attribute `{attr}` of <{}>: `{v}` is not a non-negative integer below 2^64",
+                    n.tag_name().name()
+                ),
+            )
+        })
+    }
+
+    fn actor(&self, b: &mut Builder<'d>, an: Node<'d, 'i>) -> Result<(), SdfError> {
+        let aname = self.attr(an, "name")?;
+        if b.actors.contains_key(aname) {
+            return Err(self.err(an, format!("duplicate actor `{aname}`")));
+        }
+        let a = b.g.add_actor(aname, an.attribute("type").unwrap_or(""), 0);
+        b.actors.insert(aname, a);
+        for pn in children(an, "port") {
+            let pname = self.attr(pn, "name")?;
+            let dir = match self.attr(pn, "type")? {
+                "in" => PortDirection::In,
+                "out" => PortDirection::Out,
+                other => {
+                    return Err(self.err(
+                        pn,
+                        format!(
+                            "port `{aname}.{pname}` has type `{other}`, expected `in` or `out`"
+                        ),
+                    ));
+                }
+            };
+            if pn.attribute("rate").is_none() {
+                return Err(self.err(
+                    pn,
+                    format!("port `{aname}.{pname}` has no `rate` (SDF3 requires one)"),
+                ));
+            }
+            let rate = self.num(pn, "rate")?;
+            if rate == 0 {
+                return Err(self.err(pn, format!("port `{aname}.{pname}` has rate 0")));
+            }
+            if b.ports.contains_key(&(a.index(), pname)) {
+                return Err(self.err(pn, format!("duplicate port `{aname}.{pname}`")));
+            }
+            let p = b.g.add_port(a, pname, dir, rate);
+            b.ports.insert((a.index(), pname), p.index);
+        }
+        Ok(())
+    }
+
+    fn channel(&self, b: &mut Builder<'d>, cn: Node<'d, 'i>) -> Result<(), SdfError> {
+        let cname = self.attr(cn, "name")?;
+        if b.channels.contains_key(cname) {
+            return Err(self.err(cn, format!("duplicate channel `{cname}`")));
+        }
+        let endpoint = |actor_attr: &str, port_attr: &str| {
+            let an = self.attr(cn, actor_attr)?;
+            let pn = self.attr(cn, port_attr)?;
+            let a = *b.actors.get(an).ok_or_else(|| {
+                self.err(
+                    cn,
+                    format!("channel `{cname}` refers to unknown actor `{an}`"),
+                )
+            })?;
+            let index = *b.ports.get(&(a.index(), pn)).ok_or_else(|| {
+                self.err(
+                    cn,
+                    format!("channel `{cname}` refers to unknown port `{an}.{pn}`"),
+                )
+            })?;
+            Ok::<_, SdfError>(PortId { actor: a, index })
+        };
+        let src = endpoint("srcActor", "srcPort")?;
+        let dst = endpoint("dstActor", "dstPort")?;
+        let tokens = match cn.attribute("initialTokens") {
+            Some(_) => self.num(cn, "initialTokens")?,
+            None => 0,
+        };
+        let c =
+            b.g.connect_ports(cname, src, dst, tokens)
+                .map_err(|e| self.err(cn, format!("channel `{cname}`: {e}")))?;
+        b.channels.insert(cname, c);
+        Ok(())
+    }
+
+    fn properties(
+        &self,
+        b: &mut Builder<'d>,
+        props: Node<'d, 'i>,
+        warnings: &mut Vec<String>,
+    ) -> Result<(), SdfError> {
+        let mut aprops: Vec<ActorProps> = Vec::new();
+        aprops.resize_with(b.g.num_actors(), ActorProps::default);
+        for ap in children(props, "actorProperties") {
+            let an = self.attr(ap, "actor")?;
+            let a = *b
+                .actors
+                .get(an)
+                .ok_or_else(|| self.err(ap, format!("actorProperties for unknown actor `{an}`")))?;
+            let st = &mut aprops[a.index()];
+            for p in children(ap, "processor") {
+                let ty = self.attr(p, "type")?;
+                if st.types.contains(&ty) {
+                    return Err(
+                        self.err(p, format!("actor `{an}` has two processors of type `{ty}`"))
+                    );
+                }
+                st.types.push(ty);
+                let et = match children(p, "executionTime").next() {
+                    Some(et) => Some(self.num(et, "time")?),
+                    None => None,
+                };
+                if p.attribute("default").is_some() {
+                    st.default = Some((ty, et));
+                    st.defaults_seen += 1;
+                }
+            }
+        }
+        for (i, st) in aprops.into_iter().enumerate() {
+            let a = ActorId::from_index(i);
+            let name = || b.g.actor(a).name.clone();
+            let t = match st.default {
+                Some((ty, Some(t))) => {
+                    if st.defaults_seen > 1 {
+                        warnings.push(format!(
+                            "actor `{}`: {} processors marked default; the last (`{ty}`, time {t}) counts, as in SDF3",
+                            name(),
+                            st.defaults_seen
+                        ));
+                    }
+                    t
+                }
+                Some((ty, None)) => {
+                    warnings.push(format!(
+                        "actor `{}`: default processor `{ty}` has no executionTime; SDF3 uses {SDF3_TIME_MAX} (and its state space then mistakes that firing for a deadlock: SDF3 reports throughput 0)",
+                        name()
+                    ));
+                    SDF3_TIME_MAX
+                }
+                None => {
+                    warnings.push(format!(
+                        "actor `{}`: no processor marked default; execution time 0, as in SDF3",
+                        name()
+                    ));
+                    0
+                }
+            };
+            b.g.actor_mut(a).exec_time = t;
+        }
+        for cp in children(props, "channelProperties") {
+            let cname = self.attr(cp, "channel")?;
+            let c = *b.channels.get(cname).ok_or_else(|| {
+                self.err(
+                    cp,
+                    format!("channelProperties for unknown channel `{cname}`"),
+                )
+            })?;
+            if let Some(ts) = children(cp, "tokenSize").next()
+                && ts.attribute("sz").is_some()
+            {
+                let v = self.num(ts, "sz")?;
+                b.g.channel_mut(c).set_token_size(Some(v));
+            }
+            if let Some(bs) = children(cp, "bufferSize").next()
+                && bs.attribute("sz").is_some()
+            {
+                let v = self.num(bs, "sz")?;
+                b.g.channel_mut(c).set_capacity(Some(v));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_c_number;
+
+    #[test]
+    fn numbers_like_strtoul() {
+        assert_eq!(parse_c_number(" 42 "), Some(42));
+        assert_eq!(parse_c_number("0x1F"), Some(31));
+        assert_eq!(parse_c_number("017"), Some(15));
+        assert_eq!(parse_c_number("0"), Some(0));
+        assert_eq!(parse_c_number("18446744073709551615"), Some(u64::MAX));
+        for bad in ["", "1.5", "-1", "12abc", "0x", "08", "18446744073709551616"] {
+            assert_eq!(parse_c_number(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes) and grouped
+//! bar charts, with the paper's values drawn beside the model's.
+//!
+//! Layout is computed, not guessed: the margins grow to fit the longest
+//! tick and category labels (rotated labels included), ticks are generated
+//! only inside the axis range, the legend sits under the plot and wraps,
+//! and every mark carries a `<title>` (the value, shown on hover). A test
+//! checks that every text's estimated extent lies inside the picture.
+
+use std::fmt::Write;
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Style {
+    /// Solid line with filled markers (the model).
+    Line,
+    /// Hollow markers, no line (the paper's figures).
+    Markers,
+}
+
+/// One data series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// Points `(x, y)`.
+    pub points: Vec<(f64, f64)>,
+    /// Drawing style.
+    pub style: Style,
+    /// Colour index (series of one engine share a colour).
+    pub colour: usize,
+    /// Hover text per point (empty: the coordinates).
+    pub tips: Vec<String>,
+}
+
+/// An axis scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Linear from zero (y) or from the data's minimum (x).
+    Linear,
+    /// Logarithmic, powers of two ticks.
+    Log2,
+    /// Logarithmic, decade ticks (1, 2, 5 within a decade when few).
+    Log10,
+}
+
+/// A horizontal reference: a line (`lo == hi`) or a shaded band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    /// Legend label.
+    pub label: String,
+    /// Bottom.
+    pub lo: f64,
+    /// Top.
+    pub hi: f64,
+    /// Colour index.
+    pub colour: usize,
+}
+
+/// Width of every chart (px).
+pub const W: f64 = 760.0;
+const PLOT_H: f64 = 300.0;
+const TOP: f64 = 44.0;
+const RIGHT: f64 = 24.0;
+const CHAR_W: f64 = 6.6;
+const FONT: f64 = 12.0;
+/// The palette (colour-blind-safe order first).
+pub const COLOURS: [&str; 10] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
+
+fn colour(i: usize) -> &'static str {
+    COLOURS[i % COLOURS.len()]
+}
+
+/// XML-escape text.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn text_w(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * CHAR_W * size / FONT
+}
+
+/// A tick label for `v`.
+pub fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 100.0 || (a >= 1.0 && (v - v.round()).abs() < 1e-9) {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        let d = (-a.log10().floor()) as usize + 1;
+        let s = format!("{v:.d$}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+fn nice_step(range: f64) -> f64 {
+    let raw = range / 6.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let n = raw / mag;
+    mag * if n < 1.5 {
+        1.0
+    } else if n < 3.0 {
+        2.0
+    } else if n < 7.0 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+mod frame;
+use frame::{Axis, Frame, LegendMark};
+
+/// A line chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    /// Title.
+    pub title: String,
+    /// X axis label (with unit).
+    pub xlabel: String,
+    /// Y axis label (with unit).
+    pub ylabel: String,
+    /// X scale.
+    pub xscale: Scale,
+    /// Y scale.
+    pub yscale: Scale,
+    /// The series.
+    pub series: Vec<Series>,
+    /// Horizontal references.
+    pub refs: Vec<Reference>,
+}
+
+fn mark(s: &mut String, style: Style, c: &str, x: f64, y: f64, tip: &str) {
+    let _ = match style {
+        Style::Line => writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{c}"><title>{}</title></circle>"#,
+            esc(tip)
+        ),
+        Style::Markers => writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="white" fill-opacity="0.6" stroke="{c}" stroke-width="2"><title>{}</title></circle>"#,
+            esc(tip)
+        ),
+    };
+}
+
+impl LineChart {
+    /// Render as SVG.
+    pub fn render(&self) -> String {
+        let pts = || self.series.iter().flat_map(|s| s.points.iter());
+        let x = Axis::new(self.xscale, pts().map(|p| p.0), false);
+        let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
+        let y = Axis::new(self.yscale, pts().map(|p| p.1).chain(refs), true);
+        let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
+        let legend = self
+            .series
+            .iter()
+            .filter(|s| !s.label.is_empty())
+            .map(|s| {
+                let m = match s.style {
+                    Style::Line => LegendMark::Line(s.colour),
+                    Style::Markers => LegendMark::Hollow(s.colour),
+                };
+                (s.label.clone(), m)
+            })
+            .chain(
+                self.refs
+                    .iter()
+                    .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
+            )
+            .collect();
+        let f = Frame::new(&yt, 0.0, 22.0, legend);
+        let mut s = String::new();
+        f.open(&mut s, &self.title, &self.xlabel, &self.ylabel);
+        f.y_axis(&mut s, &y);
+        for v in x.ticks() {
+            let px = f.px(&x, v);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{:.1}" stroke="#f0f0f0"/><text x="{px:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
+                f.plot_bottom(),
+                f.plot_bottom() + 18.0,
+                tick_label(v)
+            );
+        }
+        f.references(&mut s, &y, &self.refs);
+        for se in &self.series {
+            let c = colour(se.colour);
+            if se.style == Style::Line && se.points.len() > 1 {
+                let d: Vec<String> = se
+                    .points
+                    .iter()
+                    .map(|&(a, b)| format!("{:.1},{:.1}", f.px(&x, a), f.py(&y, b)))
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
+                    d.join(" ")
+                );
+            }
+            for (i, &(a, b)) in se.points.iter().enumerate() {
+                let tip = se.tips.get(i).cloned().unwrap_or_else(|| {
+                    format!("{}: {}, {}", se.label, tick_label(a), tick_label(b))
+                });
+                mark(&mut s, se.style, c, f.px(&x, a), f.py(&y, b), &tip);
+            }
+        }
+        f.legend(&mut s);
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// A grouped bar chart: one group per category, one bar per series, and
+/// optionally the paper's value per category as a hollow marker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarChart {
+    /// Title.
+    pub title: String,
+    /// Y axis label (with unit).
+    pub ylabel: String,
+    /// Category labels (drawn rotated under the axis).
+    pub categories: Vec<String>,
+    /// `(label, value per category)`.
+    pub series: Vec<(String, Vec<f64>)>,
+    /// Hover text per series and category (empty: the value).
+    pub tips: Vec<Vec<String>>,
+    /// Horizontal references (the paper's ranges).
+    pub refs: Vec<Reference>,
+}
+
+/// Rotation of category labels (degrees).
+const ROT: f64 = 35.0;
+
+impl BarChart {
+    /// Render as SVG.
+    pub fn render(&self) -> String {
+        let vals = self.series.iter().flat_map(|(_, v)| v.iter().copied());
+        let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
+        let y = Axis::new(Scale::Linear, vals.chain(refs), true);
+        let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
+        let (sin, cos) = ROT.to_radians().sin_cos();
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| text_w(c, 11.0))
+            .fold(0.0, f64::max);
+        let n = self.categories.len().max(1) as f64;
+        let legend = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, (l, _))| (l.clone(), LegendMark::Bar(i)))
+            .chain(
+                self.refs
+                    .iter()
+                    .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
+            )
+            .collect();
+        // The first label, anchored at its end under the first group, runs
+        // left by its width·cos: the left margin makes room for it.
+        let first = self.categories.first().map_or(0.0, |c| text_w(c, 11.0));
+        let mut f = Frame::new(&yt, 0.0, longest * sin + 20.0, legend);
+        let gw0 = f.plot_w / n;
+        let overhang = first * cos - gw0 / 2.0;
+        if overhang + 8.0 > f.left {
+            f = Frame::new(&yt, overhang, longest * sin + 20.0, f.legend_rows.concat());
+        }
+        f.no_xlabel = 1.0;
+        let gw = f.plot_w / n;
+        let bw = gw * 0.8 / self.series.len().max(1) as f64;
+        let mut s = String::new();
+        f.open(&mut s, &self.title, "", &self.ylabel);
+        f.y_axis(&mut s, &y);
+        f.references(&mut s, &y, &self.refs);
+        let base = f.py(&y, 0.0f64.max(y.lo));
+        for (ci, cat) in self.categories.iter().enumerate() {
+            let gx = f.left + gw * ci as f64 + gw * 0.1;
+            for (si, (label, v)) in self.series.iter().enumerate() {
+                let val = v.get(ci).copied().unwrap_or(f64::NAN);
+                if !val.is_finite() {
+                    continue;
+                }
+                let top = f.py(&y, val);
+                let tip = self
+                    .tips
+                    .get(si)
+                    .and_then(|t| t.get(ci))
+                    .cloned()
+                    .unwrap_or_else(|| format!("{cat}, {label}: {}", tick_label(val)));
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}</title></rect>"#,
+                    gx + bw * si as f64,
+                    top.min(base),
+                    bw * 0.92,
+                    (base - top).abs().max(0.5),
+                    colour(si),
+                    esc(&tip)
+                );
+            }
+            let tx = f.left + gw * (ci as f64 + 0.5);
+            let ty = f.plot_bottom() + 14.0;
+            let _ = writeln!(
+                s,
+                r#"<text x="{tx:.1}" y="{ty:.1}" text-anchor="end" font-size="11" transform="rotate(-{ROT} {tx:.1} {ty:.1})">{}</text>"#,
+                esc(cat)
+            );
+        }
+        f.legend(&mut s);
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `<text>`'s estimated box lies inside the viewBox.
+    fn texts_inside(svg: &str) {
+        let h: f64 = svg
+            .split("height=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("height");
+        for part in svg.split("<text ").skip(1) {
+            let attr = |k: &str| -> Option<f64> {
+                part.split(&format!(" {k}=\""))
+                    .nth(1)
+                    .or_else(|| part.strip_prefix(&format!("{k}=\"")))
+                    .and_then(|t| t.split('"').next())
+                    .and_then(|t| t.parse().ok())
+            };
+            let (x, y) = (attr("x").expect("x"), attr("y").expect("y"));
+            let body = part
+                .split('>')
+                .nth(1)
+                .unwrap_or("")
+                .split('<')
+                .next()
+                .unwrap_or("");
+            let size = attr("font-size").unwrap_or(FONT);
+            let w = text_w(body, size);
+            let (x0, x1) = if part.contains("text-anchor=\"end\"") {
+                (x - w, x)
+            } else if part.contains("text-anchor=\"middle\"") {
+                (x - w / 2.0, x + w / 2.0)
+            } else {
+                (x, x + w)
+            };
+            if part.contains("rotate(-90") {
+                assert!(y - w / 2.0 >= 0.0 && y + w / 2.0 <= h, "{body}");
+                continue;
+            }
+            if part.contains("rotate(-") {
+                let (sin, cos) = ROT.to_radians().sin_cos();
+                assert!(x - w * cos >= 0.0, "rotated label cut at the left: {body}");
+                assert!(y + w * sin <= h, "rotated label cut at the bottom: {body}");
+                continue;
+            }
+            assert!(
+                x0 >= 0.0 && x1 <= W + 0.5,
+                "text outside: {body} {x0}..{x1}"
+            );
+            assert!(y <= h && y >= size * 0.7, "text outside: {body} y {y}");
+        }
+    }
+
+    #[test]
+    fn log_axes_tick_only_inside_and_labels_fit() {
+        let c = LineChart {
+            title: "t".into(),
+            xlabel: "cores".into(),
+            ylabel: "Gbit/s".into(),
+            xscale: Scale::Log2,
+            yscale: Scale::Log10,
+            series: vec![Series {
+                label: "a<b".into(),
+                points: vec![(6.0, 0.05), (12.0, 0.1), (26.0, 0.2), (428.0, 8.8)],
+                style: Style::Line,
+                colour: 0,
+                tips: vec![],
+            }],
+            refs: vec![],
+        };
+        let svg = c.render();
+        assert!(svg.contains("a&lt;b"));
+        let x = Axis::new(Scale::Log2, [6.0, 428.0].into_iter(), false);
+        assert!(x.ticks().iter().all(|&t| (x.lo..=x.hi).contains(&t)));
+        assert_eq!(x.ticks().first(), Some(&4.0));
+        texts_inside(&svg);
+    }
+
+    #[test]
+    fn long_rotated_categories_are_not_cut() {
+        let cats: Vec<String> = [
+            "Parallel-SubBytes-MixColumns",
+            "Small",
+            "Loop-unrolled-Nine",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let b = BarChart {
+            title: "t".into(),
+            ylabel: "saving (%)".into(),
+            categories: cats,
+            series: vec![("model".into(), vec![3.0, 40.0, 20.0])],
+            tips: vec![],
+            refs: vec![Reference {
+                label: "paper range".into(),
+                lo: 35.0,
+                hi: 55.0,
+                colour: 3,
+            }],
+        };
+        let svg = b.render();
+        assert!(svg.contains("<rect") && svg.contains("saving (%)"));
+        texts_inside(&svg);
+    }
+}

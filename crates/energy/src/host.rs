@@ -1,0 +1,276 @@
+//! The host row of Table 5: a measured speed (an *input*, measured by the
+//! benchmark harness) and the silicon the host's CPU is made of (a small
+//! table of known CPUs, because area, power and supply cannot be measured
+//! from software).
+//!
+//! The row follows the paper's rule for its one-core CPU rows (Table 5 of
+//! "Parallel AES Encryption Engines for Many-Core Processor Arrays", §7):
+//! one core's share of the die, half of its share of the TDP as typical
+//! power, scaled to 65 nm / 1.3 V by the general rule of Fig. 16's caption
+//! ([`crate::compare::general_rule`]).
+
+use serde::Serialize;
+
+use crate::compare::{Platform5, general_rule};
+
+/// The host's measured speed, handed in by the caller (the `aesflow` CLI
+/// measures it with `aesflow-bench`). The energy model never times
+/// anything itself.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HostFigure {
+    /// Kernel that ran (e.g. `vaes`).
+    pub kernel: String,
+    /// What was timed (e.g. `AES-128-CTR, 16 KiB, one core, best of 7`).
+    pub workload: String,
+    /// Measured throughput on one core (bytes per second).
+    pub bytes_per_second: f64,
+    /// Clock used to turn time into cycles (GHz).
+    pub clock_ghz: f64,
+    /// Where that clock came from.
+    pub clock_source: String,
+    /// `/proc/cpuinfo`'s model name, if known.
+    pub cpu_model: Option<String>,
+    /// `/proc/cpuinfo`'s `cpu family`, if known.
+    pub cpu_family: Option<u32>,
+    /// `/proc/cpuinfo`'s `model`, if known.
+    pub cpu_model_number: Option<u32>,
+}
+
+impl HostFigure {
+    /// Cycles per byte at [`HostFigure::clock_ghz`].
+    pub fn cycles_per_byte(&self) -> f64 {
+        self.clock_ghz * 1e9 / self.bytes_per_second
+    }
+}
+
+/// A CPU's silicon, per core: published figures and stated assumptions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CpuSpec {
+    /// Short name for `--host-cpu`.
+    pub key: &'static str,
+    /// What it is.
+    pub name: &'static str,
+    /// Process node (nm, the foundry's name for it).
+    pub tech_nm: f64,
+    /// Area per core (mm²).
+    pub area_mm2: f64,
+    /// TDP per core (W); the row uses half of it, as the paper does.
+    pub tdp_per_core_w: f64,
+    /// Core supply under load (V): an assumption, not readable from a VM.
+    pub vdd: f64,
+    /// Where the numbers come from.
+    pub basis: &'static str,
+}
+
+/// The CPUs the host row knows.
+pub const KNOWN_CPUS: [CpuSpec; 3] = [
+    CpuSpec {
+        key: "epyc-zen5",
+        name: "AMD EPYC 9005 (Zen 5, Turin)",
+        tech_nm: 4.0,
+        area_mm2: 70.6 / 8.0,
+        tdp_per_core_w: 360.0 / 64.0,
+        vdd: 1.0,
+        basis: "one core's share of a 70.6 mm² 8-core Zen 5 CCD (TSMC N4P; I/O die not counted); \
+                EPYC 9555: 360 W for 64 cores; 1.0 V assumed",
+    },
+    CpuSpec {
+        key: "epyc-zen4",
+        name: "AMD EPYC 9004 (Zen 4, Genoa)",
+        tech_nm: 5.0,
+        area_mm2: 66.3 / 8.0,
+        tdp_per_core_w: 360.0 / 96.0,
+        vdd: 1.0,
+        basis: "one core's share of a 66.3 mm² 8-core Zen 4 CCD (TSMC N5; I/O die not counted); \
+                EPYC 9654: 360 W for 96 cores; 1.0 V assumed",
+    },
+    CpuSpec {
+        key: "xeon-cascade-lake",
+        name: "Intel Xeon Scalable (Skylake-SP / Cascade Lake)",
+        tech_nm: 14.0,
+        area_mm2: 694.0 / 28.0,
+        tdp_per_core_w: 205.0 / 28.0,
+        vdd: 0.9,
+        basis: "one core's share of the 694 mm² 28-core XCC die (14 nm); \
+                Xeon Platinum 8180/8280: 205 W for 28 cores; 0.9 V assumed",
+    },
+];
+
+/// How the host's CPU was matched to [`KNOWN_CPUS`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CpuChoice {
+    /// The spec used, if any.
+    pub spec: Option<CpuSpec>,
+    /// Identified, assumed or unknown, and why.
+    pub how: String,
+}
+
+/// `/proc/cpuinfo`'s model name, `cpu family` and `model` of the first
+/// CPU (each `None` where unreadable): what [`identify`] matches on.
+pub fn cpuinfo_id() -> (Option<String>, Option<u32>, Option<u32>) {
+    let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return (None, None, None);
+    };
+    let field = |name: &str| {
+        s.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    (
+        field("model name"),
+        field("cpu family").and_then(|v| v.parse().ok()),
+        field("model").and_then(|v| v.parse().ok()),
+    )
+}
+
+/// A spec by its `--host-cpu` key.
+pub fn cpu_by_key(key: &str) -> Option<CpuSpec> {
+    KNOWN_CPUS.iter().copied().find(|c| c.key == key)
+}
+
+/// Match the host's CPU to [`KNOWN_CPUS`] from `/proc/cpuinfo`'s model name,
+/// family and model. A virtual machine may hide the part (model name "AMD
+/// EPYC"): then the newest EPYC is *assumed* and the choice says so.
+pub fn identify(h: &HostFigure) -> CpuChoice {
+    let name = h.cpu_model.as_deref().unwrap_or("");
+    let fam = h.cpu_family;
+    let model = h.cpu_model_number;
+    let desc = format!(
+        "{} (family {}, model {})",
+        if name.is_empty() { "unknown CPU" } else { name },
+        fam.map_or("?".into(), |f| f.to_string()),
+        model.map_or("?".into(), |m| m.to_string())
+    );
+    let pick = |key: &str, how: String| CpuChoice {
+        spec: cpu_by_key(key),
+        how,
+    };
+    if name.contains("Intel") && fam == Some(6) && model == Some(85) {
+        return pick("xeon-cascade-lake", format!("identified: {desc}"));
+    }
+    if name.contains("AMD EPYC") {
+        let named_9005 = name
+            .split_whitespace()
+            .any(|w| w.len() == 4 && w.starts_with('9') && w.ends_with('5'));
+        let named_9004 = name
+            .split_whitespace()
+            .any(|w| w.len() == 4 && w.starts_with('9') && w.ends_with('4'));
+        if fam == Some(26) || named_9005 {
+            return pick("epyc-zen5", format!("identified: {desc}"));
+        }
+        if named_9004 {
+            return pick("epyc-zen4", format!("identified: {desc}"));
+        }
+        return pick(
+            "epyc-zen5",
+            format!(
+                "assumed: {desc} does not name the part (a virtual machine hides it); \
+                 Zen 5 assumed — choose with --host-cpu"
+            ),
+        );
+    }
+    CpuChoice {
+        spec: None,
+        how: format!(
+            "unknown: {desc} is not in the table of known CPUs; no area or power assumed \
+             (choose one with --host-cpu)"
+        ),
+    }
+}
+
+/// The host row of Table 5: measured speed, the chosen CPU's silicon,
+/// scaled by the general rule. Without a spec only the throughput is shown
+/// (unscaled: the node is unknown).
+pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
+    let mhz = h.clock_ghz * 1e3;
+    let cpb = h.cycles_per_byte();
+    let mbps = h.bytes_per_second * 8.0 / 1e6;
+    let name = format!("this host, one core ({})", h.kernel);
+    let method = format!("{} (measured)", h.workload);
+    match cpu.spec {
+        Some(c) => {
+            let power = 0.5 * c.tdp_per_core_w;
+            let (sm, sa, sw) = general_rule(c.tech_nm, c.vdd, mbps, c.area_mm2, power);
+            Platform5 {
+                name,
+                method,
+                tech_nm: c.tech_nm,
+                area_mm2: Some(c.area_mm2),
+                vdd: c.vdd,
+                mhz,
+                cycles_per_byte: Some(cpb),
+                power_w: Some(power),
+                scaled_mbps: sm,
+                scaled_area: Some(sa),
+                mbps_per_mm2: Some(sm / sa),
+                nj_per_bit: Some(sw / (sm * 1e6) * 1e9),
+            }
+        }
+        None => Platform5 {
+            name,
+            method,
+            tech_nm: f64::NAN,
+            area_mm2: None,
+            vdd: f64::NAN,
+            mhz,
+            cycles_per_byte: Some(cpb),
+            power_w: None,
+            scaled_mbps: mbps,
+            scaled_area: None,
+            mbps_per_mm2: None,
+            nj_per_bit: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fig(name: &str, fam: u32, model: u32) -> HostFigure {
+        HostFigure {
+            kernel: "aesni".into(),
+            workload: "AES-128-CTR".into(),
+            bytes_per_second: 5e9,
+            clock_ghz: 2.5,
+            clock_source: "test".into(),
+            cpu_model: Some(name.into()),
+            cpu_family: Some(fam),
+            cpu_model_number: Some(model),
+        }
+    }
+
+    #[test]
+    fn known_cpus_are_identified_or_assumed_with_a_reason() {
+        let x = identify(&fig("Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz", 6, 85));
+        assert_eq!(x.spec.unwrap().key, "xeon-cascade-lake");
+        assert!(x.how.starts_with("identified"));
+        let z = identify(&fig("AMD EPYC 9555 64-Core Processor", 26, 2));
+        assert_eq!(z.spec.unwrap().key, "epyc-zen5");
+        let g = identify(&fig("AMD EPYC 9654 96-Core Processor", 25, 17));
+        assert_eq!(g.spec.unwrap().key, "epyc-zen4");
+        let v = identify(&fig("AMD EPYC", 25, 1));
+        assert_eq!(v.spec.unwrap().key, "epyc-zen5");
+        assert!(v.how.starts_with("assumed"), "{}", v.how);
+        let u = identify(&fig("ARM Neoverse", 0, 0));
+        assert!(u.spec.is_none() && u.how.starts_with("unknown"));
+    }
+
+    #[test]
+    fn the_row_scales_by_the_general_rule_or_stays_unscaled() {
+        let h = fig("AMD EPYC", 25, 1);
+        assert!((h.cycles_per_byte() - 0.5).abs() < 1e-12);
+        let r = host_row(&h, &identify(&h));
+        assert!(r.mbps_per_mm2.unwrap() > 0.0 && r.nj_per_bit.unwrap() > 0.0);
+        let u = host_row(
+            &h,
+            &CpuChoice {
+                spec: None,
+                how: "unknown".into(),
+            },
+        );
+        assert_eq!(u.scaled_mbps, 40_000.0);
+        assert!(u.nj_per_bit.is_none());
+    }
+}

@@ -1,0 +1,113 @@
+//! Multi-stream throughput against ECB of the same width in the same run:
+//! CBC/CFB/OFB encryption of `S` streams × 16 KiB, AES-128, distinct keys
+//! (each stream its own `RoundKeys`, the gateway case) and one shared key,
+//! on every backend this CPU runs; ECB on every available kernel is the
+//! ceiling. On-CPU time of this thread (the machine is shared), best of
+//! five 200 ms rounds; ratios are what to compare across machines.
+//!
+//! ```text
+//! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
+//! ```
+
+use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
+use aesflow_multistream::{Backend, Job, Mode, MultiStream};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+
+/// Best on-CPU GB/s of `f`, which processes `bytes` per call.
+fn measure(bytes: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut best = 0.0f64;
+    for _ in 0..5 {
+        let start = Instant::now();
+        let cpu0 = cpu_ns();
+        let mut reps = 0u64;
+        while start.elapsed() < Duration::from_millis(200) {
+            f();
+            reps += 1;
+        }
+        let secs = match (cpu0, cpu_ns()) {
+            (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
+            _ => start.elapsed().as_secs_f64(),
+        };
+        best = best.max(reps as f64 * bytes as f64 / secs / 1e9);
+    }
+    best
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux `schedstat`).
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn main() {
+    // Bytes per stream: `MS_SIZE` (default 16 KiB).
+    let size: usize = std::env::var("MS_SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16384);
+    let mode = match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
+        Some(m) if m == "cfb" => Mode::CfbEncrypt,
+        Some(m) if m == "ofb" => Mode::Ofb,
+        _ => Mode::CbcEncrypt,
+    };
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_default();
+    println!("CPU: {cpu}; {mode}, AES-128, {size} bytes per stream, on-CPU GB/s");
+    let rk = RoundKeys::from_bytes(&[7u8; 16]).expect("key");
+    let ks = KeySchedule::Offline(rk.clone());
+    let mut blocks = vec![[5u8; 16]; size / 16];
+    let mut ecb = Vec::new();
+    for k in available_kernels() {
+        let g = measure(size, || k.encrypt_blocks(&ks, black_box(&mut blocks)));
+        println!("ECB {:10} {g:6.2}", k.name());
+        ecb.push(g);
+    }
+    let ceiling = ecb.iter().copied().fold(0.0, f64::max);
+    println!("streams  backend   keys      GB/s  x best ECB");
+    for backend in Backend::available() {
+        let engine = MultiStream::new(backend).expect("available");
+        for streams in [1usize, 2, 4, 8, 16, 32, 64] {
+            let keys: Vec<RoundKeys> = (0..streams)
+                .map(|s| RoundKeys::from_bytes(&[s as u8 + 1; 16]).expect("key"))
+                .collect();
+            let input: Vec<Vec<u8>> = (0..streams).map(|s| vec![s as u8; size]).collect();
+            let mut output = vec![vec![0u8; size]; streams];
+            for shared in [false, true] {
+                let g = measure(streams * size, || {
+                    let mut jobs: Vec<Job<'_>> = input
+                        .iter()
+                        .zip(output.iter_mut())
+                        .enumerate()
+                        .map(|(s, (i, o))| {
+                            let k = if shared { &rk } else { &keys[s] };
+                            Job::new(mode, k, [s as u8; 16], i, o)
+                        })
+                        .collect();
+                    engine.process(black_box(&mut jobs)).expect("valid");
+                });
+                let which = if shared { "shared" } else { "distinct" };
+                println!(
+                    "{streams:7}  {:8}  {which:8}  {g:5.2}  {:5.2}",
+                    backend.name(),
+                    g / ceiling
+                );
+            }
+            if backend == Backend::Portable && streams >= 2 {
+                break;
+            }
+        }
+    }
+}

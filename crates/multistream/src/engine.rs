@@ -1,0 +1,357 @@
+//! The engine: a chosen backend, and the driver that expands keys, groups
+//! the jobs into classes (key size × mode), runs each class through the
+//! lanes and finishes partial final blocks.
+
+use crate::kernels::{self, Sched, Simd, Stream, StreamData};
+use crate::portable;
+use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, check_job};
+use aesflow_cipher::{Kernel, KernelError, KeyError};
+use core::fmt;
+use std::collections::HashMap;
+use zeroize::Zeroize;
+
+/// A resolved backend.
+#[derive(Clone, Copy)]
+pub(crate) enum Engine {
+    Simd(Simd),
+    Portable(&'static dyn Kernel),
+}
+
+/// The multi-stream engine with a chosen backend.
+#[derive(Clone, Copy)]
+pub struct MultiStream {
+    pub(crate) backend: Backend,
+    pub(crate) engine: Engine,
+}
+
+impl fmt::Debug for MultiStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("MultiStream");
+        d.field("backend", &self.backend);
+        if let Engine::Portable(k) = self.engine {
+            d.field("kernel", &k.name());
+        }
+        d.field("lanes", &self.lanes()).finish()
+    }
+}
+
+impl Default for MultiStream {
+    fn default() -> Self {
+        Self::auto()
+    }
+}
+
+impl MultiStream {
+    /// An engine on `backend`; an error if the CPU lacks it. `Auto` follows
+    /// the selected `aesflow-cipher` kernel
+    /// ([`default_kernel`](aesflow_cipher::default_kernel): `AESFLOW_KERNEL`
+    /// if set, else the best this CPU runs) as [`with_kernel`](Self::with_kernel)
+    /// does, so `AESFLOW_KERNEL=aesni` gives the 128-bit engine on a VAES
+    /// CPU; `Portable` runs each stream alone on that kernel.
+    pub fn new(backend: Backend) -> Result<Self, Error> {
+        let selected = || aesflow_cipher::default_kernel().map_err(Error::Kernel);
+        match backend {
+            Backend::Auto => Self::with_kernel(selected()?),
+            Backend::Portable => Self::portable_with_kernel(selected()?),
+            b if !b.is_available() => Err(Error::BackendUnavailable {
+                backend,
+                available: Backend::available(),
+            }),
+            Backend::Vaes => Ok(Self::simd(Simd::Vaes)),
+            Backend::Vaes256 => Ok(Self::simd(Simd::Vaes256)),
+            Backend::Aesni => Ok(Self::simd(Simd::Aesni)),
+        }
+    }
+
+    fn simd(simd: Simd) -> Self {
+        let backend = match simd {
+            Simd::Aesni => Backend::Aesni,
+            Simd::Vaes256 => Backend::Vaes256,
+            Simd::Vaes | Simd::AesniAsVaes => Backend::Vaes,
+        };
+        MultiStream {
+            backend,
+            engine: Engine::Simd(simd),
+        }
+    }
+
+    /// The engine that follows `kernel` ([`Backend::for_kernel`]): the
+    /// `vaes` kernel gives the 512-bit VAES engine, `vaes256` the 256-bit
+    /// one, `aesni` the 128-bit AES-NI engine, a portable kernel runs each
+    /// stream alone on that kernel. An error if the CPU lacks the kernel.
+    pub fn with_kernel(kernel: &'static dyn Kernel) -> Result<Self, Error> {
+        let unavailable = || kernel_unavailable(kernel);
+        if !kernel.is_available() {
+            return Err(unavailable());
+        }
+        match Backend::for_kernel(kernel) {
+            Backend::Vaes if Backend::Vaes.is_available() => Ok(Self::simd(Simd::Vaes)),
+            Backend::Vaes256 if Backend::Vaes256.is_available() => Ok(Self::simd(Simd::Vaes256)),
+            Backend::Aesni if Backend::Aesni.is_available() => Ok(Self::simd(Simd::Aesni)),
+            Backend::Portable => Self::portable_with_kernel(kernel),
+            _ => Err(unavailable()),
+        }
+    }
+
+    /// The portable backend on a chosen `aesflow-cipher` kernel.
+    pub fn portable_with_kernel(kernel: &'static dyn Kernel) -> Result<Self, Error> {
+        if !kernel.is_available() {
+            return Err(kernel_unavailable(kernel));
+        }
+        Ok(MultiStream {
+            backend: Backend::Portable,
+            engine: Engine::Portable(kernel),
+        })
+    }
+
+    /// The engine of the best kernel this CPU runs
+    /// ([`detect_best`](aesflow_cipher::detect_best)); unlike
+    /// `new(Backend::Auto)` it does not read `AESFLOW_KERNEL`.
+    pub fn auto() -> Self {
+        Self::with_kernel(aesflow_cipher::detect_best())
+            .expect("the best kernel of this CPU is available")
+    }
+
+    /// The concrete backend.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Streams kept in flight.
+    pub fn lanes(&self) -> usize {
+        self.backend.lanes()
+    }
+
+    /// Run every job (scatter/gather). Outputs are identical to running each
+    /// stream alone; each job's `iv` is updated to its continuation value.
+    /// All jobs are validated first: on error nothing has been written.
+    pub fn process(&self, jobs: &mut [Job<'_>]) -> Result<(), Error> {
+        let refs = jobs
+            .iter_mut()
+            .map(|j| JobRef {
+                key: j.key,
+                iv: j.iv,
+                data: StreamData::Split {
+                    input: j.input,
+                    output: &mut *j.output,
+                },
+                mode: j.mode,
+            })
+            .collect();
+        let ivs = self.process_refs(refs)?;
+        for (j, iv) in jobs.iter_mut().zip(ivs) {
+            j.iv = iv;
+        }
+        Ok(())
+    }
+
+    /// [`process`](Self::process) with each job's data replaced by its result.
+    pub fn process_in_place(&self, jobs: &mut [InPlaceJob<'_>]) -> Result<(), Error> {
+        let refs = jobs
+            .iter_mut()
+            .map(|j| JobRef {
+                key: j.key,
+                iv: j.iv,
+                data: StreamData::InPlace(&mut *j.data),
+                mode: j.mode,
+            })
+            .collect();
+        let ivs = self.process_refs(refs)?;
+        for (j, iv) in jobs.iter_mut().zip(ivs) {
+            j.iv = iv;
+        }
+        Ok(())
+    }
+
+    fn process_refs(&self, refs: Vec<JobRef<'_>>) -> Result<Vec<[u8; 16]>, Error> {
+        // Validate everything before writing anything.
+        for (job, r) in refs.iter().enumerate() {
+            let (input, output) = match &r.data {
+                StreamData::Split { input, output } => (input.len(), output.len()),
+                other => (other.len(), other.len()),
+            };
+            check_job(job, r.key, r.mode, input, output)?;
+        }
+        match self.engine {
+            Engine::Simd(simd) => run_all::<Sched>(
+                refs,
+                |code, nr, streams| kernels::run(simd, code, nr, streams),
+                kernels::encrypt_block,
+            ),
+            Engine::Portable(k) => run_all::<RoundKeys>(
+                refs,
+                |code, _, streams| {
+                    for s in streams.iter_mut() {
+                        portable::run_stream(k, code, s);
+                    }
+                },
+                |keys, block| portable::encrypt_block(k, keys, block),
+            ),
+        }
+    }
+}
+
+/// The error for a kernel this CPU cannot run.
+fn kernel_unavailable(kernel: &dyn Kernel) -> Error {
+    Error::Kernel(KernelError::Unavailable {
+        name: kernel.name(),
+        available: aesflow_cipher::available_kernels()
+            .iter()
+            .map(|k| k.name())
+            .collect(),
+    })
+}
+
+/// Key material a backend runs with.
+trait KeyMaterial: Sized {
+    fn expand(key: &[u8]) -> Result<Self, KeyError>;
+    fn copy_of(keys: &RoundKeys) -> Self;
+    fn rounds(&self) -> usize;
+}
+
+impl KeyMaterial for Sched {
+    fn expand(key: &[u8]) -> Result<Self, KeyError> {
+        Sched::expand(key)
+    }
+    fn copy_of(keys: &RoundKeys) -> Self {
+        Sched::from_round_keys(keys)
+    }
+    fn rounds(&self) -> usize {
+        self.nr()
+    }
+}
+
+impl KeyMaterial for RoundKeys {
+    fn expand(key: &[u8]) -> Result<Self, KeyError> {
+        RoundKeys::from_bytes(key)
+    }
+    fn copy_of(keys: &RoundKeys) -> Self {
+        keys.clone()
+    }
+    fn rounds(&self) -> usize {
+        self.nr()
+    }
+}
+
+/// Expand keys, split the jobs into whole-block streams (grouped by key size
+/// and mode) and partial tails, run the classes, finish the tails.
+fn run_all<K: KeyMaterial>(
+    refs: Vec<JobRef<'_>>,
+    mut run_class: impl FnMut(u8, usize, &mut [Stream<'_, K>]),
+    encrypt_block: impl Fn(&K, &mut [u8; 16]),
+) -> Result<Vec<[u8; 16]>, Error> {
+    let keyset = KeySet::<K>::build(&refs)?;
+    let mut ivs: Vec<[u8; 16]> = refs.iter().map(|r| r.iv).collect();
+    let mut classes: Vec<Vec<Stream<'_, K>>> = (0..12).map(|_| Vec::new()).collect();
+    let mut tails: Vec<(usize, Mode, StreamData<'_>)> = Vec::new();
+    for (job, r) in refs.into_iter().enumerate() {
+        let whole = r.data.len() / 16 * 16;
+        let (head, tail) = r.data.split_at(whole);
+        if tail.len() > 0 {
+            tails.push((job, r.mode, tail));
+        }
+        if whole > 0 {
+            let keys = keyset.get(job);
+            let class = (keys.rounds() - 10) / 2 * 4 + r.mode.code() as usize;
+            classes[class].push(Stream {
+                data: head,
+                keys,
+                state: r.iv,
+                job,
+            });
+        }
+    }
+    for (class, streams) in classes.iter_mut().enumerate() {
+        if streams.is_empty() {
+            continue;
+        }
+        run_class((class % 4) as u8, 10 + 2 * (class / 4), streams);
+        for s in streams.iter_mut() {
+            ivs[s.job] = s.state;
+            s.state.zeroize();
+        }
+    }
+    // Partial final blocks (CFB/OFB): one keystream block each.
+    for (job, mode, tail) in tails {
+        let mut ks = ivs[job];
+        encrypt_block(keyset.get(job), &mut ks);
+        match tail {
+            StreamData::Split { input, output } => {
+                for ((o, i), k) in output.iter_mut().zip(input).zip(&ks) {
+                    *o = i ^ k;
+                }
+            }
+            StreamData::InPlace(d) => {
+                for (b, k) in d.iter_mut().zip(&ks) {
+                    *b ^= k;
+                }
+            }
+        }
+        if mode == Mode::Ofb {
+            ivs[job] = ks;
+        }
+        ks.zeroize();
+    }
+    Ok(ivs)
+}
+
+/// A job with its data in either form.
+struct JobRef<'a> {
+    key: Key<'a>,
+    iv: [u8; 16],
+    data: StreamData<'a>,
+    mode: Mode,
+}
+
+/// The expanded keys of one call: each distinct key once.
+struct KeySet<K> {
+    keys: Vec<K>,
+    slot: Vec<usize>,
+}
+
+impl<K: KeyMaterial> KeySet<K> {
+    fn build(refs: &[JobRef<'_>]) -> Result<Self, Error> {
+        let mut keys: Vec<K> = Vec::new();
+        let mut slot = Vec::with_capacity(refs.len());
+        // Keyed by the key's address (and length): the same slice or the
+        // same `RoundKeys` is expanded/copied once.
+        let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut last: Option<(&[u8], usize)> = None;
+        for (job, r) in refs.iter().enumerate() {
+            let idx = match r.key {
+                Key::Expanded(rk) => {
+                    let id = (rk as *const RoundKeys as usize, usize::MAX);
+                    *seen.entry(id).or_insert_with(|| {
+                        keys.push(K::copy_of(rk));
+                        keys.len() - 1
+                    })
+                }
+                Key::Bytes(b) => {
+                    let id = (b.as_ptr() as usize, b.len());
+                    let idx = if let Some(&i) = seen.get(&id) {
+                        i
+                    } else if let Some((_, i)) = last.filter(|(lb, _)| ct_eq(lb, b)) {
+                        i
+                    } else {
+                        keys.push(K::expand(b).map_err(|error| Error::Key { job, error })?);
+                        keys.len() - 1
+                    };
+                    seen.insert(id, idx);
+                    last = Some((b, idx));
+                    idx
+                }
+            };
+            slot.push(idx);
+        }
+        Ok(KeySet { keys, slot })
+    }
+
+    fn get(&self, job: usize) -> &K {
+        &self.keys[self.slot[job]]
+    }
+}
+
+/// Equality without an early exit on the first differing byte.
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

@@ -1,0 +1,251 @@
+//! The lanes and their scheduler.
+//!
+//! [`run`] takes the streams of one *class* (same key size, same mode), turns
+//! their slices into raw lane pointers, and drives a kernel:
+//!
+//! 1. fill the lanes with the longest pending streams (LPT order);
+//! 2. run `n = min(remaining blocks of the active lanes)` blocks on every lane
+//!    (one kernel call; the chaining values stay in registers);
+//! 3. retire every lane whose stream ended (its chaining value is written
+//!    back), refill it with the next pending stream (pointers, chaining value
+//!    and round keys are copied into the lane), or — when nothing is pending —
+//!    move the last active lane into the hole so the active lanes stay dense
+//!    (`0..active`) and the kernel runs on fewer registers.
+//!
+//! Soundness: every lane pointer is derived from a slice that the
+//! [`Stream`] borrows (mutably for the output) for the whole call, and a lane
+//! is only stepped `n <= remaining` blocks, so every load and store is in
+//! bounds of the slice its pointer came from.
+
+// Index loops over parallel per-lane arrays read better than zips here.
+#![allow(clippy::needless_range_loop)]
+
+use super::stream::{MAX_RK, Sched, Stream};
+use super::{MAX_GROUPS, MAX_LANES, Simd};
+use zeroize::Zeroize;
+
+/// 64 bytes, aligned for one zmm load.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(crate) struct Z(pub(crate) [u8; 64]);
+
+/// Everything a kernel needs about its lanes. Lane `l` lives in group
+/// `l / 4` at byte offset `16 * (l % 4)` of that group's 64-byte rows, so a
+/// group's round key `r` and chaining values are one aligned zmm each; the
+/// AES-NI kernel reads the same rows 16 bytes at a time.
+pub(crate) struct LaneCtx {
+    /// Round keys: `keys[group][round]`.
+    pub(crate) keys: [[Z; MAX_RK]; MAX_GROUPS],
+    /// The one key of every stream when the class shares a key.
+    pub(crate) shared: [[u8; 16]; MAX_RK],
+    /// Chaining values: `state[group]`.
+    pub(crate) state: [Z; MAX_GROUPS],
+    /// Next input block of each active lane.
+    pub(crate) src: [*const u8; MAX_LANES],
+    /// Next output block of each active lane.
+    pub(crate) dst: [*mut u8; MAX_LANES],
+    /// Round-key rows in use (`Nr + 1`).
+    rows: usize,
+    /// Groups that ever held a stream (what `drop` must wipe).
+    used_groups: usize,
+}
+
+impl LaneCtx {
+    fn new(nr: usize) -> Box<Self> {
+        Box::new(LaneCtx {
+            keys: [[Z([0; 64]); MAX_RK]; MAX_GROUPS],
+            shared: [[0; 16]; MAX_RK],
+            state: [Z([0; 64]); MAX_GROUPS],
+            src: [core::ptr::null(); MAX_LANES],
+            dst: [core::ptr::null_mut(); MAX_LANES],
+            rows: nr + 1,
+            used_groups: 0,
+        })
+    }
+
+    fn lane_state(&self, l: usize) -> [u8; 16] {
+        let o = 16 * (l % 4);
+        self.state[l / 4].0[o..o + 16].try_into().expect("16 bytes")
+    }
+
+    fn set_lane_state(&mut self, l: usize, s: &[u8; 16]) {
+        let o = 16 * (l % 4);
+        self.state[l / 4].0[o..o + 16].copy_from_slice(s);
+    }
+
+    fn set_lane_keys(&mut self, l: usize, rk: &Sched) {
+        let o = 16 * (l % 4);
+        self.used_groups = self.used_groups.max(l / 4 + 1);
+        for (row, k) in self.keys[l / 4].iter_mut().zip(rk.enc()) {
+            row.0[o..o + 16].copy_from_slice(k);
+        }
+    }
+
+    fn copy_lane(&mut self, from: usize, to: usize) {
+        let (fo, to_o) = (16 * (from % 4), 16 * (to % 4));
+        for r in 0..self.rows {
+            let mut k = [0u8; 16];
+            k.copy_from_slice(&self.keys[from / 4][r].0[fo..fo + 16]);
+            self.keys[to / 4][r].0[to_o..to_o + 16].copy_from_slice(&k);
+            k.zeroize();
+        }
+        let s = self.lane_state(from);
+        self.set_lane_state(to, &s);
+        self.src[to] = self.src[from];
+        self.dst[to] = self.dst[from];
+    }
+
+    fn set_idle(&mut self, l: usize) {
+        self.src[l] = core::ptr::null();
+        self.dst[l] = core::ptr::null_mut();
+        let o = 16 * (l % 4);
+        for row in self.keys[l / 4][..self.rows].iter_mut() {
+            row.0[o..o + 16].zeroize();
+        }
+        self.state[l / 4].0[o..o + 16].zeroize();
+    }
+}
+
+impl Drop for LaneCtx {
+    fn drop(&mut self) {
+        let (groups, rows) = (self.used_groups, self.rows);
+        for g in self.keys[..groups].iter_mut() {
+            for z in g[..rows].iter_mut() {
+                z.0.zeroize();
+            }
+        }
+        for z in self.state.iter_mut() {
+            z.0.zeroize();
+        }
+        self.shared.zeroize();
+    }
+}
+
+/// A stream as the scheduler sees it.
+struct Source<'k> {
+    input: *const u8,
+    output: *mut u8,
+    blocks: usize,
+    state: [u8; 16],
+    keys: &'k Sched,
+}
+
+/// Run all streams of one class (same key size `nr`, same `mode` code)
+/// through the SIMD engine. On return each stream's `state` is its new
+/// chaining value.
+///
+/// # Panics
+/// If the CPU lacks the engine's features (callers check first), if a
+/// stream's length is not a multiple of 16, its input and output lengths
+/// differ, or its key size is not `nr`.
+pub(crate) fn run(simd: Simd, mode: u8, nr: usize, streams: &mut [Stream<'_, Sched>]) {
+    simd.assert_available();
+    assert!(mode <= super::OFB, "unknown mode code");
+    for s in streams.iter() {
+        assert_eq!(s.data.len() % 16, 0, "stream not a whole number of blocks");
+        assert_eq!(s.keys.nr(), nr, "stream of another key size in this class");
+    }
+    let lanes_max = simd.lanes();
+
+    // Longest first: the streams that finish last start first, so lanes stay
+    // busy until the end (LPT scheduling).
+    let mut order: Vec<usize> = (0..streams.len())
+        .filter(|&i| streams[i].data.len() > 0)
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(streams[i].data.len()));
+    // One key for the whole class: the kernel keeps it in registers.
+    let shared = order
+        .first()
+        .map(|&f| {
+            order
+                .iter()
+                .all(|&i| core::ptr::eq(streams[i].keys, streams[f].keys))
+        })
+        .unwrap_or(false);
+    // Raw views, taken once; `streams` is not touched again until the lanes
+    // are done (then only to write back `state`).
+    let src: Vec<Source<'_>> = streams
+        .iter_mut()
+        .map(|s| {
+            let (input, output) = s.data.raw();
+            Source {
+                input,
+                output,
+                blocks: s.data.len() / 16,
+                state: s.state,
+                keys: s.keys,
+            }
+        })
+        .collect();
+
+    let mut ctx = LaneCtx::new(nr);
+    if let (true, Some(&f)) = (shared, order.first()) {
+        for (d, k) in ctx.shared.iter_mut().zip(src[f].keys.enc()) {
+            *d = *k;
+        }
+    }
+    let mut lane_stream = [usize::MAX; MAX_LANES];
+    let mut rem = [0usize; MAX_LANES];
+    let mut pending = order.into_iter();
+    let mut active = 0;
+
+    let load = |ctx: &mut LaneCtx, l: usize, i: usize, rem: &mut [usize], ls: &mut [usize]| {
+        let s = &src[i];
+        ctx.src[l] = s.input;
+        ctx.dst[l] = s.output;
+        ctx.set_lane_state(l, &s.state);
+        // Also with a shared key: kernels that read keys from memory (AES-NI)
+        // use the lane rows either way.
+        ctx.set_lane_keys(l, s.keys);
+        rem[l] = s.blocks;
+        ls[l] = i;
+    };
+    while active < lanes_max {
+        match pending.next() {
+            Some(i) => {
+                load(&mut ctx, active, i, &mut rem, &mut lane_stream);
+                active += 1;
+            }
+            None => break,
+        }
+    }
+    let mut finished: Vec<(usize, [u8; 16])> = Vec::with_capacity(streams.len());
+    while active > 0 {
+        let n = rem[..active].iter().copied().min().expect("active lanes");
+        super::step(simd, mode, nr, active, shared, &mut ctx, n);
+        for l in 0..active {
+            rem[l] -= n;
+            // One past the end after the last block: never dereferenced.
+            ctx.src[l] = ctx.src[l].wrapping_add(16 * n);
+            ctx.dst[l] = ctx.dst[l].wrapping_add(16 * n);
+        }
+        let mut l = 0;
+        while l < active {
+            if rem[l] != 0 {
+                l += 1;
+                continue;
+            }
+            finished.push((lane_stream[l], ctx.lane_state(l)));
+            if let Some(i) = pending.next() {
+                load(&mut ctx, l, i, &mut rem, &mut lane_stream);
+                l += 1;
+            } else {
+                active -= 1;
+                if l != active {
+                    ctx.copy_lane(active, l);
+                    rem[l] = rem[active];
+                    lane_stream[l] = lane_stream[active];
+                    // Re-examine lane `l`: the moved stream may be done too.
+                }
+                ctx.set_idle(active);
+                rem[active] = 0;
+            }
+        }
+    }
+    drop(ctx);
+    drop(src);
+    for (i, mut st) in finished {
+        streams[i].state = st;
+        st.zeroize();
+    }
+}

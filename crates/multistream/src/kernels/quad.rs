@@ -1,0 +1,270 @@
+//! The multi-stream kernel, written once over a *quad*: four AES blocks,
+//! one per stream of a 4-lane group (a zmm register with VAES, four xmm
+//! registers with AES-NI).
+//!
+//! Each call runs `n` blocks on `G` groups (`4G` lanes). It works in
+//! *chunks* of four blocks per stream:
+//!
+//! 1. **Gather**: load 64 consecutive bytes (four blocks) of each of a
+//!    group's four streams — four quads, quad `l` holding stream `l`'s
+//!    blocks `0..4` — and transpose them (a 4×4 transpose of 128-bit lanes),
+//!    so that quad `j` holds block `j` of every stream.
+//! 2. **Rounds**: four block steps; in each, the `G` groups' chains run
+//!    their rounds interleaved (`G` independent `AESENC`s per round cover
+//!    the instruction's latency), and each step's outputs are kept.
+//! 3. **Scatter**: transpose the four output quads back and store 64 bytes
+//!    per stream.
+//!
+//! All lanes advance by the same byte offset, so a call needs one base
+//! pointer per lane and no per-lane pointer arithmetic per block. A final
+//! chunk of 1–3 blocks uses partial loads/stores. Lanes from `active` on
+//! are idle: they read lane 0's input (always valid, never stored) and
+//! store nothing.
+//!
+//! Round keys: with `SHARED` every lane has the same key, which is loaded
+//! (broadcast to the four lanes) once per call and stays in registers;
+//! otherwise round key `r` of group `g` is the 64-byte row
+//! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys,
+//! and read as a memory operand.
+
+use super::lanes::LaneCtx;
+use super::{CBC_ENC, CFB_DEC, CFB_ENC};
+
+/// Four AES blocks, one per lane of a group (lane `l` at bytes
+/// `16l..16l + 16` when loaded from or stored to memory).
+///
+/// # Safety
+/// Every method needs the CPU features of the implementation; pointer
+/// arguments must be valid for the bytes the method names.
+pub(super) trait Quad: Copy {
+    /// All zero.
+    unsafe fn zero() -> Self;
+    /// 64 bytes at `p` (unaligned).
+    unsafe fn load(p: *const u8) -> Self;
+    /// Round keys `rk` (at most 15), each in all four lanes; the rest
+    /// zero.
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; super::MAX_RK];
+    /// The first `blocks` (1..=3) 16-byte blocks at `p`; the other lanes
+    /// zero. Only those bytes are read.
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self;
+    /// Store 64 bytes at `p` (unaligned).
+    unsafe fn store(p: *mut u8, v: Self);
+    /// Store the first `blocks` (0..=3) lanes to `p`; only those bytes are
+    /// written.
+    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize);
+    /// Lane-wise XOR.
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    /// One AES round (`AESENC`) on each lane with that lane's round key.
+    unsafe fn enc(a: Self, k: Self) -> Self;
+    /// The last AES round (`AESENCLAST`).
+    unsafe fn enc_last(a: Self, k: Self) -> Self;
+    /// 4×4 transpose of 128-bit lanes: lane `j` of output `i` is lane `i`
+    /// of input `j`.
+    unsafe fn transpose(m: [Self; 4]) -> [Self; 4];
+    /// A scheduling barrier (an empty `asm!` reading and writing `v` in
+    /// its registers): LLVM keeps the barriers in program order, so round
+    /// `r` of every chain issues before round `r + 1` of any. Without it
+    /// LLVM runs each chain's rounds in turn, and the out-of-order window
+    /// cannot overlap eight such chains.
+    unsafe fn barrier(v: &mut Self);
+}
+
+/// Run `n` blocks on the `4G` lanes of groups `0..G`; lanes `0..active`
+/// hold streams, the others are idle. Lane pointers are not advanced (the
+/// scheduler does that); chaining values are read from and written back to
+/// `ctx.state`.
+///
+/// # Safety
+/// The CPU has `V`'s features. `1 <= active <= 4G <= MAX_LANES`. For every
+/// lane `l < active`, `ctx.src[l]` is readable and `ctx.dst[l]` writable
+/// for `16n` bytes (`src == dst` allowed, other overlaps not); its round
+/// keys are set for `NR` rounds in `ctx.keys` or, with `SHARED`, every
+/// active lane's key is `ctx.shared`.
+#[inline(always)]
+pub(super) unsafe fn run<
+    V: Quad,
+    const G: usize,
+    const MODE: u8,
+    const NR: usize,
+    const SHARED: bool,
+>(
+    ctx: &mut LaneCtx,
+    active: usize,
+    n: usize,
+) {
+    debug_assert!(active >= 1 && active <= 4 * G && 4 * G <= super::MAX_LANES);
+    let mut src = [[core::ptr::null::<u8>(); 4]; G];
+    let mut dst = [[core::ptr::null_mut::<u8>(); 4]; G];
+    let mut live = [[false; 4]; G];
+    for g in 0..G {
+        for l in 0..4 {
+            let lane = 4 * g + l;
+            live[g][l] = lane < active;
+            // Idle lanes read lane 0's input (valid for `n` blocks) and
+            // never store.
+            let from = if live[g][l] { lane } else { 0 };
+            src[g][l] = ctx.src[from];
+            dst[g][l] = ctx.dst[from];
+        }
+    }
+    // SAFETY: a register value; features are the caller's.
+    let mut st = [unsafe { V::zero() }; G];
+    for (g, s) in st.iter_mut().enumerate() {
+        // SAFETY: `ctx.state[g]` (g < G <= MAX_GROUPS) is 64 initialized
+        // bytes.
+        *s = unsafe { V::load(ctx.state[g].0.as_ptr()) };
+    }
+    // The round keys, copied once into locals: the stores to the lanes'
+    // outputs cannot alias them, so the compiler never reloads or re-copies
+    // them inside the loop (with `SHARED` they fit in registers).
+    let shared = if SHARED {
+        // SAFETY: register values from `ctx.shared` (16-byte rows,
+        // NR < MAX_RK); features are the caller's.
+        unsafe { V::broadcast_keys(&ctx.shared[..=NR]) }
+    } else {
+        // SAFETY: a register value.
+        [unsafe { V::zero() }; super::MAX_RK]
+    };
+    let keys: [[V; super::MAX_RK]; G] = core::array::from_fn(|g| {
+        core::array::from_fn(|r| {
+            if r > NR || SHARED {
+                // SAFETY: a register value.
+                unsafe { V::zero() }
+            } else {
+                // SAFETY: the row `ctx.keys[g][r]` (g < G <= MAX_GROUPS,
+                // r <= NR < MAX_RK) is 64 initialized bytes.
+                unsafe { V::load(ctx.keys[g][r].0.as_ptr()) }
+            }
+        })
+    });
+    let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
+    let mut off = 0usize;
+    for _ in 0..n / 4 {
+        // SAFETY: the chunk's 64 bytes at `off` lie within the first `16n`
+        // bytes of every lane (off + 64 <= 16 * (n / 4) * 4).
+        unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, 4, &mut st, &key) };
+        off += 64;
+    }
+    if !n.is_multiple_of(4) {
+        // SAFETY: the last `n % 4` blocks: off + 16 * (n % 4) = 16n.
+        unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, n % 4, &mut st, &key) };
+    }
+    for (g, s) in st.iter().enumerate() {
+        // SAFETY: `ctx.state[g]` is 64 writable bytes.
+        unsafe { V::store(ctx.state[g].0.as_mut_ptr(), *s) };
+    }
+}
+
+/// One chunk of `blocks` (1..=4) blocks per lane at byte offset `off`.
+///
+/// # Safety
+/// As [`run`]: `blocks` blocks at `off` are readable at every lane's
+/// `src` and writable at every live lane's `dst`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
+    src: &[[*const u8; 4]; G],
+    dst: &[[*mut u8; 4]; G],
+    live: &[[bool; 4]; G],
+    off: usize,
+    blocks: usize,
+    st: &mut [V; G],
+    key: &impl Fn(usize, usize) -> V,
+) {
+    let full = blocks == 4;
+    // SAFETY: features are the caller's; every pointer is valid for
+    // `blocks` blocks at `off` (caller), and partial loads/stores touch only
+    // those.
+    unsafe {
+        let mut inp = [[V::zero(); 4]; G];
+        for g in 0..G {
+            let mut rows = [V::zero(); 4];
+            for (l, row) in rows.iter_mut().enumerate() {
+                let p = src[g][l].add(off);
+                *row = if full {
+                    V::load(p)
+                } else {
+                    V::load_part(p, blocks)
+                };
+            }
+            inp[g] = V::transpose(rows);
+        }
+        let mut out = [[V::zero(); 4]; G];
+        // Written out so that every index is a constant (the arrays stay in
+        // registers or fixed stack slots, nothing is re-zeroed per chunk).
+        block_step::<V, G, MODE, NR>(0, &inp, &mut out, st, &key);
+        if blocks > 1 {
+            block_step::<V, G, MODE, NR>(1, &inp, &mut out, st, &key);
+        }
+        if blocks > 2 {
+            block_step::<V, G, MODE, NR>(2, &inp, &mut out, st, &key);
+        }
+        if blocks > 3 {
+            block_step::<V, G, MODE, NR>(3, &inp, &mut out, st, &key);
+        }
+        for g in 0..G {
+            let rows = V::transpose(out[g]);
+            for (l, row) in rows.iter().enumerate() {
+                let p = dst[g][l].add(off);
+                if !live[g][l] {
+                    continue;
+                }
+                if full {
+                    V::store(p, *row);
+                } else {
+                    V::store_part(p, *row, blocks);
+                }
+            }
+        }
+    }
+}
+
+/// Block `j` of the chunk on every group: the rounds of the `G` chains
+/// interleaved.
+///
+/// # Safety
+/// The CPU has `V`'s features.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
+    j: usize,
+    inp: &[[V; 4]; G],
+    out: &mut [[V; 4]; G],
+    st: &mut [V; G],
+    key: &impl Fn(usize, usize) -> V,
+) {
+    // SAFETY: register operations only; features are the caller's.
+    unsafe {
+        let mut x = [V::zero(); G];
+        for g in 0..G {
+            // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
+            x[g] = if MODE == CBC_ENC {
+                V::xor(V::xor(inp[g][j], key(g, 0)), st[g])
+            } else {
+                V::xor(st[g], key(g, 0))
+            };
+        }
+        for r in 1..NR {
+            for g in 0..G {
+                x[g] = V::enc(x[g], key(g, r));
+            }
+            for v in x.iter_mut() {
+                V::barrier(v);
+            }
+        }
+        for g in 0..G {
+            x[g] = V::enc_last(x[g], key(g, NR));
+            let o = if MODE == CBC_ENC {
+                x[g]
+            } else {
+                V::xor(x[g], inp[g][j])
+            };
+            out[g][j] = o;
+            st[g] = match MODE {
+                CFB_ENC => o,
+                CFB_DEC => inp[g][j],
+                _ => x[g],
+            };
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The x86 quads and their kernel entry points: [`Zmm`] (512-bit VAES, a
+//! group in one register) and [`Xmm4`] (AES-NI, a group in four xmm
+//! registers, whose transpose is only a renaming), and the AES-NI
+//! single-block path of CFB/OFB tails. Barriers, key broadcasts and the
+//! single-block rounds are `aesflow-cipher`'s shared x86 helpers.
+
+use super::lanes::LaneCtx;
+use super::quad::{self, Quad};
+use super::stream::{MAX_RK, Sched};
+use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
+use aesflow_cipher::x86::{v128, v256, v512};
+use core::arch::x86_64::*;
+
+/// A group as one zmm register (lane `l` = 128-bit lane `l`).
+#[derive(Clone, Copy)]
+pub(super) struct Zmm(__m512i);
+
+/// Byte mask of the first `blocks` 128-bit lanes, as a 64-bit-element mask.
+#[inline(always)]
+fn qword_mask(blocks: usize) -> __mmask8 {
+    ((1u32 << (2 * blocks)) - 1) as __mmask8
+}
+
+impl Quad for Zmm {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX-512F (caller).
+        Zmm(unsafe { _mm512_setzero_si512() })
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller guarantees 64 readable bytes and AVX-512F.
+        Zmm(unsafe { _mm512_loadu_si512(p as *const _) })
+    }
+    #[inline(always)]
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: AVX-512F (caller).
+        unsafe { v512::broadcast_keys(rk) }.map(Zmm)
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: masked-off elements are not read (AVX-512 fault
+        // suppression); the others are the caller's `16 * blocks` bytes.
+        Zmm(unsafe { _mm512_maskz_loadu_epi64(qword_mask(blocks), p as *const _) })
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: 64 writable bytes (caller).
+        unsafe { _mm512_storeu_si512(p as *mut _, v.0) }
+    }
+    #[inline(always)]
+    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
+        // SAFETY: only the first `16 * blocks` bytes are written (masked
+        // store), which the caller guarantees writable.
+        unsafe { _mm512_mask_storeu_epi64(p as *mut _, qword_mask(blocks), v.0) }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: AVX-512F (caller).
+        Zmm(unsafe { _mm512_xor_si512(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn enc(a: Self, k: Self) -> Self {
+        // SAFETY: AVX-512F and VAES (caller).
+        Zmm(unsafe { _mm512_aesenc_epi128(a.0, k.0) })
+    }
+    #[inline(always)]
+    unsafe fn enc_last(a: Self, k: Self) -> Self {
+        // SAFETY: AVX-512F and VAES (caller).
+        Zmm(unsafe { _mm512_aesenclast_epi128(a.0, k.0) })
+    }
+    #[inline(always)]
+    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
+        let [a, b, c, d] = m.map(|z| z.0);
+        // SAFETY: AVX-512F (caller).
+        unsafe {
+            // (a0 a1 b0 b1), (a2 a3 b2 b3), (c0 c1 d0 d1), (c2 c3 d2 d3)
+            let t0 = _mm512_shuffle_i64x2::<0x44>(a, b);
+            let t1 = _mm512_shuffle_i64x2::<0xEE>(a, b);
+            let t2 = _mm512_shuffle_i64x2::<0x44>(c, d);
+            let t3 = _mm512_shuffle_i64x2::<0xEE>(c, d);
+            // (a0 b0 c0 d0), (a1 b1 c1 d1), (a2 b2 c2 d2), (a3 b3 c3 d3)
+            [
+                Zmm(_mm512_shuffle_i64x2::<0x88>(t0, t2)),
+                Zmm(_mm512_shuffle_i64x2::<0xDD>(t0, t2)),
+                Zmm(_mm512_shuffle_i64x2::<0x88>(t1, t3)),
+                Zmm(_mm512_shuffle_i64x2::<0xDD>(t1, t3)),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn barrier(v: &mut Self) {
+        // SAFETY: AVX-512F (caller).
+        unsafe { Zmm::barrier_impl(v) }
+    }
+}
+
+impl Zmm {
+    /// [`Quad::barrier`] (the `zmm_reg` class needs the feature here).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn barrier_impl(v: &mut Self) {
+        // SAFETY: an empty instruction sequence that reads and writes one
+        // zmm register in place; it touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(zmm_reg) v.0, options(nomem, nostack, preserves_flags));
+        }
+    }
+}
+
+/// A group as two ymm registers (lanes 0–1 in the first, 2–3 in the
+/// second): VAES on CPUs with AVX2 but without AVX-512.
+#[derive(Clone, Copy)]
+pub(super) struct Ymm2([__m256i; 2]);
+
+impl Ymm2 {
+    /// [`Quad::barrier`] (the `ymm_reg` class needs the feature here).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn barrier_impl(v: &mut Self) {
+        for y in v.0.iter_mut() {
+            // SAFETY: an empty instruction sequence that reads and writes
+            // one ymm register in place; it touches no memory, stack or
+            // flags.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} */",
+                    inout(ymm_reg) * y,
+                    options(nomem, nostack, preserves_flags)
+                );
+            }
+        }
+    }
+}
+
+impl Quad for Ymm2 {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX (caller).
+        Ymm2([unsafe { _mm256_setzero_si256() }; 2])
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 64 readable bytes, AVX (caller).
+        unsafe {
+            Ymm2([
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: AVX2 (caller).
+        unsafe { v256::broadcast_keys(rk) }.map(|k| Ymm2([k, k]))
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: only the first `blocks` (1..=3) blocks are read, which
+        // the caller guarantees readable; AVX (caller).
+        unsafe {
+            let one = |q: *const u8| _mm256_zextsi128_si256(_mm_loadu_si128(q as *const __m128i));
+            match blocks {
+                1 => Ymm2([one(p), _mm256_setzero_si256()]),
+                2 => Ymm2([
+                    _mm256_loadu_si256(p as *const __m256i),
+                    _mm256_setzero_si256(),
+                ]),
+                _ => Ymm2([_mm256_loadu_si256(p as *const __m256i), one(p.add(32))]),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: 64 writable bytes, AVX (caller).
+        unsafe {
+            _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
+            _mm256_storeu_si256(p.add(32) as *mut __m256i, v.0[1]);
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
+        // SAFETY: only the first `blocks` (0..=3) blocks are written, which
+        // the caller guarantees writable; AVX (caller).
+        unsafe {
+            let one = |q: *mut u8, y: __m256i| {
+                _mm_storeu_si128(q as *mut __m128i, _mm256_castsi256_si128(y))
+            };
+            match blocks {
+                0 => {}
+                1 => one(p, v.0[0]),
+                2 => _mm256_storeu_si256(p as *mut __m256i, v.0[0]),
+                _ => {
+                    _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
+                    one(p.add(32), v.0[1]);
+                }
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 (caller).
+        unsafe {
+            Ymm2([
+                _mm256_xor_si256(a.0[0], b.0[0]),
+                _mm256_xor_si256(a.0[1], b.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn enc(a: Self, k: Self) -> Self {
+        // SAFETY: AVX and VAES (caller).
+        unsafe {
+            Ymm2([
+                _mm256_aesenc_epi128(a.0[0], k.0[0]),
+                _mm256_aesenc_epi128(a.0[1], k.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn enc_last(a: Self, k: Self) -> Self {
+        // SAFETY: AVX and VAES (caller).
+        unsafe {
+            Ymm2([
+                _mm256_aesenclast_epi128(a.0[0], k.0[0]),
+                _mm256_aesenclast_epi128(a.0[1], k.0[1]),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
+        let [a, b, c, d] = m.map(|y| y.0);
+        // SAFETY: AVX2 (caller).
+        unsafe {
+            // 0x20: (x.lo, y.lo); 0x31: (x.hi, y.hi).
+            let lo = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x20>(x, y);
+            let hi = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x31>(x, y);
+            [
+                Ymm2([lo(a[0], b[0]), lo(c[0], d[0])]),
+                Ymm2([hi(a[0], b[0]), hi(c[0], d[0])]),
+                Ymm2([lo(a[1], b[1]), lo(c[1], d[1])]),
+                Ymm2([hi(a[1], b[1]), hi(c[1], d[1])]),
+            ]
+        }
+    }
+    #[inline(always)]
+    unsafe fn barrier(v: &mut Self) {
+        // SAFETY: AVX (caller).
+        unsafe { Ymm2::barrier_impl(v) }
+    }
+}
+
+/// A group as four xmm registers (lane `l` = register `l`).
+#[derive(Clone, Copy)]
+pub(super) struct Xmm4([__m128i; 4]);
+
+impl Quad for Xmm4 {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: SSE2 (caller).
+        Xmm4([unsafe { _mm_setzero_si128() }; 4])
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 64 readable bytes (caller).
+        Xmm4(core::array::from_fn(|l| unsafe {
+            _mm_loadu_si128(p.add(16 * l) as *const __m128i)
+        }))
+    }
+    #[inline(always)]
+    unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
+        // SAFETY: SSE2 (caller).
+        unsafe { v128::load_keys(rk) }.map(|k| Xmm4([k; 4]))
+    }
+    #[inline(always)]
+    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
+        // SAFETY: only the first `blocks` blocks are read (caller: readable).
+        Xmm4(core::array::from_fn(|l| {
+            if l < blocks {
+                // SAFETY: block `l < blocks` is readable (caller).
+                unsafe { _mm_loadu_si128(p.add(16 * l) as *const __m128i) }
+            } else {
+                // SAFETY: SSE2 (caller).
+                unsafe { _mm_setzero_si128() }
+            }
+        }))
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        for (l, x) in v.0.iter().enumerate() {
+            // SAFETY: 64 writable bytes (caller).
+            unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
+        for (l, x) in v.0.iter().enumerate().take(blocks) {
+            // SAFETY: the first `blocks` blocks are writable (caller).
+            unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
+        }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 (caller).
+        Xmm4(core::array::from_fn(|l| unsafe {
+            _mm_xor_si128(a.0[l], b.0[l])
+        }))
+    }
+    #[inline(always)]
+    unsafe fn enc(a: Self, k: Self) -> Self {
+        // SAFETY: AES-NI (caller).
+        Xmm4(core::array::from_fn(|l| unsafe {
+            _mm_aesenc_si128(a.0[l], k.0[l])
+        }))
+    }
+    #[inline(always)]
+    unsafe fn enc_last(a: Self, k: Self) -> Self {
+        // SAFETY: AES-NI (caller).
+        Xmm4(core::array::from_fn(|l| unsafe {
+            _mm_aesenclast_si128(a.0[l], k.0[l])
+        }))
+    }
+    #[inline(always)]
+    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
+        core::array::from_fn(|i| Xmm4(core::array::from_fn(|j| m[j].0[i])))
+    }
+    #[inline(always)]
+    unsafe fn barrier(v: &mut Self) {
+        v128::round_barrier(&mut v.0);
+    }
+}
+
+/// A kernel entry point: `(ctx, active, n)`.
+pub(super) type Kernel = unsafe fn(&mut LaneCtx, usize, usize);
+
+/// The VAES kernel for `G` groups.
+///
+/// # Safety
+/// AVX-512F and VAES; the contract of [`quad::run`].
+#[target_feature(enable = "avx512f,vaes,aes")]
+unsafe fn zmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+    ctx: &mut LaneCtx,
+    active: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { quad::run::<Zmm, G, MODE, NR, SHARED>(ctx, active, n) }
+}
+
+/// The 256-bit VAES kernel for `G` groups.
+///
+/// # Safety
+/// AVX2 and VAES; the contract of [`quad::run`].
+#[target_feature(enable = "avx2,vaes,aes")]
+unsafe fn ymm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+    ctx: &mut LaneCtx,
+    active: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { quad::run::<Ymm2, G, MODE, NR, SHARED>(ctx, active, n) }
+}
+
+/// The AES-NI kernel for `G` groups.
+///
+/// # Safety
+/// AES-NI and SSE2; the contract of [`quad::run`].
+#[target_feature(enable = "aes,sse2")]
+unsafe fn xmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+    ctx: &mut LaneCtx,
+    active: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { quad::run::<Xmm4, G, MODE, NR, SHARED>(ctx, active, n) }
+}
+
+/// `$f::<G, MODE, NR, SHARED>` for runtime values, `G` from the listed
+/// group counts (the largest when `g` exceeds them all).
+macro_rules! pick {
+    ($f:ident, $g:expr, $mode:expr, $nr:expr, $shared:expr, [$($G:literal),+]) => {{
+        macro_rules! s {
+            ($GG:literal, $M:expr, $N:literal) => {
+                if $shared { $f::<$GG, { $M }, $N, true> as Kernel } else { $f::<$GG, { $M }, $N, false> as Kernel }
+            };
+        }
+        macro_rules! n {
+            ($GG:literal, $M:expr) => {
+                match $nr { 10 => s!($GG, $M, 10), 12 => s!($GG, $M, 12), _ => s!($GG, $M, 14) }
+            };
+        }
+        macro_rules! m {
+            ($GG:literal) => {
+                match $mode {
+                    CBC_ENC => n!($GG, CBC_ENC),
+                    CFB_ENC => n!($GG, CFB_ENC),
+                    CFB_DEC => n!($GG, CFB_DEC),
+                    _ => n!($GG, OFB),
+                }
+            };
+        }
+        let g = $g;
+        let mut k = None;
+        $( if k.is_none() && g <= $G { k = Some(m!($G)); } )+
+        k.expect("group count within the kernel's range")
+    }};
+}
+
+/// Group counts the VAES kernel is built for (a call with fewer groups
+/// runs the next size up with idle groups: below 8 groups the chains are
+/// latency-bound, so the idle ones cost no AES throughput).
+pub(super) const ZMM_GROUPS: [usize; 4] = [1, 2, 4, 8];
+/// Group counts of the AES-NI kernel (8 lanes at most).
+#[cfg_attr(test, allow(dead_code))]
+pub(super) const XMM_GROUPS: [usize; 2] = [1, 2];
+
+/// The VAES kernel for at least `groups` groups; returns it and its group
+/// count.
+pub(super) fn zmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (Kernel, usize) {
+    assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=8).contains(&groups));
+    let g = round_up(groups, &ZMM_GROUPS);
+    (pick!(zmm, g, mode, nr, shared, [1, 2, 4, 8]), g)
+}
+
+/// Group counts of the 256-bit VAES kernel (16 lanes: 8 ymm chains, what
+/// 16 ymm registers hold beside the round keys' memory operands).
+pub(super) const YMM_GROUPS: [usize; 3] = [1, 2, 4];
+
+/// The 256-bit VAES kernel for at least `groups` groups (keys stay in
+/// memory: 16 ymm registers hold the chains, not the round keys too).
+pub(super) fn ymm_kernel(groups: usize, mode: u8, nr: usize) -> (Kernel, usize) {
+    assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=4).contains(&groups));
+    let g = round_up(groups, &YMM_GROUPS);
+    (pick!(ymm, g, mode, nr, false, [1, 2, 4]), g)
+}
+
+/// The AES-NI kernel for at least `groups` groups (1 or 2; in the test
+/// build up to 8, the 32-lane emulation of the VAES kernel, which also
+/// honours `shared` so that the VAES kernel's shared-key path is tested on
+/// CPUs without VAES). In the normal build the keys stay in memory (16 xmm
+/// registers are not enough for 8 chains and the round keys).
+pub(super) fn xmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (Kernel, usize) {
+    assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB);
+    #[cfg(test)]
+    {
+        assert!((1..=8).contains(&groups));
+        let g = round_up(groups, &ZMM_GROUPS);
+        (pick!(xmm, g, mode, nr, shared, [1, 2, 4, 8]), g)
+    }
+    #[cfg(not(test))]
+    {
+        assert!((1..=2).contains(&groups), "AES-NI kernel runs 1..=2 groups");
+        let _ = shared;
+        let g = round_up(groups, &XMM_GROUPS);
+        (pick!(xmm, g, mode, nr, false, [1, 2]), g)
+    }
+}
+
+fn round_up(g: usize, sizes: &[usize]) -> usize {
+    *sizes
+        .iter()
+        .find(|&&s| s >= g)
+        .expect("group count within range")
+}
+
+/// Encrypt one block (the shared AES-NI round sequence of
+/// `aesflow-cipher`).
+///
+/// # Safety
+/// The CPU must support AES-NI and SSE2.
+#[target_feature(enable = "aes,sse2")]
+pub(super) unsafe fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
+    let k = v128::load_keys(keys.enc());
+    let mut x = [v128::load(block)];
+    match keys.nr() {
+        10 => v128::enc_n::<10, 1>(&mut x, &k),
+        12 => v128::enc_n::<12, 1>(&mut x, &k),
+        _ => v128::enc_n::<14, 1>(&mut x, &k),
+    }
+    v128::store(block, x[0]);
+}

@@ -1,0 +1,353 @@
+"""Cobblestone files sealed and opened on a ``dask.distributed`` cluster.
+
+A Cobblestone message is ``prefix (56 bytes) || chunk_0 || chunk_1 || ...``
+with fixed chunk sizes (16384 plaintext bytes, 16400 encrypted, except the
+shorter last chunk). Chunk ``i`` therefore sits at plaintext offset
+``16384*i`` and ciphertext offset ``56 + 16400*i``, and is sealed with a
+nonce derived from ``i`` alone: any worker can seal or open any range of
+chunks on its own, knowing only the key, the context and the salt. This is
+the chunked, many-channel transfer of *Vectorized AES Core for
+High-Throughput Secure Environments* (its second application) put on a
+cluster.
+
+How a file is processed:
+
+1. The driver (this process) sizes the job, creates a temporary file beside
+   the destination (``.aesflow-dask-tmp-*``; not the ``.aesflow-tmp-<pid>-*`` form that
+   ``aesflow``'s clean-up of stale files removes, since the driver's pid means
+   nothing on the other machines) at its final length, and splits the
+   chunks into ranges.
+2. Each range is a task: the worker reads its own range of the input and
+   writes its sealed (or opened) chunks at their own offsets of the
+   temporary file, on all of its cores, with the GIL released.
+3. Only when every range succeeded does the driver write the 56-byte prefix
+   (encryption), sync the file and rename it into place. If any range fails
+   (an authentication failure, an I/O error, a lost worker) the temporary
+   file is removed and the first error is raised: no output is left.
+
+The result is byte-identical to ``aesflow encrypt`` / :func:`aesflow.encrypt_file`
+with the same salt (pass ``salt=`` to choose it; by default it is random),
+and decrypts with :func:`aesflow.decrypt_file`, ``aesflow decrypt``, or
+pyca/cryptography's ``cryptography.cobblestone``.
+
+**Paths.** Workers open the paths they are given. On a ``LocalCluster``
+that is the local file system; on a cluster of several machines the input
+and the destination's directory must be on a file system every worker
+mounts at the same path (NFS, Lustre, CephFS, GPFS, ...), and that file
+system must support writes at offsets by several clients to one file (all
+of those do; object stores do not).
+
+**Keys.** The key is sent to the workers with the tasks. On a real cluster
+use Dask's TLS security (``distributed.security.Security``) so that it
+does not cross the network in the clear.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import tempfile
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _aesflow
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+CHUNK_SIZE = _aesflow.CHUNK_SIZE
+ENC_CHUNK_SIZE = _aesflow.ENC_CHUNK_SIZE
+PREFIX_SIZE = _aesflow.PREFIX_SIZE
+SALT_SIZE = _aesflow.SALT_SIZE
+
+#: Chunks per task by default: 1024 chunks = 16 MiB of plaintext.
+DEFAULT_CHUNKS_PER_TASK = 1024
+
+__all__ = [
+    "encrypt_file",
+    "decrypt_file",
+    "encrypt_files",
+    "decrypt_files",
+    "DEFAULT_CHUNKS_PER_TASK",
+]
+
+
+class _ForcedFailure(RuntimeError):
+    """Raised by a range task when the caller asked for a failure (tests)."""
+
+
+def _seal_range(src, dst, key, context, salt, plain_len, first, count, fail=False):
+    n = _aesflow.seal_file_range(src, dst, key, context, salt, plain_len, first, count)
+    if fail:
+        raise _ForcedFailure(f"forced failure in chunk range {first}+{count}")
+    return n
+
+
+def _open_range(src, dst, key, context, ct_len, first, count, fail=False):
+    n = _aesflow.open_file_range(src, dst, key, context, ct_len, first, count)
+    if fail:
+        raise _ForcedFailure(f"forced failure in chunk range {first}+{count}")
+    return n
+
+
+def _client(client):
+    if client is not None:
+        return client
+    from distributed import get_client
+
+    return get_client()
+
+
+def _ranges(total: int, per: int) -> List[Tuple[int, int]]:
+    if per < 1:
+        raise ValueError("chunks_per_task must be at least 1")
+    return [(f, min(per, total - f)) for f in range(0, total, per)]
+
+
+class _Job:
+    """One file: its temporary output, its range tasks, and the commit."""
+
+    def __init__(self, src, dst, encrypt: bool, force: bool):
+        self.src = os.fspath(src)
+        self.dst = os.fspath(dst)
+        self.encrypt = encrypt
+        self.force = force
+        self.tmp: Optional[str] = None
+        self.futures: list = []
+        self.prefix = b""
+        if not force and os.path.lexists(self.dst):
+            raise FileExistsError(f"{self.dst} already exists (use force=True to overwrite it)")
+        if os.path.isdir(self.dst):
+            raise IsADirectoryError(f"{self.dst} is a directory")
+        if os.path.exists(self.dst) and os.path.samefile(self.src, self.dst):
+            raise ValueError(f"{self.dst}: input and output are the same file")
+
+    def create_tmp(self, length: int) -> None:
+        d = os.path.dirname(os.path.abspath(self.dst))
+        fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-dask-tmp-", dir=d)
+        try:
+            os.ftruncate(fd, length)
+        finally:
+            os.close(fd)
+
+    def discard(self) -> None:
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except FileNotFoundError:
+                pass
+            self.tmp = None
+
+    def commit(self) -> None:
+        assert self.tmp is not None
+        fd = os.open(self.tmp, os.O_WRONLY)
+        try:
+            if self.prefix:
+                os.pwrite(fd, self.prefix, 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if self.force:
+            os.replace(self.tmp, self.dst)
+        else:
+            # link() refuses an existing name: no overwrite even if the
+            # destination appeared while the job ran.
+            os.link(self.tmp, self.dst)
+            os.unlink(self.tmp)
+        self.tmp = None
+        dfd = os.open(os.path.dirname(os.path.abspath(self.dst)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def _submit_encrypt(client, job: _Job, key, context, salt, per, fail_range):
+    plain_len = os.stat(job.src).st_size
+    if salt is None:
+        salt = os.urandom(SALT_SIZE)
+    job.prefix = _aesflow.cobblestone_prefix(key, context, salt)
+    total = plain_len // CHUNK_SIZE + 1
+    job.create_tmp(_aesflow.cobblestone_ciphertext_len(plain_len))
+    src = os.path.abspath(job.src)
+    for i, (first, count) in enumerate(_ranges(total, per)):
+        job.futures.append(
+            client.submit(
+                _seal_range, src, job.tmp, bytes(key), bytes(context), bytes(salt),
+                plain_len, first, count, i == fail_range, pure=False,
+            )
+        )
+
+
+def _submit_decrypt(client, job: _Job, key, context, per, fail_range):
+    ct_len = os.stat(job.src).st_size
+    plain_len = _aesflow.cobblestone_plaintext_len(ct_len)
+    with open(job.src, "rb") as f:
+        head = f.read(PREFIX_SIZE)
+    # Check the key commitment here, before any task: a wrong key or context
+    # fails fast, without a cluster round trip.
+    if not hmac.compare_digest(_aesflow.cobblestone_prefix(key, context, head[:SALT_SIZE]), head):
+        raise _aesflow.InvalidTag(
+            "wrong key or context (the key commitment does not match), or the header is corrupted"
+        )
+    total = plain_len // CHUNK_SIZE + 1
+    job.create_tmp(plain_len)
+    src = os.path.abspath(job.src)
+    for i, (first, count) in enumerate(_ranges(total, per)):
+        job.futures.append(
+            client.submit(
+                _open_range, src, job.tmp, bytes(key), bytes(context), ct_len,
+                first, count, i == fail_range, pure=False,
+            )
+        )
+
+
+def _run(client, jobs: Sequence[_Job], submit) -> List[int]:
+    """Submit every job's ranges, wait for all, commit the jobs whose ranges
+    all succeeded, discard the others, and raise the first error."""
+    from distributed import wait
+
+    errors: List[BaseException] = []
+    try:
+        for job in jobs:
+            submit(job)
+        wait([f for j in jobs for f in j.futures])
+        sizes = []
+        for job in jobs:
+            failed = [f for f in job.futures if f.status != "finished"]
+            if failed:
+                job.discard()
+                try:
+                    failed[0].result()
+                except BaseException as e:  # noqa: BLE001 - re-raised below
+                    errors.append(e)
+                else:
+                    errors.append(RuntimeError(f"{job.src}: a range task was {failed[0].status}"))
+                sizes.append(-1)
+                continue
+            sizes.append(sum(f.result() for f in job.futures))
+            job.commit()
+        if errors:
+            raise errors[0]
+        return sizes
+    finally:
+        for job in jobs:
+            for f in job.futures:
+                f.cancel()
+            job.discard()
+
+
+def encrypt_file(
+    src: PathLike,
+    dst: PathLike,
+    key: bytes,
+    client=None,
+    context: bytes = b"",
+    *,
+    salt: Optional[bytes] = None,
+    chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
+    force: bool = False,
+    _fail_range: Optional[int] = None,
+) -> int:
+    """Encrypt the file ``src`` to ``dst`` as Cobblestone (-256 for a 32-byte
+    key, -128 for a 16-byte key) on the workers of ``client`` (default: the
+    current ``distributed`` client).
+
+    ``salt`` (24 bytes) is random unless given; with the same salt the
+    output is byte-identical to ``aesflow encrypt``. ``dst`` appears only
+    when every range succeeded; an existing ``dst`` is refused unless
+    ``force``. Returns the plaintext bytes encrypted.
+    """
+    client = _client(client)
+    job = _Job(src, dst, True, force)
+    ctx = bytes(context)
+    return _run(
+        client, [job],
+        lambda j: _submit_encrypt(client, j, key, ctx, salt, chunks_per_task, _fail_range),
+    )[0]
+
+
+def decrypt_file(
+    src: PathLike,
+    dst: PathLike,
+    key: bytes,
+    client=None,
+    context: bytes = b"",
+    *,
+    chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
+    force: bool = False,
+    _fail_range: Optional[int] = None,
+) -> int:
+    """Decrypt the Cobblestone file ``src`` to ``dst`` on the workers of
+    ``client``. ``dst`` appears only if every chunk authenticated; otherwise
+    :class:`aesflow.InvalidTag` (or the I/O error) is raised and nothing is
+    left. Returns the plaintext bytes written."""
+    client = _client(client)
+    job = _Job(src, dst, False, force)
+    ctx = bytes(context)
+    return _run(
+        client, [job],
+        lambda j: _submit_decrypt(client, j, key, ctx, chunks_per_task, _fail_range),
+    )[0]
+
+
+def _outputs(paths, outputs, suffix, strip):
+    paths = [os.fspath(p) for p in paths]
+    if outputs is not None:
+        outputs = [os.fspath(o) for o in outputs]
+        if len(outputs) != len(paths):
+            raise ValueError("outputs must have one path per input")
+        return paths, outputs
+    if strip:
+        bad = [p for p in paths if not p.endswith(suffix)]
+        if bad:
+            raise ValueError(f"{bad[0]}: cannot name the output (no {suffix} suffix); pass outputs=")
+        return paths, [p[: -len(suffix)] for p in paths]
+    return paths, [p + suffix for p in paths]
+
+
+def encrypt_files(
+    paths: Iterable[PathLike],
+    key: bytes,
+    client=None,
+    context: bytes = b"",
+    *,
+    outputs: Optional[Sequence[PathLike]] = None,
+    suffix: str = ".cob",
+    chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
+    force: bool = False,
+) -> List[str]:
+    """Encrypt many files at once: every range of every file is a task, so
+    small and large files share the cluster. Outputs are ``path + suffix``
+    unless ``outputs`` names them. Each file is committed on its own when
+    all of its ranges succeeded; if any file failed, the others are still
+    written and the first error is raised. Returns the output paths."""
+    client = _client(client)
+    paths, outs = _outputs(paths, outputs, suffix, strip=False)
+    if len(set(outs)) != len(outs):
+        raise ValueError("two inputs would write the same output")
+    jobs = [_Job(s, d, True, force) for s, d in zip(paths, outs)]
+    ctx = bytes(context)
+    _run(client, jobs, lambda j: _submit_encrypt(client, j, key, ctx, None, chunks_per_task, None))
+    return outs
+
+
+def decrypt_files(
+    paths: Iterable[PathLike],
+    key: bytes,
+    client=None,
+    context: bytes = b"",
+    *,
+    outputs: Optional[Sequence[PathLike]] = None,
+    suffix: str = ".cob",
+    chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
+    force: bool = False,
+) -> List[str]:
+    """Decrypt many Cobblestone files at once (outputs: the paths without
+    ``suffix`` unless ``outputs`` names them). Returns the output paths."""
+    client = _client(client)
+    paths, outs = _outputs(paths, outputs, suffix, strip=True)
+    if len(set(outs)) != len(outs):
+        raise ValueError("two inputs would write the same output")
+    jobs = [_Job(s, d, False, force) for s, d in zip(paths, outs)]
+    ctx = bytes(context)
+    _run(client, jobs, lambda j: _submit_decrypt(client, j, key, ctx, chunks_per_task, None))
+    return outs

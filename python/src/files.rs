@@ -1,0 +1,311 @@
+//! Files: whole Cobblestone files on all cores (the `aesflow encrypt` /
+//! `decrypt` job, with its atomic output rules), and the chunk-range
+//! primitives the Dask driver (`aesflow.dask`) runs on its workers.
+//!
+//! A Cobblestone file is `prefix (56) ‖ chunk_0 ‖ chunk_1 ‖ …` with fixed
+//! sizes (16384 plaintext bytes, 16400 encrypted, except the shorter last
+//! chunk), so chunk `i` sits at plaintext offset `16384·i` and ciphertext
+//! offset `56 + 16400·i`: any worker can seal or open any range of chunks
+//! on its own, given the salt (encryption) or the prefix (decryption).
+
+use crate::buffer::View;
+use crate::chunks;
+use crate::errors::{self, InvalidTag};
+use aesflow_engine::Error;
+use aesflow_engine::cobblestone::{
+    CHUNK_SIZE, CHUNKS_PER_BATCH, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, SALT_SIZE, Suite,
+    ciphertext_len, plaintext_len,
+};
+use aesflow_engine::files::{Job, KeyMaterial, Operation, run_job};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use zeroize::Zeroizing;
+
+fn suite_for(key: &[u8]) -> PyResult<Suite> {
+    match key.len() {
+        32 => Ok(Suite::Cobblestone256),
+        16 => Ok(Suite::Cobblestone128),
+        n => Err(PyValueError::new_err(format!(
+            "key must be 32 bytes (Cobblestone-256) or 16 bytes (Cobblestone-128), got {n}"
+        ))),
+    }
+}
+
+fn key_and_context(
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Suite, Zeroizing<Vec<u8>>, Vec<u8>)> {
+    crate::kernel()?;
+    let k = View::read(key, "key")?;
+    let suite = suite_for(k.bytes())?;
+    let c = crate::buffer::read_opt(context, "context")?;
+    let ctx = c.as_ref().map_or(Vec::new(), |v| v.bytes().to_vec());
+    Ok((suite, Zeroizing::new(k.bytes().to_vec()), ctx))
+}
+
+fn file_job(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    force: bool,
+    encrypt: bool,
+) -> PyResult<u64> {
+    let (suite, key, context) = key_and_context(key, context)?;
+    let op = Operation::Cobblestone {
+        suite,
+        context,
+        key: KeyMaterial::Key(key),
+    };
+    let job = Job {
+        input: Some(src),
+        output: Some(dst),
+    };
+    let r = py
+        .detach(|| run_job(crate::pool(), &op, &job, encrypt, force, false))
+        .map_err(errors::engine)?;
+    Ok(r.bytes_out)
+}
+
+/// Encrypt the file ``src`` to ``dst`` as Cobblestone (-256 for a 32-byte
+/// key, -128 for a 16-byte key) on all cores, exactly as ``aesflow
+/// encrypt -k KEY --context CONTEXT src -o dst``: the output is written to
+/// a temporary file beside ``dst`` and renamed into place only when
+/// complete; an existing ``dst`` is refused unless ``force``. Returns the
+/// bytes written.
+#[pyfunction]
+#[pyo3(signature = (src, dst, key, context = None, *, force = false))]
+pub fn encrypt_file(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    force: bool,
+) -> PyResult<u64> {
+    file_job(py, src, dst, key, context, force, true)
+}
+
+/// Decrypt the Cobblestone file ``src`` to ``dst`` on all cores (as
+/// ``aesflow decrypt``). ``dst`` appears only if every chunk
+/// authenticated; otherwise :class:`aesflow.InvalidTag` is raised and no
+/// output is left. Returns the plaintext bytes written.
+#[pyfunction]
+#[pyo3(signature = (src, dst, key, context = None, *, force = false))]
+pub fn decrypt_file(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    force: bool,
+) -> PyResult<u64> {
+    file_job(py, src, dst, key, context, force, false)
+}
+
+fn io(what: String) -> impl FnOnce(std::io::Error) -> Error {
+    move |e| Error::io(what, e)
+}
+
+fn open_read(p: &Path) -> Result<File, Error> {
+    File::open(p).map_err(io(format!("opening {}", p.display())))
+}
+
+fn open_write(p: &Path) -> Result<File, Error> {
+    OpenOptions::new()
+        .write(true)
+        .open(p)
+        .map_err(io(format!("opening {}", p.display())))
+}
+
+fn check_len(f: &File, p: &Path, want: u64) -> Result<(), Error> {
+    let len = f
+        .metadata()
+        .map_err(io(format!("reading {}", p.display())))?
+        .len();
+    if len != want {
+        return Err(Error::InvalidInput(format!(
+            "{} is {len} bytes, expected {want} (changed during the job?)",
+            p.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The chunks of a message with `plain_len` plaintext bytes.
+fn chunk_count(plain_len: u64) -> u64 {
+    plain_len / CHUNK_SIZE as u64 + 1
+}
+
+fn check_range(first: u64, count: u64, total: u64) -> PyResult<()> {
+    if count == 0 || first.checked_add(count).is_none_or(|e| e > total) {
+        return Err(PyValueError::new_err(format!(
+            "chunk range {first}+{count} outside the message's {total} chunks"
+        )));
+    }
+    Ok(())
+}
+
+/// The 56-byte prefix (salt ‖ key commitment) of the Cobblestone message
+/// for ``key``, ``context`` and the 24-byte ``salt``.
+#[pyfunction]
+#[pyo3(signature = (key, context, salt))]
+pub fn cobblestone_prefix<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    context: Option<&Bound<'py, PyAny>>,
+    salt: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (suite, key, ctx) = key_and_context(key, context)?;
+    let keys = derive(suite, &key, &ctx, salt)?;
+    Ok(PyBytes::new(py, &keys.prefix()))
+}
+
+fn derive(suite: Suite, key: &[u8], ctx: &[u8], salt: &Bound<'_, PyAny>) -> PyResult<ChunkKeys> {
+    let s = View::read(salt, "salt")?;
+    let salt: [u8; SALT_SIZE] = s
+        .bytes()
+        .try_into()
+        .map_err(|_| PyValueError::new_err("salt must be 24 bytes"))?;
+    ChunkKeys::derive(suite, key, &salt, ctx).map_err(errors::engine)
+}
+
+/// Seal chunks ``first .. first + count`` of the plaintext file ``src``
+/// (``plain_len`` bytes; checked) into ``dst`` at their ciphertext offsets
+/// (``dst`` must exist; the prefix is not written). Runs on all cores of
+/// this machine with the GIL released. Returns the plaintext bytes sealed.
+#[pyfunction]
+#[pyo3(signature = (src, dst, key, context, salt, plain_len, first, count))]
+#[allow(clippy::too_many_arguments)]
+pub fn seal_file_range(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    salt: &Bound<'_, PyAny>,
+    plain_len: u64,
+    first: u64,
+    count: u64,
+) -> PyResult<u64> {
+    let (suite, key, ctx) = key_and_context(key, context)?;
+    let keys = derive(suite, &key, &ctx, salt)?;
+    let total = chunk_count(plain_len);
+    check_range(first, count, total)?;
+    py.detach(|| -> Result<u64, Error> {
+        let input = open_read(&src)?;
+        check_len(&input, &src, plain_len)?;
+        let output = open_write(&dst)?;
+        let mut plain = Zeroizing::new(Vec::new());
+        let mut enc = Zeroizing::new(Vec::new());
+        let mut k = first;
+        let end = first + count;
+        let mut done = 0;
+        while k < end {
+            let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
+            let p0 = k * CHUNK_SIZE as u64;
+            let p1 = (kn * CHUNK_SIZE as u64).min(plain_len);
+            let last = kn == total;
+            plain.resize((p1 - p0) as usize, 0);
+            input
+                .read_exact_at(&mut plain, p0)
+                .map_err(io(format!("reading {}", src.display())))?;
+            enc.resize(chunks::sealed_len(plain.len(), last), 0);
+            chunks::seal(crate::pool(), &keys, k, &plain, &mut enc, last);
+            output
+                .write_all_at(&enc, PREFIX_SIZE as u64 + k * ENC_CHUNK_SIZE as u64)
+                .map_err(io(format!("writing {}", dst.display())))?;
+            done += p1 - p0;
+            k = kn;
+        }
+        Ok(done)
+    })
+    .map_err(errors::engine)
+}
+
+/// Open chunks ``first .. first + count`` of the Cobblestone file ``src``
+/// (``ct_len`` bytes; checked) into ``dst`` at their plaintext offsets.
+/// Checks the key commitment first; a failing chunk raises
+/// :class:`aesflow.InvalidTag` (the driver then discards ``dst``). Returns
+/// the plaintext bytes written.
+#[pyfunction]
+#[pyo3(signature = (src, dst, key, context, ct_len, first, count))]
+#[allow(clippy::too_many_arguments)]
+pub fn open_file_range(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    ct_len: u64,
+    first: u64,
+    count: u64,
+) -> PyResult<u64> {
+    let (suite, key, ctx) = key_and_context(key, context)?;
+    let plain_len = plaintext_len(ct_len).map_err(errors::engine)?;
+    let total = chunk_count(plain_len);
+    check_range(first, count, total)?;
+    let r = py.detach(|| -> Result<u64, Error> {
+        let input = open_read(&src)?;
+        check_len(&input, &src, ct_len)?;
+        let mut prefix = [0u8; PREFIX_SIZE];
+        input
+            .read_exact_at(&mut prefix, 0)
+            .map_err(io(format!("reading {}", src.display())))?;
+        let keys = ChunkKeys::from_prefix(suite, &key, &ctx, &prefix)?;
+        let output = open_write(&dst)?;
+        let body = ct_len - PREFIX_SIZE as u64;
+        let mut enc = Vec::new();
+        let mut plain = Zeroizing::new(Vec::new());
+        let mut k = first;
+        let end = first + count;
+        let mut done = 0;
+        while k < end {
+            let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
+            let c0 = k * ENC_CHUNK_SIZE as u64;
+            let c1 = (kn * ENC_CHUNK_SIZE as u64).min(body);
+            let last = kn == total;
+            enc.resize((c1 - c0) as usize, 0);
+            input
+                .read_exact_at(&mut enc, PREFIX_SIZE as u64 + c0)
+                .map_err(io(format!("reading {}", src.display())))?;
+            let n = chunks::opened_len(enc.len(), last).ok_or(Error::Truncated(
+                "the last chunk has an impossible length (truncated or extended)",
+            ))?;
+            plain.resize(n, 0);
+            chunks::open(crate::pool(), &keys, k, &enc, &mut plain, last)
+                .map_err(Error::ChunkAuthentication)?;
+            output
+                .write_all_at(&plain, k * CHUNK_SIZE as u64)
+                .map_err(io(format!("writing {}", dst.display())))?;
+            done += n as u64;
+            k = kn;
+        }
+        Ok(done)
+    });
+    r.map_err(|e| match e {
+        e @ (Error::WrongKey | Error::ChunkAuthentication(_) | Error::Truncated(_)) => {
+            InvalidTag::new_err(e.to_string())
+        }
+        e => errors::engine(e),
+    })
+}
+
+/// The ciphertext length of a plaintext length, and back (``ValueError``
+/// for an impossible ciphertext length).
+#[pyfunction]
+pub fn cobblestone_ciphertext_len(plain_len: u64) -> u64 {
+    ciphertext_len(plain_len)
+}
+
+/// The plaintext length of a Cobblestone ciphertext length; raises
+/// :class:`aesflow.InvalidTag` for an impossible (truncated or extended) one.
+#[pyfunction]
+pub fn cobblestone_plaintext_len(ct_len: u64) -> PyResult<u64> {
+    plaintext_len(ct_len).map_err(errors::engine)
+}

@@ -1,0 +1,158 @@
+//! # aesflow-python: the `aesflow._aesflow` extension module
+//!
+//! The Python face of aesflow, built with PyO3 as one abi3 wheel for every
+//! CPython from 3.9. The pure-Python package `aesflow` (beside this crate)
+//! re-exports it and adds `aesflow.dask`.
+//!
+//! * [`gcm`] — `AESGCM`, pyca/cryptography's interface on the fused kernels.
+//! * [`cobble`] — streaming Cobblestone (`Cobblestone256Encryptor`, …).
+//! * [`files`] — whole files on all cores, and the chunk-range primitives
+//!   that let Dask workers seal or open parts of one file independently.
+//! * [`raw`] — `openssl enc`-compatible raw modes.
+//! * [`multi`] — `cbc_encrypt_many`: the multi-stream engine, which fills
+//!   the AES units with many independent CBC streams at once (the
+//!   two-stream interleaving of *Vectorized AES Core for High-Throughput
+//!   Secure Environments*, §3, generalised to SIMD lanes and cores).
+//! * [`buffer`] — zero-copy access to any buffer-protocol object.
+//!
+//! Every call that does real work releases the GIL. Errors are Python
+//! exceptions (`ValueError`, `TypeError`, `OSError`, `aesflow.InvalidTag`,
+//! `aesflow.AlreadyFinalized`); a Rust panic would surface as
+//! `pyo3_runtime.PanicException`, never as a crash.
+
+mod buffer;
+mod chunks;
+mod cobble;
+mod errors;
+mod files;
+mod gcm;
+mod multi;
+mod raw;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// `n` random bytes from the operating system.
+pub(crate) fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
+    PyBytes::new_with(py, n, |b| {
+        getrandom::fill(b).map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+    })
+}
+
+/// The kernel new keys use, resolved as by the `aesflow` command:
+/// `AESFLOW_KERNEL` if set (unknown or unsupported: `ValueError`), else the
+/// fastest constant-time kernel; a variable-time kernel (`reference`,
+/// `ttable`) is refused unless `AESFLOW_ALLOW_VARIABLE_TIME=1` (the
+/// command's `--allow-variable-time`).
+pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
+    let k = aesflow_cipher::default_kernel()
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let allowed = std::env::var("AESFLOW_ALLOW_VARIABLE_TIME").is_ok_and(|v| v.trim() == "1");
+    if !k.is_constant_time() && !allowed {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "the {} kernel (chosen by {}) is not constant-time: its timing can leak the key; \
+             unset {} or set AESFLOW_ALLOW_VARIABLE_TIME=1",
+            k.name(),
+            aesflow_cipher::KERNEL_ENV,
+            aesflow_cipher::KERNEL_ENV
+        )));
+    }
+    Ok(k)
+}
+
+/// AES under `key` with [`kernel`] and offline key expansion.
+pub(crate) fn aes(key: &[u8]) -> PyResult<aesflow_cipher::Aes> {
+    aesflow_cipher::Aes::with_kernel(key, kernel()?, aesflow_cipher::KeyExpansion::Offline)
+        .map_err(errors::cipher)
+}
+
+/// Every AES kernel compiled in, as dicts with ``name``, ``available`` (this
+/// CPU can run it), ``constant_time``, ``default`` and ``description``.
+#[pyfunction]
+fn kernels(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    let default = aesflow_cipher::default_kernel().ok().map(|k| k.name());
+    aesflow_cipher::kernels()
+        .iter()
+        .map(|k| {
+            let d = PyDict::new(py);
+            d.set_item("name", k.name())?;
+            d.set_item("available", k.is_available())?;
+            d.set_item("constant_time", k.is_constant_time())?;
+            d.set_item("default", Some(k.name()) == default)?;
+            d.set_item("description", k.description())?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// The name of the kernel new objects use: ``AESFLOW_KERNEL`` if set (a
+/// ``ValueError`` if it names an unknown kernel or one this CPU cannot
+/// run), else the fastest constant-time kernel of this CPU. The variable is
+/// read at every key setup, as by the ``aesflow`` command.
+#[pyfunction]
+fn default_kernel() -> PyResult<&'static str> {
+    aesflow_cipher::default_kernel()
+        .map(|k| k.name())
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+}
+
+/// The pool every call spreads its work over: `AESFLOW_THREADS` workers if
+/// that variable is set to a positive number when aesflow first needs them,
+/// else one per available CPU.
+pub(crate) fn pool() -> &'static aesflow_engine::Pool {
+    static POOL: std::sync::OnceLock<aesflow_engine::Pool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let n = std::env::var("AESFLOW_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        aesflow_engine::Pool::new(n.min(4096))
+            .or_else(|_| aesflow_engine::Pool::new(1))
+            .expect("a one-thread pool needs no threads")
+    })
+}
+
+/// The number of threads one call spreads its work over (one per CPU, or
+/// ``AESFLOW_THREADS`` if set before the first call).
+#[pyfunction]
+fn threads() -> usize {
+    pool().threads()
+}
+
+#[pymodule]
+fn _aesflow(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("InvalidTag", py.get_type::<errors::InvalidTag>())?;
+    m.add(
+        "AlreadyFinalized",
+        py.get_type::<errors::AlreadyFinalized>(),
+    )?;
+    m.add_class::<gcm::AesGcm>()?;
+    m.add_class::<cobble::Cobblestone256Encryptor>()?;
+    m.add_class::<cobble::Cobblestone256Decryptor>()?;
+    m.add_class::<cobble::Cobblestone128Encryptor>()?;
+    m.add_class::<cobble::Cobblestone128Decryptor>()?;
+    m.add_function(wrap_pyfunction!(raw::encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(raw::decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(raw::encrypt_into, m)?)?;
+    m.add_function(wrap_pyfunction!(raw::decrypt_into, m)?)?;
+    m.add_function(wrap_pyfunction!(multi::cbc_encrypt_many, m)?)?;
+    m.add_function(wrap_pyfunction!(files::encrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(files::decrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(files::cobblestone_prefix, m)?)?;
+    m.add_function(wrap_pyfunction!(files::seal_file_range, m)?)?;
+    m.add_function(wrap_pyfunction!(files::open_file_range, m)?)?;
+    m.add_function(wrap_pyfunction!(files::cobblestone_ciphertext_len, m)?)?;
+    m.add_function(wrap_pyfunction!(files::cobblestone_plaintext_len, m)?)?;
+    m.add_function(wrap_pyfunction!(kernels, m)?)?;
+    m.add_function(wrap_pyfunction!(default_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(threads, m)?)?;
+    m.add("CHUNK_SIZE", aesflow_engine::cobblestone::CHUNK_SIZE)?;
+    m.add(
+        "ENC_CHUNK_SIZE",
+        aesflow_engine::cobblestone::ENC_CHUNK_SIZE,
+    )?;
+    m.add("PREFIX_SIZE", aesflow_engine::cobblestone::PREFIX_SIZE)?;
+    m.add("SALT_SIZE", aesflow_engine::cobblestone::SALT_SIZE)?;
+    Ok(())
+}
