@@ -1,8 +1,11 @@
 //! `aesflow`: the command-line tool.
 //!
 //! Subcommands: `demo` (the project's main job on built-in data),
-//! `encrypt`/`decrypt` (files and streams), `kernels`
-//! (the AES kernels and which this CPU runs), `designs` (the many-core
+//! `encrypt`/`decrypt` (files and streams; the application around the
+//! `aesflow-engine` library: job planning, key sources, prompts, signals,
+//! progress, summaries, armor), `keygen`, `inspect` (a file's header
+//! without a key), `kernels` (the AES kernels and which this CPU runs),
+//! `completions`/`man`, `designs` (the many-core
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
 //! OpenSSL and RustCrypto).
 
@@ -20,11 +23,11 @@ mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
 mod prompt;
+mod report_cmd;
 mod sdf_cmd;
 mod signals;
 mod stdio;
 mod version;
-mod report_cmd;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
