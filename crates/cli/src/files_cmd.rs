@@ -200,6 +200,9 @@ pub struct EncryptArgs {
     /// Argon2id lanes for a passphrase.
     #[arg(long, default_value_t = KdfParams::default().parallelism, hide_short_help = true)]
     pub kdf_parallelism: u32,
+    /// ASCII armor: base64 between BEGIN/END lines (decrypt recognises it).
+    #[arg(short, long)]
+    pub armor: bool,
 }
 
 /// `aesflow decrypt`.
@@ -224,7 +227,7 @@ pub fn run_encrypt(a: EncryptArgs) -> Result<()> {
         max_memory_kib: a.kdf_memory_kib.max(KdfLimits::default().max_memory_kib),
         ..KdfLimits::default()
     };
-    run(a.args, true, params, limits)
+    run(a.args, true, params, limits, a.armor)
 }
 
 /// Run `aesflow decrypt`.
@@ -233,7 +236,7 @@ pub fn run_decrypt(a: DecryptArgs) -> Result<()> {
         max_memory_kib: a.kdf_max_memory_kib,
         ..KdfLimits::default()
     };
-    run(a.args, false, KdfParams::default(), limits)
+    run(a.args, false, KdfParams::default(), limits, false)
 }
 
 /// The context bytes from `--context`, `--context-hex` or `--context-file`.
@@ -325,7 +328,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
 }
 
 /// The checks before any work: stdio, terminals, the kernel.
-fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> {
+fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool, armor: bool) -> Result<&'static str> {
     let reads_stdin = jobs.iter().any(|j| j.input.is_none());
     let writes_stdout = jobs.iter().any(|j| j.output.is_none());
     if reads_stdin && stdio::stdin_closed() {
@@ -338,7 +341,13 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> 
         bail!("-k - reads the key from stdin, so the input must be a file");
     }
     let explicit_stdout = a.output.as_ref().is_some_and(|o| o.as_os_str() == "-");
-    if encrypt && writes_stdout && !explicit_stdout && !a.force && stdio::stdout_is_terminal() {
+    if encrypt
+        && !armor
+        && writes_stdout
+        && !explicit_stdout
+        && !a.force
+        && stdio::stdout_is_terminal()
+    {
         return Err(exit::refused(
             "refusing to write binary ciphertext to a terminal; \
              redirect it, use -o FILE, or force it with -o - or --force",
@@ -373,10 +382,16 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool) -> Result<&'static str> 
     Ok(kernel.name())
 }
 
-fn run(a: FileArgs, encrypt: bool, params: KdfParams, kdf_limits: KdfLimits) -> Result<()> {
+fn run(
+    a: FileArgs,
+    encrypt: bool,
+    params: KdfParams,
+    kdf_limits: KdfLimits,
+    armor: bool,
+) -> Result<()> {
     crate::signals::install();
     let jobs = jobs::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
-    let kernel = preflight(&a, &jobs, encrypt)?;
+    let kernel = preflight(&a, &jobs, encrypt, armor)?;
     let op = operation(&a, encrypt, params)?;
     let pool = Pool::new(a.threads)?;
     let opts = JobOptions {
@@ -385,7 +400,7 @@ fn run(a: FileArgs, encrypt: bool, params: KdfParams, kdf_limits: KdfLimits) -> 
         sync: !a.no_sync,
         kdf_limits,
     };
-    let results = jobs::run_jobs(&pool, &op, &jobs, &opts, !a.quiet);
+    let results = jobs::run_jobs(&pool, &op, &jobs, &opts, !a.quiet, armor);
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     for (job, r) in jobs.iter().zip(results) {
@@ -396,7 +411,6 @@ fn run(a: FileArgs, encrypt: bool, params: KdfParams, kdf_limits: KdfLimits) -> 
                     .input
                     .as_ref()
                     .map_or("-".into(), |p| p.display().to_string());
-                let e = anyhow::Error::from(e);
                 failed.push(Failure {
                     input,
                     exit_code: exit::code(&e),

@@ -92,9 +92,14 @@ pub fn run_jobs(
     jobs: &[Job],
     opts: &JobOptions,
     progress: bool,
-) -> Vec<aesflow_engine::Result<Report>> {
+    armor: bool,
+) -> Vec<Result<Report>> {
     let single = jobs.len() == 1;
     pool.map(jobs, |j| {
+        let streamed = !opts.encrypt && (j.input.is_none() || crate::armor::input_is_armored(j));
+        if armor || streamed {
+            return crate::armor::run_job(pool, op, j, opts, armor);
+        }
         let b = bar(j, opts.encrypt, progress && single);
         let add = |n: u64| {
             if let Some(b) = &b {
@@ -105,7 +110,7 @@ pub fn run_jobs(
         if let Some(b) = b {
             b.finish_and_clear();
         }
-        r
+        Ok(r?)
     })
 }
 

@@ -1,11 +1,15 @@
 //! `aesflow`: the command-line tool.
 //!
 //! Subcommands: `demo` (the project's main job on built-in data),
-//! `encrypt`/`decrypt` (files and streams), `kernels`
-//! (the AES kernels and which this CPU runs), `designs` (the many-core
+//! `encrypt`/`decrypt` (files and streams; the application around the
+//! `aesflow-engine` library: job planning, key sources, prompts, signals,
+//! progress, summaries, armor), `keygen`, `inspect` (a file's header
+//! without a key), `kernels` (the AES kernels and which this CPU runs),
+//! `completions`/`man`, `designs` (the many-core
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
 //! OpenSSL and RustCrypto).
 
+mod armor;
 mod bench_cmd;
 mod demo;
 mod designs_cmd;

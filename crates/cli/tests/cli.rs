@@ -422,3 +422,75 @@ fn completions_man_page_and_version() {
         "{t}"
     );
 }
+
+const BEGIN_LEN: usize = "-----BEGIN AESFLOW ENCRYPTED FILE-----\n".len();
+
+#[test]
+fn ascii_armor_round_trips() {
+    let d = setup();
+    let asc = d.p.join("a.asc");
+    let o = run(&mut cmd(&[
+        "encrypt",
+        "-a",
+        "-k",
+        s(&d.key),
+        "-o",
+        s(&asc),
+        s(&d.input),
+    ]));
+    assert!(o.status.success(), "{}", err(&o));
+    let text = fs::read_to_string(&asc).unwrap();
+    assert!(text.starts_with("-----BEGIN AESFLOW ENCRYPTED FILE-----\n"));
+    assert!(text.ends_with("-----END AESFLOW ENCRYPTED FILE-----\n"));
+    assert!(
+        text.lines()
+            .all(|l| l.len() <= 64 || l.starts_with("-----"))
+    );
+    // From a file and from stdin; passphrase files too.
+    let o = run(&mut cmd(&["decrypt", "-k", s(&d.key), "-o", "-", s(&asc)]));
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(o.stdout, fs::read(&d.input).unwrap());
+    let mut c = cmd(&["decrypt", "-k", s(&d.key)]);
+    let o = c.stdin(fs::File::open(&asc).unwrap()).output().unwrap();
+    assert_eq!(o.stdout, fs::read(&d.input).unwrap());
+    let pasc = d.p.join("p.asc");
+    let o = run(cmd(&[
+        "encrypt",
+        "--armor",
+        "--passphrase-env",
+        "PW",
+        "-o",
+        s(&pasc),
+    ])
+    .args(KDF)
+    .arg(&d.input));
+    assert!(o.status.success(), "{}", err(&o));
+    let o = run(&mut cmd(&[
+        "decrypt",
+        "--passphrase-env",
+        "PW",
+        "-o",
+        "-",
+        s(&pasc),
+    ]));
+    assert_eq!(o.stdout, fs::read(&d.input).unwrap());
+    // A damaged or cut armor: an error, no output.
+    let back = d.p.join("back");
+    let mut damaged = text.clone().into_bytes();
+    damaged[BEGIN_LEN + 10] = b'*'; // inside the base64
+    let damaged = String::from_utf8(damaged).unwrap();
+    for bad in [damaged, text[..text.len() - 20].to_string()] {
+        fs::write(&asc, bad).unwrap();
+        let o = run(&mut cmd(&[
+            "decrypt",
+            "-k",
+            s(&d.key),
+            "-o",
+            s(&back),
+            s(&asc),
+        ]));
+        assert!(!o.status.success());
+        assert!(err(&o).contains("armor"), "{}", err(&o));
+        assert!(!back.exists());
+    }
+}

@@ -164,9 +164,34 @@ impl JobOptions {
     }
 }
 
-enum Src {
+enum Src<'a> {
     Stdin(io::Stdin),
     File(File, u64, bool), // file, length, regular
+    Reader(&'a mut dyn Read),
+}
+
+/// Where the output goes.
+#[derive(Clone, Copy)]
+enum Out<'a, 'w> {
+    File(&'a AtomicFile),
+    Stdout,
+    Writer(&'a std::cell::RefCell<&'w mut dyn Write>),
+}
+
+/// Run `op` from any reader to any writer (the streaming paths): e.g. with
+/// ASCII armor around the ciphertext. Returns (bytes read, bytes written,
+/// what was done).
+pub fn run_stream(
+    pool: &Pool,
+    op: &Operation,
+    input: &mut dyn Read,
+    output: &mut dyn Write,
+    opts: &JobOptions,
+    progress: ProgressFn<'_>,
+) -> Result<(u64, u64, String)> {
+    let cell = std::cell::RefCell::new(output);
+    let mut src = Src::Reader(input);
+    process(pool, op, &mut src, Out::Writer(&cell), opts, progress)
 }
 
 /// Run one job (the form the file benchmark uses): synced output, default
@@ -234,8 +259,14 @@ pub fn run_job_with(
             )
         }
     };
-    let (bytes_in, bytes_out, operation) =
-        process(pool, op, &mut src, out.as_ref(), opts, progress)?;
+    let (bytes_in, bytes_out, operation) = process(
+        pool,
+        op,
+        &mut src,
+        out.as_ref().map_or(Out::Stdout, Out::File),
+        opts,
+        progress,
+    )?;
     if let Some(o) = out {
         o.commit(opts.sync)?;
     }
@@ -262,32 +293,36 @@ impl Read for CountingReader<'_> {
     }
 }
 
-fn reader(src: &mut Src) -> &mut dyn Read {
+fn reader<'b>(src: &'b mut Src<'_>) -> &'b mut dyn Read {
     match src {
         Src::Stdin(s) => s,
         Src::File(f, ..) => f,
+        Src::Reader(r) => *r,
     }
 }
 
-fn with_writer<R>(
-    out: Option<&AtomicFile>,
-    f: impl FnOnce(&mut dyn Write) -> Result<R>,
-) -> Result<R> {
+fn with_writer<R>(out: Out<'_, '_>, f: impl FnOnce(&mut dyn Write) -> Result<R>) -> Result<R> {
     match out {
-        Some(o) => {
+        Out::Writer(cell) => {
+            let mut w = cell.borrow_mut();
+            let r = f(&mut **w)?;
+            w.flush().map_err(|e| Error::io("writing output", e))?;
+            Ok(r)
+        }
+        Out::File(o) => {
             let mut w = io::BufWriter::with_capacity(1 << 20, o.file());
             let r = f(&mut w)?;
             w.flush().map_err(|e| Error::io("writing output", e))?;
             Ok(r)
         }
-        None => {
+        Out::Stdout => {
             let mut lock = io::stdout().lock();
             f(&mut lock)
         }
     }
 }
 
-fn read_header(src: &mut Src) -> Result<[u8; HEADER_SIZE]> {
+fn read_header(src: &mut Src<'_>) -> Result<[u8; HEADER_SIZE]> {
     let mut h = [0u8; HEADER_SIZE];
     let r = match src {
         Src::File(f, _, true) => {
@@ -309,8 +344,8 @@ fn read_header(src: &mut Src) -> Result<[u8; HEADER_SIZE]> {
 fn process_salted(
     pool: &Pool,
     s: &SaltedRaw,
-    src: &mut Src,
-    out: Option<&AtomicFile>,
+    src: &mut Src<'_>,
+    out: Out<'_, '_>,
     encrypt: bool,
     prog: ProgressFn<'_>,
 ) -> Result<(u64, u64, String)> {
@@ -360,8 +395,8 @@ fn starts_with_passphrase_magic(f: &Option<File>) -> bool {
 fn process(
     pool: &Pool,
     op: &Operation,
-    src: &mut Src,
-    out: Option<&AtomicFile>,
+    src: &mut Src<'_>,
+    out: Out<'_, '_>,
     opts: &JobOptions,
     prog: ProgressFn<'_>,
 ) -> Result<(u64, u64, String)> {
@@ -424,7 +459,7 @@ fn process(
     if encrypt {
         let keys = ChunkKeys::for_encryption(suite, &input_key, &context)?;
         let pt = match (&*src, out) {
-            (Src::File(f, len, true), Some(o)) => {
+            (Src::File(f, len, true), Out::File(o)) => {
                 if let Some(h) = header {
                     use std::os::unix::fs::FileExt;
                     o.file()
@@ -445,7 +480,7 @@ fn process(
         Ok((pt, hlen + cobblestone::ciphertext_len(pt), op_name))
     } else {
         let pt = match (&*src, out) {
-            (Src::File(f, len, true), Some(o)) => {
+            (Src::File(f, len, true), Out::File(o)) => {
                 let ct_len = len.checked_sub(hlen).ok_or(Error::Truncated(
                     "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
                 ))?;
