@@ -55,7 +55,7 @@ pub struct ExploreArgs {
     #[arg(long)]
     pub all: bool,
     /// Write both charts into this directory (explore-cores.svg,
-    /// explore-energy.svg; the directory must exist).
+    /// explore-energy.svg; created if missing).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: Option<PathBuf>,
     /// Write the throughput-vs-cores chart here (`-`: stdout).
@@ -223,6 +223,11 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<()> {
     }
     let mut charts: Vec<(usize, PathBuf)> = Vec::new();
     if let Some(dir) = &a.output {
+        if !dir.exists() {
+            // The folder the user named (like `energy --charts DIR`).
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("-o {}: {e}", dir.display()))?;
+        }
         if !dir.is_dir() {
             anyhow::bail!("-o {}: not a directory", dir.display());
         }
