@@ -376,7 +376,18 @@ pub fn run(a: DesignsArgs) -> anyhow::Result<()> {
     }
     let key = a.key_size.unwrap_or_default().size();
     if a.table {
-        let rows = table2(key, a.blocks, &platform)?;
+        let bar = crate::bench_cmd::progress_bar();
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "simulating the 16 engines on {} blocks each",
+                a.blocks
+            ));
+        }
+        let rows = table2(key, a.blocks, &platform);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let rows = rows?;
         if a.json {
             print!("{}", to_json(&rows));
         } else {
