@@ -246,7 +246,7 @@ fn hundred_thousand_actors_import_and_analyse_within_a_second() {
     assert_eq!(t.period, Rational::from_integer(3000));
     assert_eq!(seq.period, Rational::from_integer(3000));
     // CPU time, not wall time: the machine is shared. Measured 1.1-1.9 s
-    // of CPU on a 2-core Zen 5 VM at load average 15; the bound is
+    // of CPU on a 2-core AMD EPYC (Zen 3 class) VM at load average 15; the bound is
     // generous (the former quadratic import alone took ~10 s).
     eprintln!("import + analysis of {n} actors: {cpu:?} CPU, {wall:?} wall");
     assert!(
