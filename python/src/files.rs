@@ -67,7 +67,7 @@ fn file_job(
         output: Some(dst),
     };
     let r = py
-        .detach(|| run_job(crate::pool(), &op, &job, encrypt, force, false))
+        .detach(|| run_job(crate::pool(), &op, &job, encrypt, force))
         .map_err(errors::engine)?;
     Ok(r.bytes_out)
 }

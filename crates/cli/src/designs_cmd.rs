@@ -1,7 +1,6 @@
 //! `aesflow designs`: the 16 many-core AES engines of Liu & Baas, and
 //! design files a user writes.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use aesflow_array::{Platform, svg};
@@ -74,20 +73,13 @@ Examples:
 A design file that deadlocks, runs without end, lacks a key path or encrypts
 wrongly is reported and the command exits non-zero.";
 
-/// Write `text` to `path` (`-`: stdout) through an atomic output file
-/// (`aesflow-output`): whole or not at all, an existing file kept unless
-/// `force`.
+/// Write `text` to `path` (`-`: stdout; see [`crate::text_out::write`]) and
+/// say so for a file.
 pub fn write_output(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
-    if path == Path::new("-") {
-        std::io::stdout().write_all(text.as_bytes())?;
-        return Ok(());
+    crate::text_out::write(path, text, force)?;
+    if path != Path::new("-") {
+        eprintln!("wrote {}", path.display());
     }
-    let mut f = aesflow_output::AtomicFile::create(path, force)?;
-    f.file_mut()
-        .write_all(text.as_bytes())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    f.commit(true)?;
-    eprintln!("wrote {}", path.display());
     Ok(())
 }
 

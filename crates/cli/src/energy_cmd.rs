@@ -5,7 +5,7 @@
 //! the companion talk's DVFS), printed beside the paper's figures with the
 //! error of each. Charts are written only where `--charts DIR` says.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use aesflow_cipher::KeySize;
@@ -180,37 +180,7 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
 /// Write `text` to `path` (`-` or none: stdout), refusing to overwrite
 /// without `force`; the file appears only when complete.
 pub fn write_output(path: Option<&Path>, text: &str, force: bool) -> anyhow::Result<()> {
-    match path {
-        None => print!("{text}"),
-        Some(p) if p.as_os_str() == "-" => print!("{text}"),
-        Some(p) => {
-            if p.exists() && !force {
-                anyhow::bail!("{} exists (use --force to overwrite)", p.display());
-            }
-            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-            let tmp = p.with_file_name(format!(
-                ".{}.tmp{}",
-                p.file_name().map_or("out".into(), |n| n.to_string_lossy()),
-                std::process::id()
-            ));
-            let result = (|| -> std::io::Result<()> {
-                let mut f = std::fs::File::create(&tmp)?;
-                f.write_all(text.as_bytes())?;
-                f.sync_all()?;
-                std::fs::rename(&tmp, p)
-            })();
-            if let Err(e) = result {
-                let _ = std::fs::remove_file(&tmp);
-                anyhow::bail!(
-                    "cannot write {} (in {}): {e}",
-                    p.display(),
-                    dir.map_or(".".into(), |d| d.display().to_string())
-                );
-            }
-            eprintln!("wrote {}", p.display());
-        }
-    }
-    Ok(())
+    crate::designs_cmd::write_output(path.unwrap_or(Path::new("-")), text, force)
 }
 
 fn options(a: &EnergyArgs) -> anyhow::Result<Options> {

@@ -27,6 +27,7 @@ mod report_cmd;
 mod sdf_cmd;
 mod signals;
 mod stdio;
+mod text_out;
 mod version;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -3,7 +3,6 @@
 //! the critical cycle (SDF3's semantics by default), buffer sizing and
 //! latency — as text, JSON or Graphviz DOT.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use aesflow_dataflow::AnalysisOptions;
@@ -160,17 +159,7 @@ fn read_input(path: &Path) -> anyhow::Result<String> {
 }
 
 fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
-    if a.output.as_os_str() == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        return Ok(out.flush()?);
-    }
-    let mut f = aesflow_output::AtomicFile::create(&a.output, a.force)?;
-    f.file_mut()
-        .write_all(text.as_bytes())
-        .with_context(|| format!("writing {}", a.output.display()))?;
-    f.commit(true)?;
-    Ok(())
+    crate::text_out::write(&a.output, text, a.force)
 }
 
 fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {

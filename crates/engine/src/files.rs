@@ -194,16 +194,14 @@ pub fn run_stream(
     process(pool, op, &mut src, Out::Writer(&cell), opts, progress)
 }
 
-/// Run one job (the form the file benchmark uses): synced output, default
-/// limits, no progress callback; `_show_progress` is ignored (the library
-/// draws nothing: pass a callback to [`run_job_with`]).
+/// Run one job with synced output, default limits and no progress callback
+/// (the library draws nothing: pass a callback to [`run_job_with`]).
 pub fn run_job(
     pool: &Pool,
     op: &Operation,
     job: &Job,
     encrypt: bool,
     force: bool,
-    _show_progress: bool,
 ) -> Result<Report> {
     let opts = JobOptions {
         force,
@@ -567,12 +565,12 @@ pub fn demo_round_trip(size: usize) -> Result<(Report, Report)> {
         input: Some(input),
         output: Some(enc.clone()),
     };
-    let r1 = run_job(pool, &op, &j1, true, false, false)?;
+    let r1 = run_job(pool, &op, &j1, true, false)?;
     let j2 = Job {
         input: Some(enc),
         output: Some(back.clone()),
     };
-    let r2 = run_job(pool, &op, &j2, false, false, false)?;
+    let r2 = run_job(pool, &op, &j2, false, false)?;
     let got = std::fs::read(&back).map_err(|e| Error::io("reading demo output", e))?;
     if got != data {
         return Err(Error::InvalidInput("demo round trip: data differs".into()));

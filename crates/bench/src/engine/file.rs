@@ -9,16 +9,12 @@ use aesflow_cipher::Aes;
 use aesflow_engine::cobblestone::{self, ChunkKeys, Suite};
 use aesflow_engine::{Error, Pool, Result};
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// Where the file benchmark puts its files: `/dev/shm` if it is a writable
-/// directory (tmpfs: measures the engine, not a disk), else the system
-/// temporary directory.
-pub fn default_dir() -> PathBuf {
-    aesflow_engine::files::scratch_dir()
-}
+/// Where the file benchmark puts its files (`/dev/shm` when writable).
+pub use aesflow_engine::files::scratch_dir as default_dir;
 
 fn io(what: &'static str) -> impl Fn(std::io::Error) -> Error {
     move |e| Error::io(what, e)
