@@ -5,6 +5,7 @@
 //! CBC, CBC decryption, CTR, GCM seal/open) and `engine` (the host engine's
 //! thread scaling in memory and file encryption; slow).
 
+use crate::args::KeySizeArg;
 use aesflow_bench::{
     BenchOptions, EngineOptions, ModeOp, ModesOptions, Op, Section, SuiteOptions,
     render_suite_json, render_suite_table, run_suite,
@@ -54,30 +55,6 @@ impl SectionArg {
             SectionArg::Kernels => Section::Kernels,
             SectionArg::Modes => Section::Modes,
             SectionArg::Engine => Section::Engine,
-        }
-    }
-}
-
-/// A key size of `--key-size`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum KeySizeArg {
-    /// AES-128.
-    #[value(name = "128")]
-    Aes128,
-    /// AES-192.
-    #[value(name = "192")]
-    Aes192,
-    /// AES-256.
-    #[value(name = "256")]
-    Aes256,
-}
-
-impl From<KeySizeArg> for KeySize {
-    fn from(k: KeySizeArg) -> KeySize {
-        match k {
-            KeySizeArg::Aes128 => KeySize::Aes128,
-            KeySizeArg::Aes192 => KeySize::Aes192,
-            KeySizeArg::Aes256 => KeySize::Aes256,
         }
     }
 }

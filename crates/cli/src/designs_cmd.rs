@@ -9,7 +9,8 @@ use aesflow_designs::{
     Design, Engine, Expansion, Optimisations, analysis, describe, run::finish_design,
 };
 
-use crate::explore_cmd::{KeySizeArg, table};
+use crate::args::KeySizeArg;
+use crate::explore_cmd::table;
 
 /// Arguments of `aesflow designs`.
 #[derive(clap::Args, Debug, Default)]

@@ -5,37 +5,12 @@
 //! the companion talk's DVFS), printed beside the paper's figures with the
 //! error of each. Charts are written only where `--charts DIR` says.
 
+use crate::args::KeySizeArg;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use aesflow_cipher::KeySize;
 use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
 use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
-
-/// `--key-size`: the AES key size in bits.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum KeySizeArg {
-    /// AES-128 (the paper's figures are for 128).
-    #[default]
-    #[value(name = "128")]
-    Aes128,
-    /// AES-192.
-    #[value(name = "192")]
-    Aes192,
-    /// AES-256.
-    #[value(name = "256")]
-    Aes256,
-}
-
-impl From<KeySizeArg> for KeySize {
-    fn from(k: KeySizeArg) -> KeySize {
-        match k {
-            KeySizeArg::Aes128 => KeySize::Aes128,
-            KeySizeArg::Aes192 => KeySize::Aes192,
-            KeySizeArg::Aes256 => KeySize::Aes256,
-        }
-    }
-}
 
 /// `--host-cpu`: which CPU's silicon the host row of Table 5 assumes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]

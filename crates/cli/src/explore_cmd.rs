@@ -1,39 +1,13 @@
 //! `aesflow explore`: the design space of many-core AES engines, its Pareto
 //! fronts, and where the paper's eight designs stand.
 
+use crate::args::KeySizeArg;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use aesflow_cipher::KeySize;
 use aesflow_explore::{Exploration, Point, Standing, chart, distinct_points, run_points};
 use comfy_table::{ContentArrangement, Table, presets};
-
-/// A key size (in bits).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum KeySizeArg {
-    /// AES-128.
-    #[default]
-    #[value(name = "128")]
-    K128,
-    /// AES-192.
-    #[value(name = "192")]
-    K192,
-    /// AES-256.
-    #[value(name = "256")]
-    K256,
-}
-
-impl KeySizeArg {
-    /// The cipher's key size.
-    pub fn size(self) -> KeySize {
-        match self {
-            KeySizeArg::K128 => KeySize::Aes128,
-            KeySizeArg::K192 => KeySize::Aes192,
-            KeySizeArg::K256 => KeySize::Aes256,
-        }
-    }
-}
 
 /// Arguments of `aesflow explore`.
 #[derive(clap::Args, Debug)]

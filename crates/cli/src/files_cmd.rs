@@ -6,6 +6,7 @@
 //! authenticated; an error in a later batch exits non-zero after earlier
 //! plaintext was written, and that output must be discarded.
 
+use crate::args::KeySizeArg;
 use crate::exit::{self, CliError};
 use crate::jobs::{self, Failure};
 use crate::keys::{self, KeySource, PassSource};
@@ -56,20 +57,6 @@ pub enum ModeArg {
     Cfb8,
     /// 1-bit cipher feedback.
     Cfb1,
-}
-
-/// An AES key size in bits.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum KeySizeArg {
-    /// AES-128.
-    #[value(name = "128")]
-    K128,
-    /// AES-192.
-    #[value(name = "192")]
-    K192,
-    /// AES-256.
-    #[value(name = "256")]
-    K256,
 }
 
 /// The PBKDF2 digest (`openssl enc -md`).
@@ -278,9 +265,9 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
             return Ok(Operation::Salted(SaltedRaw {
                 mode: mode.into(),
                 key_len: match a.key_size {
-                    KeySizeArg::K128 => 16,
-                    KeySizeArg::K192 => 24,
-                    KeySizeArg::K256 => 32,
+                    KeySizeArg::Aes128 => 16,
+                    KeySizeArg::Aes192 => 24,
+                    KeySizeArg::Aes256 => 32,
                 },
                 passphrase: keys::passphrase(&src, encrypt)?,
                 iterations: a.iter,

@@ -9,6 +9,7 @@
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
 //! OpenSSL and RustCrypto).
 
+mod args;
 mod armor;
 mod bench_cmd;
 mod demo;
