@@ -4,13 +4,16 @@
 //! `openssl speed -evp aes-N-{ecb,ctr}` on the same size.
 
 use crate::measure::{Contender, measure_group, test_key};
+use crate::modes::ModeOp;
 use crate::openssl::OpensslSpeed;
 use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
 use crate::{BenchError, Peers, Report};
-use aesflow_cipher::{Kernel, KeyExpansion, KeySchedule, KeySize, available_kernels, kernels};
+use aesflow_cipher::{
+    Kernel, KernelError, KeyExpansion, KeySchedule, KeySize, available_kernels, kernel_by_name,
+    kernels,
+};
 use serde::Serialize;
-use std::fmt;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -53,16 +56,12 @@ impl Op {
         match self {
             Op::EcbEnc => Work::EcbEnc,
             Op::EcbDec => Work::EcbDec,
-            Op::Ctr => Work::Ctr,
+            Op::Ctr => Work::Mode(ModeOp::Ctr),
         }
     }
 }
 
-impl fmt::Display for Op {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::display_name!(Op);
 
 /// What the kernels section measures.
 #[derive(Clone, Debug)]
@@ -204,18 +203,13 @@ fn choose_kernels(
     }
     let mut v: Vec<&'static dyn Kernel> = Vec::new();
     for name in names {
-        let k = kernels()
-            .iter()
-            .copied()
-            .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| BenchError::UnknownKernel {
-                name: name.clone(),
-                known: kernels().iter().map(|k| k.name()).collect(),
-            })?;
-        if !k.is_available() {
-            notes.push(format!("skipped: {} not available on this CPU", k.name()));
-        } else if !v.iter().any(|x| x.name() == k.name()) {
-            v.push(k);
+        match kernel_by_name(name) {
+            Ok(k) if !v.iter().any(|x| x.name() == k.name()) => v.push(k),
+            Ok(_) => {}
+            Err(KernelError::Unavailable { name, .. }) => {
+                notes.push(format!("skipped: {name} not available on this CPU"));
+            }
+            Err(e) => return Err(BenchError::UnknownKernel(e)),
         }
     }
     Ok(v)
@@ -362,7 +356,7 @@ mod tests {
         };
         assert!(matches!(
             run(&opts, &mut |_| {}),
-            Err(BenchError::UnknownKernel { .. })
+            Err(BenchError::UnknownKernel(_))
         ));
     }
 

@@ -30,6 +30,18 @@
 
 #![warn(missing_docs)]
 
+/// `Display` as the type's `name()` (the operation enums).
+macro_rules! display_name {
+    ($t:ty) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use display_name;
+
 pub mod engine;
 pub mod host;
 #[cfg(feature = "ipsec-mb")]
@@ -55,6 +67,7 @@ pub use suite::{
     run_suite,
 };
 
+use aesflow_cipher::KernelError;
 use serde::Serialize;
 use std::fmt;
 
@@ -183,13 +196,8 @@ pub(crate) fn ipsec_mb_engine(
 /// A bad option or a failed section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BenchError {
-    /// No kernel has this name.
-    UnknownKernel {
-        /// The name given.
-        name: String,
-        /// The kernels that exist.
-        known: Vec<&'static str>,
-    },
+    /// No kernel has this name ([`KernelError::Unknown`]).
+    UnknownKernel(KernelError),
     /// Nothing to measure (an empty list of sizes, ops or key sizes).
     Empty(&'static str),
     /// A section could not be set up or failed (bad option, backend
@@ -200,11 +208,7 @@ pub enum BenchError {
 impl fmt::Display for BenchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BenchError::UnknownKernel { name, known } => write!(
-                f,
-                "unknown AES kernel '{name}' (known kernels: {})",
-                known.join(", ")
-            ),
+            BenchError::UnknownKernel(e) => e.fmt(f),
             BenchError::Empty(what) => write!(f, "nothing to benchmark: no {what} given"),
             BenchError::Setup(what) => f.write_str(what),
         }

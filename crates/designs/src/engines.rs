@@ -181,32 +181,157 @@ impl KeyChain {
     }
 }
 
-/// Sources, sink, and the initial AddRoundKey common to all designs.
-fn start(d: &mut Design) -> (usize, usize, usize) {
+/// `engine`'s design with the sources and the initial AddRoundKey common
+/// to all designs; returns it with the key source and the AddRoundKey.
+fn start(engine: Engine, key: KeySize) -> (Design, usize, usize) {
+    let mut d = Design::new(engine.name(), key);
     let src = d.add("plaintext", Role::PlainSource, 1, 0);
     let ksrc = d.add("cipherkey", Role::KeySource, 1, 0);
     let ark0 = d.cipher("ark0", vec![Prim::AddKey(ALL)], 0);
     d.link(src, ark0, Payload::State(ALL));
     d.connect(ksrc, ark0, Payload::Key(ALL), (0, 1), (0, 1));
-    (src, ksrc, ark0)
+    (d, ksrc, ark0)
 }
 
-fn finish(d: &mut Design, last: usize) {
+/// [`start`] with key expansion unrolled (one KeySchedule/KeySubWord pair
+/// per round); returns the design, its key chain, the initial AddRoundKey
+/// and Nr.
+fn unrolled(engine: Engine, key: KeySize) -> (Design, KeyChain, usize, u32) {
+    let nr = key.nr() as u32;
+    let (mut d, ksrc, ark0) = start(engine, key);
+    let keys = KeyChain::unrolled(&mut d, ksrc, nr);
+    (d, keys, ark0, nr)
+}
+
+/// The ciphertext sink after `last`: the finished design.
+fn finish(mut d: Design, last: usize) -> Design {
     let sink = d.add("ciphertext", Role::Sink, 1, 0);
     d.link(last, sink, Payload::State(ALL));
+    d
 }
 
 /// Final round SubBytes → ShiftRows → AddRoundKey from `from` (exiting in
-/// firing `exit` of `from`).
-fn final_round(d: &mut Design, keys: &KeyChain, from: usize, exit: u32, nr: u32) -> usize {
-    let sb = d.cipher("sb_f", vec![Prim::Sub(ALL)], nr);
-    let sr = d.cipher("sr_f", vec![Prim::Shift], nr);
-    let ark = d.cipher("ark_f", vec![Prim::AddKey(ALL)], nr);
-    d.connect(from, sb, Payload::State(ALL), (exit, exit + 1), (0, 1));
-    d.link(sb, sr, Payload::State(ALL));
-    d.link(sr, ark, Payload::State(ALL));
+/// firing `exit` of `from`), with SubBytes and ShiftRows on one core if
+/// `fuse_sub_shift`.
+fn final_round(
+    d: &mut Design,
+    keys: &KeyChain,
+    from: (usize, u32),
+    nr: u32,
+    fuse_sub_shift: bool,
+) -> usize {
+    let steps: &[(&str, &[Prim])] = if fuse_sub_shift {
+        &[("sbsr_f", &[Prim::Sub(ALL), Prim::Shift])]
+    } else {
+        &[("sb_f", &[Prim::Sub(ALL)]), ("sr_f", &[Prim::Shift])]
+    };
+    let mut cores: Vec<usize> = steps
+        .iter()
+        .map(|&(name, prims)| d.cipher(name, prims.to_vec(), nr))
+        .collect();
+    cores.push(d.cipher("ark_f", vec![Prim::AddKey(ALL)], nr));
+    let (src, exit) = from;
+    d.connect(src, cores[0], Payload::State(ALL), (exit, exit + 1), (0, 1));
+    chain(d, &cores, ALL);
+    let ark = cores[cores.len() - 1];
     keys.feed(d, ark, (0, 1), nr, ALL);
     ark
+}
+
+/// Link each core of `cores` to the next with the state columns `cols`.
+fn chain(d: &mut Design, cores: &[usize], cols: Cols) {
+    for w in cores.windows(2) {
+        d.link(w[0], w[1], Payload::State(cols));
+    }
+}
+
+/// A round's steps, one core each: SubBytes-16, ShiftRows, MixColumns-16,
+/// AddRoundKey.
+const ROUND: [(&str, &[Prim]); 4] = [
+    ("sb", &[Prim::Sub(ALL)]),
+    ("sr", &[Prim::Shift]),
+    ("mc", &[Prim::Mix(ALL)]),
+    ("ark", &[Prim::AddKey(ALL)]),
+];
+
+/// Small's round: MixColumns-16 fused with AddRoundKey.
+const SMALL_ROUND: [(&str, &[Prim]); 3] = [
+    ("sb", &[Prim::Sub(ALL)]),
+    ("sr", &[Prim::Shift]),
+    ("mcark", &[Prim::Mix(ALL), Prim::AddKey(ALL)]),
+];
+
+/// A core of a loop of `n` rounds from round `first`, named `name`.
+fn loop_core(d: &mut Design, name: String, steps: &[Prim], n: u32, first: u32) -> usize {
+    d.add(name, Role::Cipher(steps.to_vec()), n, first)
+}
+
+/// The state columns `cols` into a loop's first core `to`: from firing
+/// `exit` of `from` for the loop's first round, fed back from the loop's
+/// last core `back` for the other `n − 1`.
+fn enter(d: &mut Design, from: (usize, u32), back: usize, to: usize, cols: Cols, n: u32) {
+    let (src, exit) = from;
+    d.connect(src, to, Payload::State(cols), (exit, exit + 1), (0, 1));
+    if n > 1 {
+        d.connect(back, to, Payload::State(cols), (0, n - 1), (1, n));
+    }
+}
+
+/// A loop of `n` rounds from round `first` (one round unrolled if `n` is
+/// 1), one core per step of `steps` named with `tag`, entered from
+/// `from`; returns its last core (which still needs its round keys).
+fn round_loop(
+    d: &mut Design,
+    steps: &[(&str, &[Prim])],
+    tag: &str,
+    from: (usize, u32),
+    n: u32,
+    first: u32,
+) -> usize {
+    let cores: Vec<usize> = steps
+        .iter()
+        .map(|&(name, prims)| loop_core(d, format!("{name}{tag}"), prims, n, first))
+        .collect();
+    let last = cores[cores.len() - 1];
+    enter(d, from, last, cores[0], ALL, n);
+    chain(d, &cores, ALL);
+    last
+}
+
+/// Four MixColumns-4 between ShiftRows `sr` and AddRoundKey `ark`, one per
+/// column, named by `name`.
+fn split_mix(
+    d: &mut Design,
+    sr: usize,
+    ark: usize,
+    name: impl Fn(u8) -> String,
+    n: u32,
+    first: u32,
+) {
+    for c in 0..4u8 {
+        let mc = loop_core(d, name(c), &[Prim::Mix(Cols::one(c))], n, first);
+        d.link(sr, mc, Payload::State(Cols::one(c)));
+        d.link(mc, ark, Payload::State(Cols::one(c)));
+    }
+}
+
+/// A design with one loop over the `n` = Nr − 1 middle rounds: `body`
+/// builds the loop from the initial AddRoundKey and returns its last core,
+/// which gets the round keys and feeds the final round.
+fn looped(
+    engine: Engine,
+    key: KeySize,
+    fuse_final: bool,
+    body: impl FnOnce(&mut Design, usize, u32) -> usize,
+) -> Design {
+    let nr = key.nr() as u32;
+    let n = nr - 1;
+    let (mut d, ksrc, ark0) = start(engine, key);
+    let keys = KeyChain::new(&mut d, ksrc, &[(1, nr)]);
+    let last = body(&mut d, ark0, n);
+    keys.feed(&mut d, last, (0, n), 1, ALL);
+    let out = final_round(&mut d, &keys, (last, n - 1), nr, fuse_final);
+    finish(d, out)
 }
 
 /// One-task one-processor (§4.1, Fig. 3): each step of the algorithm on its
@@ -220,24 +345,9 @@ fn final_round(d: &mut Design, keys: &KeyChain, from: usize, exit: u32, nr: u32)
 /// current block has done its last round there, so throughput is set by the
 /// loop's latency, not by the slowest core.
 pub fn otop(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let n = nr - 1;
-    let mut d = Design::new(Engine::Otop.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::new(&mut d, ksrc, &[(1, nr)]);
-    let sb = d.add("sb", Role::Cipher(vec![Prim::Sub(ALL)]), n, 1);
-    let sr = d.add("sr", Role::Cipher(vec![Prim::Shift]), n, 1);
-    let mc = d.add("mc", Role::Cipher(vec![Prim::Mix(ALL)]), n, 1);
-    let ark = d.add("ark", Role::Cipher(vec![Prim::AddKey(ALL)]), n, 1);
-    d.connect(ark0, sb, Payload::State(ALL), (0, 1), (0, 1));
-    d.connect(ark, sb, Payload::State(ALL), (0, n - 1), (1, n));
-    d.link(sb, sr, Payload::State(ALL));
-    d.link(sr, mc, Payload::State(ALL));
-    d.link(mc, ark, Payload::State(ALL));
-    keys.feed(&mut d, ark, (0, n), 1, ALL);
-    let last = final_round(&mut d, &keys, ark, n - 1, nr);
-    finish(&mut d, last);
-    d
+    looped(Engine::Otop, key, false, |d, ark0, n| {
+        round_loop(d, &ROUND, "", (ark0, 0), n, 1)
+    })
 }
 
 /// Small (§4.7, Fig. 9): the fewest cores — 8 online, 6 offline, limited by
@@ -253,32 +363,10 @@ pub fn otop(key: KeySize) -> Design {
 /// bottleneck. This interleave is our assumption, the one design choice
 /// not pinned down by the paper's text.
 pub fn small(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let n = nr - 1;
-    let mut d = Design::new(Engine::Small.name(), key);
-    d.interleave = 2;
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::new(&mut d, ksrc, &[(1, nr)]);
-    let sb = d.add("sb", Role::Cipher(vec![Prim::Sub(ALL)]), n, 1);
-    let sr = d.add("sr", Role::Cipher(vec![Prim::Shift]), n, 1);
-    let mcark = d.add(
-        "mcark",
-        Role::Cipher(vec![Prim::Mix(ALL), Prim::AddKey(ALL)]),
-        n,
-        1,
-    );
-    d.connect(ark0, sb, Payload::State(ALL), (0, 1), (0, 1));
-    d.connect(mcark, sb, Payload::State(ALL), (0, n - 1), (1, n));
-    d.link(sb, sr, Payload::State(ALL));
-    d.link(sr, mcark, Payload::State(ALL));
-    keys.feed(&mut d, mcark, (0, n), 1, ALL);
-    let sbsr = d.cipher("sbsr_f", vec![Prim::Sub(ALL), Prim::Shift], nr);
-    let arkf = d.cipher("ark_f", vec![Prim::AddKey(ALL)], nr);
-    d.connect(mcark, sbsr, Payload::State(ALL), (n - 1, n), (0, 1));
-    d.link(sbsr, arkf, Payload::State(ALL));
-    keys.feed(&mut d, arkf, (0, 1), nr, ALL);
-    finish(&mut d, arkf);
-    d
+    looped(Engine::Small, key, true, |d, ark0, n| {
+        d.interleave = 2;
+        round_loop(d, &SMALL_ROUND, "", (ark0, 0), n, 1)
+    })
 }
 
 /// Parallel-MixColumns (§4.4, Fig. 6): OTOP with the loop's MixColumns-16
@@ -288,31 +376,14 @@ pub fn small(key: KeySize) -> Design {
 /// the final SubBytes and ShiftRows; offline the AddRoundKey has no key
 /// input, so two MergeCores suffice: 12 cores.
 pub fn parallel_mix(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let n = nr - 1;
-    let mut d = Design::new(Engine::ParallelMixColumns.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::new(&mut d, ksrc, &[(1, nr)]);
-    let sb = d.add("sb", Role::Cipher(vec![Prim::Sub(ALL)]), n, 1);
-    let sr = d.add("sr", Role::Cipher(vec![Prim::Shift]), n, 1);
-    let ark = d.add("ark", Role::Cipher(vec![Prim::AddKey(ALL)]), n, 1);
-    d.connect(ark0, sb, Payload::State(ALL), (0, 1), (0, 1));
-    d.connect(ark, sb, Payload::State(ALL), (0, n - 1), (1, n));
-    d.link(sb, sr, Payload::State(ALL));
-    for c in 0..4u8 {
-        let mc = d.add(
-            format!("mc_{c}"),
-            Role::Cipher(vec![Prim::Mix(Cols::one(c))]),
-            n,
-            1,
-        );
-        d.link(sr, mc, Payload::State(Cols::one(c)));
-        d.link(mc, ark, Payload::State(Cols::one(c)));
-    }
-    keys.feed(&mut d, ark, (0, n), 1, ALL);
-    let last = final_round(&mut d, &keys, ark, n - 1, nr);
-    finish(&mut d, last);
-    d
+    looped(Engine::ParallelMixColumns, key, false, |d, ark0, n| {
+        let [sb, sr, ark] = [ROUND[0], ROUND[1], ROUND[3]]
+            .map(|(name, steps)| loop_core(d, name.into(), steps, n, 1));
+        enter(d, (ark0, 0), ark, sb, ALL, n);
+        d.link(sb, sr, Payload::State(ALL));
+        split_mix(d, sr, ark, |c| format!("mc_{c}"), n, 1);
+        ark
+    })
 }
 
 /// Parallel-SubBytes-MixColumns (§4.5, Fig. 7): Parallel-MixColumns with the
@@ -325,38 +396,22 @@ pub fn parallel_mix(key: KeySize) -> Design {
 /// and AddRoundKey feeds two cores — three cores saved — and fuses the final
 /// SubBytes and ShiftRows: 18 online (3 MergeCores), 15 offline (2).
 pub fn parallel_sub_mix(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let n = nr - 1;
-    let mut d = Design::new(Engine::ParallelSubBytesMixColumns.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::new(&mut d, ksrc, &[(1, nr)]);
-    let sr = d.add("sr", Role::Cipher(vec![Prim::Shift]), n, 1);
-    let ark = d.add("ark", Role::Cipher(vec![Prim::AddKey(ALL)]), n, 1);
-    for c in 0..4u8 {
-        let sb = d.add(
-            format!("sb_{c}"),
-            Role::Cipher(vec![Prim::Sub(Cols::one(c))]),
-            n,
-            1,
-        );
-        d.connect(ark0, sb, Payload::State(Cols::one(c)), (0, 1), (0, 1));
-        d.connect(ark, sb, Payload::State(Cols::one(c)), (0, n - 1), (1, n));
-        d.link(sb, sr, Payload::State(Cols::one(c)));
-    }
-    for c in 0..4u8 {
-        let mc = d.add(
-            format!("mc_{c}"),
-            Role::Cipher(vec![Prim::Mix(Cols::one(c))]),
-            n,
-            1,
-        );
-        d.link(sr, mc, Payload::State(Cols::one(c)));
-        d.link(mc, ark, Payload::State(Cols::one(c)));
-    }
-    keys.feed(&mut d, ark, (0, n), 1, ALL);
-    let last = final_round(&mut d, &keys, ark, n - 1, nr);
-    finish(&mut d, last);
-    d
+    looped(
+        Engine::ParallelSubBytesMixColumns,
+        key,
+        false,
+        |d, ark0, n| {
+            let [sr, ark] =
+                [ROUND[1], ROUND[3]].map(|(name, steps)| loop_core(d, name.into(), steps, n, 1));
+            for c in 0..4u8 {
+                let sb = loop_core(d, format!("sb_{c}"), &[Prim::Sub(Cols::one(c))], n, 1);
+                enter(d, (ark0, 0), ark, sb, Cols::one(c), n);
+                d.link(sb, sr, Payload::State(Cols::one(c)));
+            }
+            split_mix(d, sr, ark, |c| format!("mc_{c}"), n, 1);
+            ark
+        },
+    )
 }
 
 /// How Loop-unrolled Three Times splits the Nr − 1 middle rounds over its
@@ -377,8 +432,7 @@ pub fn three_stages(nr: u32) -> [u32; 3] {
 /// fusing the final SubBytes and ShiftRows, 15 offline.
 pub fn loop_three(key: KeySize) -> Design {
     let nr = key.nr() as u32;
-    let mut d = Design::new(Engine::LoopUnrolledThree.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
+    let (mut d, ksrc, ark0) = start(Engine::LoopUnrolledThree, key);
     let stages = three_stages(nr);
     let mut segs = Vec::new();
     let mut r = 1;
@@ -388,50 +442,16 @@ pub fn loop_three(key: KeySize) -> Design {
     }
     segs.push((nr, 1));
     let keys = KeyChain::new(&mut d, ksrc, &segs);
-    let mut prev = ark0;
-    let mut prev_exit = 0;
+    let mut from = (ark0, 0);
     let mut r = 1;
     for (k, &n) in stages.iter().enumerate() {
-        let sb = d.add(
-            format!("sb_loop{k}"),
-            Role::Cipher(vec![Prim::Sub(ALL)]),
-            n,
-            r,
-        );
-        let sr = d.add(format!("sr_loop{k}"), Role::Cipher(vec![Prim::Shift]), n, r);
-        let mc = d.add(
-            format!("mc_loop{k}"),
-            Role::Cipher(vec![Prim::Mix(ALL)]),
-            n,
-            r,
-        );
-        let ark = d.add(
-            format!("ark_loop{k}"),
-            Role::Cipher(vec![Prim::AddKey(ALL)]),
-            n,
-            r,
-        );
-        d.connect(
-            prev,
-            sb,
-            Payload::State(ALL),
-            (prev_exit, prev_exit + 1),
-            (0, 1),
-        );
-        if n > 1 {
-            d.connect(ark, sb, Payload::State(ALL), (0, n - 1), (1, n));
-        }
-        d.link(sb, sr, Payload::State(ALL));
-        d.link(sr, mc, Payload::State(ALL));
-        d.link(mc, ark, Payload::State(ALL));
+        let ark = round_loop(&mut d, &ROUND, &format!("_loop{k}"), from, n, r);
         keys.feed(&mut d, ark, (0, n), r, ALL);
-        prev = ark;
-        prev_exit = n - 1;
+        from = (ark, n - 1);
         r += n;
     }
-    let last = final_round(&mut d, &keys, prev, prev_exit, nr);
-    finish(&mut d, last);
-    d
+    let last = final_round(&mut d, &keys, from, nr, false);
+    finish(d, last)
 }
 
 /// Loop-unrolled Nine Times (§4.2, Fig. 4): every round on its own cores
@@ -442,26 +462,14 @@ pub fn loop_three(key: KeySize) -> Design {
 /// cycles): 50 cores, 30 offline. Longer keys add five cores per extra
 /// round (§4.9).
 pub fn loop_nine(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let mut d = Design::new(Engine::LoopUnrolledNine.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::unrolled(&mut d, ksrc, nr);
+    let (mut d, keys, ark0, nr) = unrolled(Engine::LoopUnrolledNine, key);
     let mut prev = ark0;
     for r in 1..nr {
-        let sb = d.cipher(format!("sb{r}"), vec![Prim::Sub(ALL)], r);
-        let sr = d.cipher(format!("sr{r}"), vec![Prim::Shift], r);
-        let mc = d.cipher(format!("mc{r}"), vec![Prim::Mix(ALL)], r);
-        let ark = d.cipher(format!("ark{r}"), vec![Prim::AddKey(ALL)], r);
-        d.link(prev, sb, Payload::State(ALL));
-        d.link(sb, sr, Payload::State(ALL));
-        d.link(sr, mc, Payload::State(ALL));
-        d.link(mc, ark, Payload::State(ALL));
-        keys.feed(&mut d, ark, (0, 1), r, ALL);
-        prev = ark;
+        prev = round_loop(&mut d, &ROUND, &r.to_string(), (prev, 0), 1, r);
+        keys.feed(&mut d, prev, (0, 1), r, ALL);
     }
-    let last = final_round(&mut d, &keys, prev, 0, nr);
-    finish(&mut d, last);
-    d
+    let last = final_round(&mut d, &keys, (prev, 0), nr, false);
+    finish(d, last)
 }
 
 /// No-merge-parallelism (§4.8, Fig. 10): as much parallelism as possible
@@ -478,10 +486,7 @@ pub fn loop_nine(key: KeySize) -> Design {
 /// is MixColumns-8+AddRoundKey-8 (135 + 11 cycles); the paper measures
 /// 152 cycles per block.
 pub fn no_merge(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let mut d = Design::new(Engine::NoMerge.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::unrolled(&mut d, ksrc, nr);
+    let (mut d, keys, ark0, nr) = unrolled(Engine::NoMerge, key);
     let halves = [Cols(0, 2), Cols(2, 4)];
     let mut prev: Vec<usize> = vec![ark0];
     for r in 1..nr {
@@ -517,8 +522,7 @@ pub fn no_merge(key: KeySize) -> Design {
     let srark = d.cipher("srark_f", vec![Prim::Shift, Prim::AddKey(ALL)], nr);
     d.link(sbf, srark, Payload::State(ALL));
     keys.feed(&mut d, srark, (0, 1), nr, ALL);
-    finish(&mut d, srark);
-    d
+    finish(d, srark)
 }
 
 /// Full-parallelism (§4.6, Fig. 8): Parallel-SubBytes-MixColumns unrolled.
@@ -533,42 +537,30 @@ pub fn no_merge(key: KeySize) -> Design {
 /// (20), Table 2. For 192/256-bit keys KeySchedule (90/120 cycles, it
 /// carries 6/8 key words) becomes the bottleneck (§4.9).
 pub fn full(key: KeySize) -> Design {
-    let nr = key.nr() as u32;
-    let mut d = Design::new(Engine::FullParallelism.name(), key);
-    let (_, ksrc, ark0) = start(&mut d);
-    let keys = KeyChain::unrolled(&mut d, ksrc, nr);
+    let (mut d, keys, ark0, nr) = unrolled(Engine::FullParallelism, key);
     let mut prev = ark0;
     for r in 1..=nr {
-        let sr = d.cipher(
+        let name = |step: &str| {
             if r == nr {
-                "sr_f".to_string()
+                format!("{step}_f")
             } else {
-                format!("sr{r}")
-            },
-            vec![Prim::Shift],
-            r,
-        );
+                format!("{step}{r}")
+            }
+        };
+        let sr = d.cipher(name("sr"), vec![Prim::Shift], r);
         for c in 0..4u8 {
             let sb = d.cipher(format!("sb{r}_{c}"), vec![Prim::Sub(Cols::one(c))], r);
             d.link(prev, sb, Payload::State(Cols::one(c)));
             d.link(sb, sr, Payload::State(Cols::one(c)));
         }
+        let ark = d.cipher(name("ark"), vec![Prim::AddKey(ALL)], r);
         if r == nr {
-            let ark = d.cipher("ark_f", vec![Prim::AddKey(ALL)], r);
             d.link(sr, ark, Payload::State(ALL));
-            keys.feed(&mut d, ark, (0, 1), r, ALL);
-            prev = ark;
         } else {
-            let ark = d.cipher(format!("ark{r}"), vec![Prim::AddKey(ALL)], r);
-            for c in 0..4u8 {
-                let mc = d.cipher(format!("mc{r}_{c}"), vec![Prim::Mix(Cols::one(c))], r);
-                d.link(sr, mc, Payload::State(Cols::one(c)));
-                d.link(mc, ark, Payload::State(Cols::one(c)));
-            }
-            keys.feed(&mut d, ark, (0, 1), r, ALL);
-            prev = ark;
+            split_mix(&mut d, sr, ark, |c| format!("mc{r}_{c}"), 1, r);
         }
+        keys.feed(&mut d, ark, (0, 1), r, ALL);
+        prev = ark;
     }
-    finish(&mut d, prev);
-    d
+    finish(d, prev)
 }

@@ -33,12 +33,25 @@ fn pair(
     Ok((a, b))
 }
 
+/// The seconds `f` takes (an error of `f` passed on).
+fn secs<T, E>(f: impl FnOnce() -> std::result::Result<T, E>) -> Result<f64>
+where
+    aesflow_engine::Error: From<E>,
+{
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
 /// Collects the rows: every all-threads row is compared with its
 /// one-thread row.
 struct Rows {
     rows: Vec<Row>,
     size: u64,
     clock: f64,
+    one: Pool,
+    all: Pool,
+    reps: usize,
 }
 
 impl Rows {
@@ -61,20 +74,27 @@ impl Rows {
         self.rows.push(r);
     }
 
-    fn push_pair(&mut self, op: &str, imp: &str, streams: usize, t: (usize, usize), s: (f64, f64)) {
-        self.push(op, imp, streams, t.0, s.0);
-        if t.1 > 1 {
-            self.push(op, imp, streams, t.1, s.1);
+    /// The one-thread row and, if there are more threads, the all-threads
+    /// row of `s` = (one thread's seconds, all threads').
+    fn push_pair(&mut self, op: &str, imp: &str, streams: usize, s: (f64, f64)) {
+        self.push(op, imp, streams, 1, s.0);
+        let threads = self.all.threads();
+        if threads > 1 {
+            self.push(op, imp, streams, threads, s.1);
         }
+    }
+
+    /// [`pair`] on both pools, then its rows (one stream).
+    fn measure(&mut self, op: &str, imp: &str, f: impl FnMut(&Pool) -> Result<f64>) -> Result<()> {
+        let s = pair(&self.one, &self.all, self.reps, f)?;
+        self.push_pair(op, imp, 1, s);
+        Ok(())
     }
 }
 
 /// The in-memory rows on `size` bytes with one thread and with `threads`
 /// (0: all cores); best of `reps`.
 pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Result<Vec<Row>> {
-    let one = Pool::new(1)?;
-    let all = Pool::new(threads)?;
-    let t = (1, all.threads());
     let key = [0x42u8; 32];
     let aes = Aes::new(&key)?;
     let gcm = ParGcm::new(&key)?;
@@ -84,6 +104,9 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
         rows: Vec::new(),
         size: size as u64,
         clock,
+        one: Pool::new(1)?,
+        all: Pool::new(threads)?,
+        reps,
     };
     let mut dst = vec![0u8; size];
     let piece = aesflow_engine::pool::PIECE;
@@ -92,55 +115,41 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
         std::hint::black_box(&mut dst);
     });
     let s2 = best_seconds(reps, || {
-        all.for_each_piece(&mut dst, piece, |i, d| {
+        out.all.for_each_piece(&mut dst, piece, |i, d| {
             d.copy_from_slice(&buf[i * piece..i * piece + d.len()]);
         });
         std::hint::black_box(&mut dst);
     });
-    out.push_pair("memcpy", "std", 1, t, (s1, s2));
+    out.push_pair("memcpy", "std", 1, (s1, s2));
     drop(dst);
-    let s = pair(&one, &all, reps, |pool| {
+    out.measure("ctr", "engine/par", |pool| {
         let mut c = [0u8; 16];
-        let t = Instant::now();
-        par::ctr_xor(pool, &aes, &mut c, &mut buf);
-        Ok(t.elapsed().as_secs_f64())
+        secs(|| -> Result<()> {
+            par::ctr_xor(pool, &aes, &mut c, &mut buf);
+            Ok(())
+        })
     })?;
-    out.push_pair("ctr", "engine/par", 1, t, s);
-    let s = pair(&one, &all, reps, |pool| {
-        let t = Instant::now();
-        let tag = gcm.seal_in_place(pool, &[1; 12], b"", &mut buf);
-        let s = t.elapsed().as_secs_f64();
-        tag.map(|_| s)
+    out.measure("gcm-seal", "engine/par", |pool| {
+        secs(|| gcm.seal_in_place(pool, &[1; 12], b"", &mut buf))
     })?;
-    out.push_pair("gcm-seal", "engine/par", 1, t, s);
     // Each open decrypts the buffer, so the next one needs the tag of the
     // new contents: a seal (untimed) before every open.
-    let s = pair(&one, &all, reps, |pool| {
+    out.measure("gcm-open", "engine/par", |pool| {
         let tag = gcm.seal_in_place(pool, &[2; 12], b"", &mut buf)?;
-        let t = Instant::now();
-        gcm.open_in_place(pool, &[2; 12], b"", &mut buf, &tag)?;
-        Ok(t.elapsed().as_secs_f64())
+        secs(|| gcm.open_in_place(pool, &[2; 12], b"", &mut buf, &tag))
     })?;
-    out.push_pair("gcm-open", "engine/par", 1, t, s);
     let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"")?;
-    let mut sealed = Vec::new();
-    let s = pair(&one, &all, reps, |pool| {
-        let t = Instant::now();
-        keys.seal_chunks(pool, 0, &buf, true, &mut sealed)?;
-        Ok(t.elapsed().as_secs_f64())
+    let (mut sealed, mut opened) = (Vec::new(), Vec::new());
+    out.measure("cobblestone-seal", "engine (copying)", |pool| {
+        secs(|| keys.seal_chunks(pool, 0, &buf, true, &mut sealed))
     })?;
-    out.push_pair("cobblestone-seal", "engine (copying)", 1, t, s);
-    let mut opened = Vec::new();
-    let s = pair(&one, &all, reps, |pool| {
-        let t = Instant::now();
-        keys.open_chunks(pool, 0, &sealed, true, &mut opened)?;
-        Ok(t.elapsed().as_secs_f64())
+    out.measure("cobblestone-open", "engine (copying)", |pool| {
+        secs(|| keys.open_chunks(pool, 0, &sealed, true, &mut opened))
     })?;
-    out.push_pair("cobblestone-open", "engine (copying)", 1, t, s);
     drop((sealed, opened));
-    let s = multistream_pair(&one, &all, &buf, reps)?;
+    let s = multistream_pair(&out.one, &out.all, &buf, reps)?;
     let name = format!("engine/streams+{}", multistream()?.backend());
-    out.push_pair("cbc-enc", &name, ENGINE_STREAMS, t, s);
+    out.push_pair("cbc-enc", &name, ENGINE_STREAMS, s);
     Ok(out.rows)
 }
 

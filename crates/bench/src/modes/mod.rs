@@ -28,7 +28,6 @@ use crate::{BenchError, Peers, Report};
 use aesflow_cipher::KeySize;
 use aesflow_multistream::{Backend, MultiStream};
 use serde::Serialize;
-use std::fmt;
 use std::time::Duration;
 
 /// An operation of the modes section.
@@ -92,15 +91,7 @@ impl ModeOp {
     }
 
     fn work(self) -> Work {
-        match self {
-            ModeOp::CbcEnc => Work::CbcEnc,
-            ModeOp::CbcDec => Work::CbcDec,
-            ModeOp::Ctr => Work::Ctr,
-            ModeOp::GcmSeal => Work::GcmSeal,
-            ModeOp::GcmOpen => Work::GcmOpen,
-            ModeOp::XtsEnc => Work::XtsEnc,
-            ModeOp::XtsDec => Work::XtsDec,
-        }
+        Work::Mode(self)
     }
 
     /// Whether the op takes whole blocks only.
@@ -109,11 +100,7 @@ impl ModeOp {
     }
 }
 
-impl fmt::Display for ModeOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::display_name!(ModeOp);
 
 /// What the modes section measures.
 #[derive(Clone, Debug)]
