@@ -219,6 +219,26 @@ fn sink_cores(mapping: &Mapping) -> (Vec<usize>, Vec<Option<usize>>) {
     (sinks, index)
 }
 
+/// Puts core `c` back on the run stack if it was waiting on a FIFO
+/// (`waiting`, cleared).
+#[inline]
+fn wake(waiting: &mut bool, c: usize, queued: &mut [bool], stack: &mut Vec<usize>) {
+    if std::mem::take(waiting) && !queued[c] {
+        queued[c] = true;
+        stack.push(c);
+    }
+}
+
+/// A core whose clock is at `t` stalls until `until` (if later), its
+/// clock running for at most `halt_after` of the stalled cycles.
+#[inline]
+fn stall_until(t: &mut u64, stall: &mut u64, until: u64, halt_after: u64) {
+    if until > *t {
+        *stall += (until - *t).min(halt_after);
+        *t = until;
+    }
+}
+
 /// [`simulate`] with each core on its own clock (GALS, per-core frequency
 /// scaling). Every time-valued field of the result — [`CoreStats`]'s
 /// `exec`, `nop`, `stall`, `halted`, `end`, [`LinkStats::busy`],
@@ -291,25 +311,13 @@ pub fn simulate_clocked(
                         f.reader_waiting = true;
                         break;
                     };
-                    if arr > rt.t {
-                        let s = arr - rt.t;
-                        let on = s.min(halt_after);
-                        st.stall += on;
-                        rt.t = arr;
-                    }
+                    stall_until(&mut rt.t, &mut st.stall, arr, halt_after);
                     f.buf.pop_front();
                     let d = f.depth;
                     f.pop_times[(f.popped % d as u64) as usize] = rt.t;
                     f.popped += 1;
                     rt.mem[addr as usize] = v;
-                    if f.writer_waiting {
-                        f.writer_waiting = false;
-                        let w = f.writer;
-                        if !queued[w] {
-                            queued[w] = true;
-                            stack.push(w);
-                        }
-                    }
+                    wake(&mut f.writer_waiting, f.writer, &mut queued, &mut stack);
                 }
                 Op::Out { link, addr } => {
                     let fi = link as usize;
@@ -323,11 +331,7 @@ pub fn simulate_clocked(
                             break;
                         }
                         let pt = f.pop_times[(idx % d) as usize];
-                        if pt > rt.t {
-                            let s = pt - rt.t;
-                            st.stall += s.min(halt_after);
-                            rt.t = pt;
-                        }
+                        stall_until(&mut rt.t, &mut st.stall, pt, halt_after);
                     }
                     let arr = (rt.t + f.latency).max(f.last_arrival + cpw);
                     f.last_arrival = arr;
@@ -335,14 +339,7 @@ pub fn simulate_clocked(
                     f.pushed += 1;
                     link_stats[fi].words += 1;
                     link_stats[fi].busy += cpw;
-                    if f.reader_waiting {
-                        f.reader_waiting = false;
-                        let r = f.reader;
-                        if !queued[r] {
-                            queued[r] = true;
-                            stack.push(r);
-                        }
-                    }
+                    wake(&mut f.reader_waiting, f.reader, &mut queued, &mut stack);
                 }
                 Op::Exec {
                     cycles,

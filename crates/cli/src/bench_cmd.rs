@@ -11,7 +11,7 @@ use aesflow_bench::{
     render_suite_json, render_suite_table, run_suite,
 };
 use aesflow_cipher::KeySize;
-use clap::ValueEnum;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,55 +38,17 @@ Examples:
   aesflow bench --engine --file-size 512     # engine only, 512 MiB file
   aesflow bench --sections kernels,modes --mode-ops gcm-seal,gcm-open";
 
-/// A section of `--sections`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SectionArg {
-    /// ECB/CTR of the AES kernels.
-    Kernels,
-    /// Modes of operation and multi-stream CBC.
-    Modes,
-    /// The host engine on all cores (slow).
-    Engine,
-}
-
-impl SectionArg {
-    fn section(self) -> Section {
-        match self {
-            SectionArg::Kernels => Section::Kernels,
-            SectionArg::Modes => Section::Modes,
-            SectionArg::Engine => Section::Engine,
-        }
-    }
-}
-
-/// A kernels-section operation of `--ops`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OpArg {
-    /// ECB encryption.
-    EcbEnc,
-    /// ECB decryption.
-    EcbDec,
-    /// Counter mode.
-    Ctr,
-}
-
-/// A modes-section operation of `--mode-ops`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModeOpArg {
-    /// CBC encryption, one stream and multi-stream.
-    CbcEnc,
-    /// CBC decryption.
-    CbcDec,
-    /// Counter mode.
-    Ctr,
-    /// GCM seal.
-    GcmSeal,
-    /// GCM open.
-    GcmOpen,
-    /// XTS encryption of one data unit (128- and 256-bit keys).
-    XtsEnc,
-    /// XTS decryption of one data unit.
-    XtsDec,
+/// The parser of a comma-separated option whose values are one of a bench
+/// enum's `all` names (`--sections`, `--ops`, `--mode-ops`).
+fn one_of<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(all.iter().map(|&v| name(v))).map(move |s| {
+        *all.iter()
+            .find(|&&v| name(v) == s)
+            .expect("clap accepts only the possible values")
+    })
 }
 
 /// Arguments of `aesflow bench`.
@@ -105,8 +67,9 @@ pub struct BenchArgs {
     pub all: bool,
     /// Sections to run (default: kernels, or what --modes/--engine/--all
     /// select).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "SECTIONS")]
-    pub sections: Vec<SectionArg>,
+    #[arg(long, value_delimiter = ',', value_name = "SECTIONS",
+          value_parser = one_of(&Section::ALL, Section::name))]
+    pub sections: Vec<Section>,
     /// Kernels section: kernels to measure (comma-separated names).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub kernels: Vec<String>,
@@ -118,11 +81,13 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', value_name = "BYTES")]
     pub sizes: Vec<usize>,
     /// Kernels section: operations.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "OPS")]
-    pub ops: Vec<OpArg>,
+    #[arg(long, value_delimiter = ',', value_name = "OPS",
+          value_parser = one_of(&Op::ALL, Op::name))]
+    pub ops: Vec<Op>,
     /// Modes section: operations.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "OPS")]
-    pub mode_ops: Vec<ModeOpArg>,
+    #[arg(long, value_delimiter = ',', value_name = "OPS",
+          value_parser = one_of(&ModeOp::ALL, ModeOp::name))]
+    pub mode_ops: Vec<ModeOp>,
     /// Kernels section: also measure online key expansion.
     #[arg(long)]
     pub online: bool,
@@ -171,7 +136,7 @@ pub struct BenchArgs {
 
 /// The sections selected by the arguments, in report order.
 pub fn sections(a: &BenchArgs) -> Vec<Section> {
-    let mut want: Vec<Section> = a.sections.iter().map(|s| s.section()).collect();
+    let mut want: Vec<Section> = a.sections.clone();
     if a.all {
         want.extend(Section::ALL);
     }
@@ -194,6 +159,16 @@ fn key_sizes(a: &BenchArgs) -> Vec<KeySize> {
     a.key_size.iter().map(|&k| k.into()).collect()
 }
 
+/// `--openssl-seconds` (at least 1), `--no-openssl` and `--no-ipsec-mb`
+/// into a section's options.
+fn peer_options(a: &BenchArgs, openssl_seconds: &mut u32, openssl: &mut bool, ipsec_mb: &mut bool) {
+    if let Some(s) = a.openssl_seconds {
+        *openssl_seconds = s.max(1);
+    }
+    *openssl &= !a.no_openssl;
+    *ipsec_mb &= !a.no_ipsec_mb;
+}
+
 /// Options of the kernels section.
 pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     let mut o = if a.all {
@@ -214,15 +189,7 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
         o.sizes = a.sizes.clone();
     }
     if !a.ops.is_empty() {
-        o.ops = a
-            .ops
-            .iter()
-            .map(|op| match op {
-                OpArg::EcbEnc => Op::EcbEnc,
-                OpArg::EcbDec => Op::EcbDec,
-                OpArg::Ctr => Op::Ctr,
-            })
-            .collect();
+        o.ops = a.ops.clone();
     }
     if a.online {
         o.styles = aesflow_cipher::KeyExpansion::ALL.to_vec();
@@ -230,11 +197,8 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     if let Some(ms) = a.time_ms {
         o.min_time = Duration::from_millis(ms.max(1));
     }
-    if let Some(s) = a.openssl_seconds {
-        o.openssl_seconds = s.max(1);
-    }
-    o.peers.openssl &= !a.no_openssl;
-    o.peers.ipsec_mb &= !a.no_ipsec_mb;
+    let p = &mut o.peers;
+    peer_options(a, &mut o.openssl_seconds, &mut p.openssl, &mut p.ipsec_mb);
     Ok(o)
 }
 
@@ -245,19 +209,7 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
         o.key_sizes = key_sizes(a);
     }
     if !a.mode_ops.is_empty() {
-        o.ops = a
-            .mode_ops
-            .iter()
-            .map(|op| match op {
-                ModeOpArg::CbcEnc => ModeOp::CbcEnc,
-                ModeOpArg::CbcDec => ModeOp::CbcDec,
-                ModeOpArg::Ctr => ModeOp::Ctr,
-                ModeOpArg::GcmSeal => ModeOp::GcmSeal,
-                ModeOpArg::GcmOpen => ModeOp::GcmOpen,
-                ModeOpArg::XtsEnc => ModeOp::XtsEnc,
-                ModeOpArg::XtsDec => ModeOp::XtsDec,
-            })
-            .collect();
+        o.ops = a.mode_ops.clone();
     }
     if !a.streams.is_empty() {
         if a.streams.contains(&0) {
@@ -274,11 +226,8 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     if let Some(ms) = a.time_ms {
         o.min_time = Duration::from_millis(ms.max(1));
     }
-    if let Some(s) = a.openssl_seconds {
-        o.openssl_seconds = s.max(1);
-    }
-    o.peers.openssl &= !a.no_openssl;
-    o.peers.ipsec_mb &= !a.no_ipsec_mb;
+    let p = &mut o.peers;
+    peer_options(a, &mut o.openssl_seconds, &mut p.openssl, &mut p.ipsec_mb);
     Ok(o)
 }
 
@@ -309,11 +258,7 @@ pub fn engine_options(a: &BenchArgs) -> anyhow::Result<EngineOptions> {
     if let Some(d) = &a.dir {
         o.dir = d.clone();
     }
-    if let Some(s) = a.openssl_seconds {
-        o.openssl_seconds = s.max(1);
-    }
-    o.openssl &= !a.no_openssl;
-    o.ipsec_mb &= !a.no_ipsec_mb;
+    peer_options(a, &mut o.openssl_seconds, &mut o.openssl, &mut o.ipsec_mb);
     Ok(o)
 }
 

@@ -79,17 +79,13 @@ impl Default for EnergyArgs {
 /// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
 pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
     let m = aesflow_bench::measure_host(runs, 64)?;
-    let (cpu_model, cpu_family, cpu_model_number) = aesflow_energy::host::cpuinfo_id();
-    Ok(HostFigure {
-        kernel: m.kernel,
-        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
-        bytes_per_second: 1e9 / m.ns_per_byte,
-        clock_ghz: m.mhz / 1000.0,
-        clock_source: m.mhz_source,
-        cpu_model,
-        cpu_family,
-        cpu_model_number,
-    })
+    Ok(HostFigure::measured(
+        m.kernel,
+        format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+        1e9 / m.ns_per_byte,
+        m.mhz / 1000.0,
+        m.mhz_source,
+    ))
 }
 
 /// The CPU the host row assumes, from `--host-cpu`.

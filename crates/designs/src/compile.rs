@@ -27,7 +27,7 @@ use crate::behavior::{
 };
 use crate::error::Error;
 use crate::graph::{Design, KEY_BASE, Payload, Role, SLOT_WORDS};
-use crate::kinds::{Prim, step_delays, steps_nop};
+use crate::kinds::{Cols, Prim, step_delays, steps_nop};
 
 /// Shared list of blocks (input or output).
 pub type Blocks = Arc<Mutex<Vec<[u8; 16]>>>;
@@ -248,22 +248,13 @@ fn streaming(ctx: &Context, a: usize, f: &Firing, prog: &mut Vec<Step>) -> Resul
         Role::Cipher(s) => steps_nop(s),
         _ => 0,
     };
-    let data: Vec<(usize, crate::kinds::Cols)> = f
-        .ins
-        .iter()
-        .filter_map(|&(e, pl)| match pl {
-            Payload::State(c) => Some((e, c)),
-            _ => None,
-        })
-        .collect();
-    let key_e: Vec<(usize, crate::kinds::Cols)> = f
-        .ins
-        .iter()
-        .filter_map(|&(e, pl)| match pl {
-            Payload::Key(c) => Some((e, c)),
-            _ => None,
-        })
-        .collect();
+    let with = |cols: fn(Payload) -> Option<Cols>| -> Vec<(usize, Cols)> {
+        f.ins
+            .iter()
+            .filter_map(|&(e, pl)| Some((e, cols(pl)?)))
+            .collect()
+    };
+    let (data, key_e) = (with(Payload::state), with(Payload::key));
     let total: u32 = data.iter().map(|(_, c)| c.words().len() as u32).sum();
     let mut j = 0u32;
     let mut last_w = None;

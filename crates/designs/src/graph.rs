@@ -78,6 +78,20 @@ pub const WINDOW_BASE: usize = 16;
 pub const SUBWORD_BASE: usize = 32;
 
 impl Payload {
+    /// The state columns carried, if a part of the state.
+    pub fn state(self) -> Option<Cols> {
+        match self {
+            Payload::State(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// The round-key columns carried, if a part of a round key.
+    pub fn key(self) -> Option<Cols> {
+        match self {
+            Payload::Key(c) => Some(c),
+            _ => None,
+        }
+    }
     /// Data-memory word addresses (within a slot) the payload occupies.
     pub fn addrs(self, nk: usize) -> Vec<usize> {
         match self {

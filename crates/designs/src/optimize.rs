@@ -73,13 +73,6 @@ fn steps(d: &Design, a: usize) -> Option<&[Prim]> {
     }
 }
 
-fn state_cols(e: &Edge) -> Option<Cols> {
-    match e.payload {
-        Payload::State(c) => Some(c),
-        _ => None,
-    }
-}
-
 /// §5.1 step 1. Returns the number of swaps.
 pub fn swap_sub_shift(d: &mut Design) -> usize {
     let mut count = 0;
@@ -95,7 +88,7 @@ pub fn swap_sub_shift(d: &mut Design) -> usize {
             let sbs: Vec<usize> = ins.iter().map(|(_, e)| e.src).collect();
             let ok = ins.iter().all(|(_, e)| {
                 let s = e.src;
-                matches!(steps(d, s), Some([Prim::Sub(c)]) if Some(*c) == state_cols(e))
+                matches!(steps(d, s), Some([Prim::Sub(c)]) if Some(*c) == e.payload.state())
                     && d.outs(s).count() == 1
                     && d.actors[s].n == d.actors[sr].n
                     && e.src_ph == (0, d.actors[s].n)
@@ -105,7 +98,10 @@ pub fn swap_sub_shift(d: &mut Design) -> usize {
             }
             // New edge list: drop every edge touching the SubBytes group
             // and every edge out of ShiftRows; rewire.
-            let sb_cols: Vec<Cols> = ins.iter().map(|(_, e)| state_cols(e).unwrap()).collect();
+            let sb_cols: Vec<Cols> = ins
+                .iter()
+                .map(|(_, e)| e.payload.state().unwrap())
+                .collect();
             let mut new_edges: Vec<Edge> = Vec::new();
             let mut sr_outs: Vec<Edge> = Vec::new();
             let mut sb_ins: Vec<Edge> = Vec::new();

@@ -106,23 +106,14 @@ mod user_files {
 
     #[test]
     fn a_design_over_the_chip_is_flagged() {
-        let d = build(
-            Engine::FullParallelism,
-            KeySize::Aes256,
-            Expansion::Online,
-            Optimisations::ALL,
-        );
-        let m = map_design(&d, &fips_key(KeySize::Aes256), &Platform::default()).unwrap();
-        assert_eq!(m.total_cores(), 193);
-        assert!(m.exceeds_chip);
-        let d = build(
-            Engine::FullParallelism,
-            KeySize::Aes128,
-            Expansion::Online,
-            Optimisations::NONE,
-        );
-        let m = map_design(&d, &fips_key(KeySize::Aes128), &Platform::default()).unwrap();
-        assert_eq!(m.total_cores(), 164);
-        assert!(!m.exceeds_chip);
+        for (key, opts, cores, over) in [
+            (KeySize::Aes256, Optimisations::ALL, 193, true),
+            (KeySize::Aes128, Optimisations::NONE, 164, false),
+        ] {
+            let d = build(Engine::FullParallelism, key, Expansion::Online, opts);
+            let m = map_design(&d, &fips_key(key), &Platform::default()).unwrap();
+            assert_eq!(m.total_cores(), cores);
+            assert_eq!(m.exceeds_chip, over);
+        }
     }
 }

@@ -3,10 +3,13 @@
 //! byte within 10% of Table 2.
 
 use aesflow_array::Platform;
-use aesflow_cipher::{Aes, KeyExpansion, KeySize};
+use aesflow_cipher::KeySize;
 use aesflow_designs::analysis::sdf_bound;
 use aesflow_designs::report::{fips_key, paper, test_blocks};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
+use common::{assert_encrypts, paper_points};
+
+mod common;
 
 /// FIPS-197 Appendix C: plaintext 00112233…ff, key 000102…, ciphertexts.
 const FIPS_PT: [u8; 16] = [
@@ -31,23 +34,20 @@ fn every_engine_encrypts_fips197_and_random_blocks() {
     let platform = Platform::default();
     for k in KeySize::ALL {
         let key = fips_key(k);
-        let aes = Aes::with_kernel_name(&key, "reference", KeyExpansion::Offline).unwrap();
         let mut blocks = vec![FIPS_PT];
         blocks.extend(test_blocks(63, k.bits() as u64));
-        for e in Engine::ALL {
-            for x in Expansion::ALL {
-                for opt in [Optimisations::ALL, Optimisations::NONE] {
-                    let d = build(e, k, x, opt);
-                    let r = run_design(&d, &key, &blocks, &platform)
-                        .unwrap_or_else(|err| panic!("{} {k} {x:?}: {err}", e.name()));
-                    assert_eq!(r.ciphertext.len(), blocks.len(), "{} {k} {x:?}", e.name());
-                    assert_eq!(r.ciphertext[0], fips_ct(k), "{} {k} {x:?} FIPS", e.name());
-                    for (p, c) in blocks.iter().zip(&r.ciphertext) {
-                        let mut q = *p;
-                        aes.encrypt_block(&mut q);
-                        assert_eq!(q, *c, "{} {k} {x:?}", e.name());
-                    }
-                }
+        for (e, x) in paper_points() {
+            for opt in [Optimisations::ALL, Optimisations::NONE] {
+                let d = build(e, k, x, opt);
+                let r = run_design(&d, &key, &blocks, &platform)
+                    .unwrap_or_else(|err| panic!("{} {k} {x:?}: {err}", e.name()));
+                assert_encrypts(
+                    &key,
+                    &blocks,
+                    &r.ciphertext,
+                    &format!("{} {k} {x:?}", e.name()),
+                );
+                assert_eq!(r.ciphertext[0], fips_ct(k), "{} {k} {x:?} FIPS", e.name());
             }
         }
     }
@@ -126,18 +126,16 @@ fn cycles_per_byte_within_ten_percent_of_table2() {
     let platform = Platform::default();
     let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(512, 2);
-    for e in Engine::ALL {
-        for x in Expansion::ALL {
-            let d = build(e, KeySize::Aes128, x, Optimisations::ALL);
-            let r = run_design(&d, &key, &blocks, &platform).unwrap();
-            let err = r.cycles_per_byte() / paper(e).cycles_per_byte - 1.0;
-            assert!(
-                err.abs() <= 0.10,
-                "{} {x:?}: {:+.1}%",
-                e.name(),
-                100.0 * err
-            );
-        }
+    for (e, x) in paper_points() {
+        let d = build(e, KeySize::Aes128, x, Optimisations::ALL);
+        let r = run_design(&d, &key, &blocks, &platform).unwrap();
+        let err = r.cycles_per_byte() / paper(e).cycles_per_byte - 1.0;
+        assert!(
+            err.abs() <= 0.10,
+            "{} {x:?}: {:+.1}%",
+            e.name(),
+            100.0 * err
+        );
     }
 }
 
@@ -147,20 +145,10 @@ fn optimisations_keep_throughput() {
     let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(256, 3);
     for e in [Engine::FullParallelism, Engine::LoopUnrolledNine] {
-        let a = run_design(
-            &build(e, KeySize::Aes128, Expansion::Online, Optimisations::ALL),
-            &key,
-            &blocks,
-            &platform,
-        )
-        .unwrap();
-        let b = run_design(
-            &build(e, KeySize::Aes128, Expansion::Online, Optimisations::NONE),
-            &key,
-            &blocks,
-            &platform,
-        )
-        .unwrap();
+        let [a, b] = [Optimisations::ALL, Optimisations::NONE].map(|o| {
+            let d = build(e, KeySize::Aes128, Expansion::Online, o);
+            run_design(&d, &key, &blocks, &platform).unwrap()
+        });
         assert_eq!(a.cycles_per_block, b.cycles_per_block, "{}", e.name());
     }
 }

@@ -6,6 +6,9 @@ use aesflow_designs::report::{fips_key, test_blocks};
 use aesflow_designs::run::map_design;
 use aesflow_designs::space::{Params, generate};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
+use common::{assert_encrypts, paper_points};
+
+mod common;
 
 fn kinds(d: &aesflow_designs::Design) -> Vec<String> {
     d.actors.iter().map(|a| a.role.kind()).collect()
@@ -16,31 +19,29 @@ fn the_papers_eight_are_points_of_the_space() {
     let platform = Platform::default();
     let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(256, 7);
-    for e in Engine::ALL {
-        for x in Expansion::ALL {
-            let p = Params::paper(e, KeySize::Aes128, x);
-            assert_eq!(p.paper_engine(), Some(e));
-            let g = generate(&p).unwrap();
-            let b = build(e, KeySize::Aes128, x, Optimisations::ALL);
-            // Same actors (kinds, firings, rounds) and the same edges.
-            assert_eq!(kinds(&g), kinds(&b), "{} {x:?}", e.name());
-            assert_eq!(g.edges, b.edges, "{} {x:?}", e.name());
-            assert_eq!(g.interleave, b.interleave);
-            let (mg, mb) = (
-                map_design(&g, &key, &platform).unwrap(),
-                map_design(&b, &key, &platform).unwrap(),
-            );
-            assert_eq!(mg.total_cores(), mb.total_cores(), "{} {x:?}", e.name());
-            assert_eq!(mg.comm_cores(), mb.comm_cores(), "{} {x:?}", e.name());
-            let rg = run_design(&g, &key, &blocks, &platform).unwrap();
-            let rb = run_design(&b, &key, &blocks, &platform).unwrap();
-            assert_eq!(
-                rg.cycles_per_block,
-                rb.cycles_per_block,
-                "{} {x:?}",
-                e.name()
-            );
-        }
+    for (e, x) in paper_points() {
+        let p = Params::paper(e, KeySize::Aes128, x);
+        assert_eq!(p.paper_engine(), Some(e));
+        let g = generate(&p).unwrap();
+        let b = build(e, KeySize::Aes128, x, Optimisations::ALL);
+        // Same actors (kinds, firings, rounds) and the same edges.
+        assert_eq!(kinds(&g), kinds(&b), "{} {x:?}", e.name());
+        assert_eq!(g.edges, b.edges, "{} {x:?}", e.name());
+        assert_eq!(g.interleave, b.interleave);
+        let (mg, mb) = (
+            map_design(&g, &key, &platform).unwrap(),
+            map_design(&b, &key, &platform).unwrap(),
+        );
+        assert_eq!(mg.total_cores(), mb.total_cores(), "{} {x:?}", e.name());
+        assert_eq!(mg.comm_cores(), mb.comm_cores(), "{} {x:?}", e.name());
+        let rg = run_design(&g, &key, &blocks, &platform).unwrap();
+        let rb = run_design(&b, &key, &blocks, &platform).unwrap();
+        assert_eq!(
+            rg.cycles_per_block,
+            rb.cycles_per_block,
+            "{} {x:?}",
+            e.name()
+        );
     }
 }
 
@@ -50,10 +51,8 @@ fn enumeration_is_valid_and_holds_the_eight() {
         let all = Params::enumerate(k);
         assert!(all.iter().all(|p| p.validate().is_ok()));
         if k == KeySize::Aes128 {
-            for e in Engine::ALL {
-                for x in Expansion::ALL {
-                    assert!(all.contains(&Params::paper(e, k, x)), "{}", e.name());
-                }
+            for (e, x) in paper_points() {
+                assert!(all.contains(&Params::paper(e, k, x)), "{}", e.name());
             }
         }
     }
@@ -67,22 +66,16 @@ fn enumeration_is_valid_and_holds_the_eight() {
 
 #[test]
 fn every_generated_design_encrypts_correctly() {
-    use aesflow_cipher::{Aes, KeyExpansion};
     let platform = Platform::default();
     for k in KeySize::ALL {
         let key = fips_key(k);
-        let aes = Aes::with_kernel_name(&key, "reference", KeyExpansion::Offline).unwrap();
         let blocks = test_blocks(16, k.bits() as u64);
         for p in Params::enumerate(k).into_iter().filter(|p| p.copies == 1) {
             let d = generate(&p).unwrap();
             let r = run_design(&d, &key, &blocks, &platform)
                 .unwrap_or_else(|e| panic!("{} AES-{}: {e}", p.label(), k.bits()));
-            assert_eq!(r.ciphertext.len(), blocks.len(), "{}", p.label());
-            for (pt, ct) in blocks.iter().zip(&r.ciphertext) {
-                let mut q = *pt;
-                aes.encrypt_block(&mut q);
-                assert_eq!(q, *ct, "{} AES-{}", p.label(), k.bits());
-            }
+            let what = format!("{} AES-{}", p.label(), k.bits());
+            assert_encrypts(&key, &blocks, &r.ciphertext, &what);
         }
     }
 }

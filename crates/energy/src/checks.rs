@@ -169,49 +169,37 @@ fn spread_checks(engines: &[EngineEnergy], table5: &[Platform5]) -> Vec<Check> {
         .find(|r| r.name == ASAP_MODEL_ROW)
         .expect("asap row");
     let t = paper::TALK_DVFS;
-    make(&[
-        (
-            "Fig. 15: online energy overhead, lowest engine",
-            paper::FIG15_RANGE.0,
-            100.0 * min_max(&ovh).0,
-            "%",
-            None,
-        ),
-        (
-            "Fig. 15: online energy overhead, highest engine",
-            paper::FIG15_RANGE.1,
-            100.0 * min_max(&ovh).1,
-            "%",
-            None,
-        ),
-        (
-            "Talk: frequency scaling, best power saving",
-            t.freq_best,
-            100.0 * min_max(&fs).1,
-            "%",
-            None,
-        ),
-        (
-            "Talk: frequency scaling, mean power saving",
-            t.freq_mean,
-            100.0 * mean(&fs),
-            "%",
-            None,
-        ),
-        (
-            "Talk: + dual supply, best power saving",
-            t.dual_best,
-            100.0 * min_max(&ds).1,
-            "%",
-            None,
-        ),
-        (
-            "Talk: + dual supply, mean power saving",
-            t.dual_mean,
-            100.0 * mean(&ds),
-            "%",
-            None,
-        ),
+    // Shares in percent, no tolerance.
+    let percent = |figure: String, paper: f64, share: f64| Check {
+        figure,
+        paper,
+        model: 100.0 * share,
+        unit: "%".into(),
+        tolerance: None,
+    };
+    let (lo, hi) = min_max(&ovh);
+    let fig15 = "Fig. 15: online energy overhead";
+    let mut out = vec![
+        percent(format!("{fig15}, lowest engine"), paper::FIG15_RANGE.0, lo),
+        percent(format!("{fig15}, highest engine"), paper::FIG15_RANGE.1, hi),
+    ];
+    for (what, savings, best, mean_saving) in [
+        ("frequency scaling", &fs, t.freq_best, t.freq_mean),
+        ("+ dual supply", &ds, t.dual_best, t.dual_mean),
+    ] {
+        let talk = format!("Talk: {what}");
+        out.push(percent(
+            format!("{talk}, best power saving"),
+            best,
+            min_max(savings).1,
+        ));
+        out.push(percent(
+            format!("{talk}, mean power saving"),
+            mean_saving,
+            mean(savings),
+        ));
+    }
+    out.extend(make(&[
         (
             "Table 5: AsAP No-merge throughput per area",
             153.70,
@@ -226,7 +214,8 @@ fn spread_checks(engines: &[EngineEnergy], table5: &[Platform5]) -> Vec<Check> {
             "nJ/bit",
             None,
         ),
-    ])
+    ]));
+    out
 }
 
 /// Every check, from the study's results.

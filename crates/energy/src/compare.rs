@@ -40,9 +40,23 @@ pub struct Platform5 {
     pub nj_per_bit: Option<f64>,
 }
 
+impl Platform5 {
+    /// The row with its scaled columns from the throughput (Mbps), area
+    /// (mm²) and power (W) at 65 nm / 1.3 V.
+    pub(crate) fn with_scaled(self, mbps: f64, area: f64, power: f64) -> Platform5 {
+        Platform5 {
+            scaled_mbps: mbps,
+            scaled_area: Some(area),
+            mbps_per_mm2: Some(mbps / area),
+            nj_per_bit: Some(power / (mbps * 1e6) * 1e9),
+            ..self
+        }
+    }
+}
+
 /// One row of Table 5, in its columns' order.
 #[allow(clippy::too_many_arguments)]
-fn table5_row(
+pub(crate) fn table5_row(
     name: &str,
     method: &str,
     tech: f64,
@@ -220,13 +234,7 @@ pub fn rule_scaled(p: &Platform5) -> Option<Platform5> {
     let power = p.power_w?;
     let mbps = p.mhz * 8.0 / cpb;
     let (m, a, w) = general_rule(p.tech_nm, p.vdd, mbps, area, power);
-    Some(Platform5 {
-        scaled_mbps: m,
-        scaled_area: Some(a),
-        mbps_per_mm2: Some(m / a),
-        nj_per_bit: Some(w / (m * 1e6) * 1e9),
-        ..p.clone()
-    })
+    Some(p.clone().with_scaled(m, a, w))
 }
 
 /// The AsAP row from the model: `cores` × 0.17 mm², the given throughput
@@ -234,20 +242,12 @@ pub fn rule_scaled(p: &Platform5) -> Option<Platform5> {
 pub fn asap_row(name: &str, cores: usize, cpb: f64, mhz: f64, power_w: f64) -> Platform5 {
     let area = cores as f64 * 0.17;
     let mbps = mhz * 8.0 / cpb;
-    Platform5 {
-        name: name.into(),
-        method: "No-merge offline (model)".into(),
-        tech_nm: 65.0,
-        area_mm2: Some(area),
-        vdd: 1.3,
-        mhz,
-        cycles_per_byte: Some(cpb),
-        power_w: Some(power_w),
-        scaled_mbps: mbps,
-        scaled_area: Some(area),
-        mbps_per_mm2: Some(mbps / area),
-        nj_per_bit: Some(power_w / (mbps * 1e6) * 1e9),
-    }
+    let (c, a, p) = (Some(cpb), Some(area), Some(power_w));
+    let method = "No-merge offline (model)";
+    table5_row(
+        name, method, 65.0, a, 1.3, mhz, c, p, mbps, None, None, None,
+    )
+    .with_scaled(mbps, area, power_w)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::compare::{Platform5, general_rule};
+use crate::compare::{Platform5, general_rule, table5_row};
 
 /// The host's measured speed, handed in by the caller (the `aesflow` CLI
 /// measures it with `aesflow-bench`). The energy model never times
@@ -37,6 +37,28 @@ pub struct HostFigure {
 }
 
 impl HostFigure {
+    /// A measured figure on this machine, its CPU from `/proc/cpuinfo`
+    /// ([`cpuinfo_id`]).
+    pub fn measured(
+        kernel: String,
+        workload: String,
+        bytes_per_second: f64,
+        clock_ghz: f64,
+        clock_source: String,
+    ) -> HostFigure {
+        let (cpu_model, cpu_family, cpu_model_number) = cpuinfo_id();
+        HostFigure {
+            kernel,
+            workload,
+            bytes_per_second,
+            clock_ghz,
+            clock_source,
+            cpu_model,
+            cpu_family,
+            cpu_model_number,
+        }
+    }
+
     /// Cycles per byte at [`HostFigure::clock_ghz`].
     pub fn cycles_per_byte(&self) -> f64 {
         self.clock_ghz * 1e9 / self.bytes_per_second
@@ -203,39 +225,19 @@ pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
     let mbps = h.bytes_per_second * 8.0 / 1e6;
     let name = format!("this host, one core ({})", h.kernel);
     let method = format!("{} (measured)", h.workload);
+    let row = |tech, area, vdd, power| {
+        let cpb = Some(cpb);
+        table5_row(
+            &name, &method, tech, area, vdd, mhz, cpb, power, mbps, None, None, None,
+        )
+    };
     match cpu.spec {
         Some(c) => {
             let power = 0.5 * c.tdp_per_core_w;
             let (sm, sa, sw) = general_rule(c.tech_nm, c.vdd, mbps, c.area_mm2, power);
-            Platform5 {
-                name,
-                method,
-                tech_nm: c.tech_nm,
-                area_mm2: Some(c.area_mm2),
-                vdd: c.vdd,
-                mhz,
-                cycles_per_byte: Some(cpb),
-                power_w: Some(power),
-                scaled_mbps: sm,
-                scaled_area: Some(sa),
-                mbps_per_mm2: Some(sm / sa),
-                nj_per_bit: Some(sw / (sm * 1e6) * 1e9),
-            }
+            row(c.tech_nm, Some(c.area_mm2), c.vdd, Some(power)).with_scaled(sm, sa, sw)
         }
-        None => Platform5 {
-            name,
-            method,
-            tech_nm: f64::NAN,
-            area_mm2: None,
-            vdd: f64::NAN,
-            mhz,
-            cycles_per_byte: Some(cpb),
-            power_w: None,
-            scaled_mbps: mbps,
-            scaled_area: None,
-            mbps_per_mm2: None,
-            nj_per_bit: None,
-        },
+        None => row(f64::NAN, None, f64::NAN, None),
     }
 }
 

@@ -21,56 +21,45 @@ use crate::{Collected, ReportError};
 /// file benchmark); otherwise sizes from 64 B to 1 MiB, AES-128 and
 /// AES-256, every peer.
 pub fn suite_options(quick: bool) -> SuiteOptions {
-    let peers = if quick {
-        Peers {
-            openssl: false,
-            ipsec_mb: false,
-            ..Peers::default()
-        }
-    } else {
-        Peers::default()
-    };
+    // The quick run's value or the full run's.
+    fn pick<T>(quick: bool, q: T, full: T) -> T {
+        if quick { q } else { full }
+    }
+    let mut peers = Peers::default();
+    if quick {
+        (peers.openssl, peers.ipsec_mb) = (false, false);
+    }
+    let min_time = Duration::from_millis(pick(quick, 40, 200));
+    let repetitions = pick(quick, 3, 5);
     let kernels = BenchOptions {
-        key_sizes: if quick {
-            vec![KeySize::Aes128]
-        } else {
-            vec![KeySize::Aes128, KeySize::Aes256]
-        },
-        sizes: if quick {
-            vec![64, 1024, 16384]
-        } else {
-            vec![64, 256, 1024, 4096, 16384, 65536, 1 << 20]
-        },
-        ops: if quick {
-            vec![Op::EcbEnc, Op::Ctr]
-        } else {
-            Op::ALL.to_vec()
-        },
-        min_time: Duration::from_millis(if quick { 40 } else { 200 }),
-        repetitions: if quick { 3 } else { 5 },
+        key_sizes: pick(
+            quick,
+            vec![KeySize::Aes128],
+            vec![KeySize::Aes128, KeySize::Aes256],
+        ),
+        sizes: pick(
+            quick,
+            vec![64, 1024, 16384],
+            vec![64, 256, 1024, 4096, 16384, 65536, 1 << 20],
+        ),
+        ops: pick(quick, vec![Op::EcbEnc, Op::Ctr], Op::ALL.to_vec()),
+        min_time,
+        repetitions,
         peers,
         ..BenchOptions::quick()
     };
     let modes = ModesOptions {
-        streams: if quick {
-            vec![1, 8]
-        } else {
-            vec![1, 2, 4, 8, 16, 32, 64]
-        },
-        key_sizes: if quick {
-            vec![KeySize::Aes128]
-        } else {
-            KeySize::ALL.to_vec()
-        },
-        min_time: Duration::from_millis(if quick { 40 } else { 200 }),
-        repetitions: if quick { 3 } else { 5 },
+        streams: pick(quick, vec![1, 8], vec![1, 2, 4, 8, 16, 32, 64]),
+        key_sizes: pick(quick, vec![KeySize::Aes128], KeySize::ALL.to_vec()),
+        min_time,
+        repetitions,
         peers,
         ..ModesOptions::default()
     };
     let engine = EngineOptions {
-        mem_size: if quick { 8 << 20 } else { 128 << 20 },
-        reps: if quick { 1 } else { 3 },
-        file_size: if quick { 0 } else { 256 << 20 },
+        mem_size: pick(quick, 8 << 20, 128 << 20),
+        reps: pick(quick, 1, 3),
+        file_size: pick(quick, 0, 256 << 20),
         file_reps: 2,
         openssl: !quick,
         ipsec_mb: !quick && peers.ipsec_mb,
@@ -99,17 +88,13 @@ pub fn host_figure(v: &SuiteReport) -> Option<HostFigure> {
         .iter()
         .filter(|r| r.op == Op::Ctr.name() && r.key_bits == Some(128) && r.bytes == 16384)
         .max_by(|a, b| a.gbps.total_cmp(&b.gbps))?;
-    let (cpu_model, cpu_family, cpu_model_number) = aesflow_energy::host::cpuinfo_id();
-    Some(HostFigure {
-        kernel: best.implementation.clone(),
-        workload: "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
-        bytes_per_second: best.gbps * 1e9,
-        clock_ghz: v.machine.clock_ghz,
-        clock_source: v.machine.clock_source.clone(),
-        cpu_model,
-        cpu_family,
-        cpu_model_number,
-    })
+    Some(HostFigure::measured(
+        best.implementation.clone(),
+        "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
+        best.gbps * 1e9,
+        v.machine.clock_ghz,
+        v.machine.clock_source.clone(),
+    ))
 }
 
 /// The peers present in any of `rows`, in column order.

@@ -1,0 +1,23 @@
+//! Helpers shared by the designs crate's integration tests.
+
+use aesflow_cipher::{Aes, KeyExpansion};
+use aesflow_designs::{Engine, Expansion};
+
+/// The paper's eight engines, each with online and offline key expansion.
+pub fn paper_points() -> impl Iterator<Item = (Engine, Expansion)> {
+    Engine::ALL
+        .into_iter()
+        .flat_map(|e| Expansion::ALL.map(|x| (e, x)))
+}
+
+/// Asserts that `ct` is `blocks` encrypted under `key` by the reference
+/// kernel (`what` names the design in a failure).
+pub fn assert_encrypts(key: &[u8], blocks: &[[u8; 16]], ct: &[[u8; 16]], what: &str) {
+    let aes = Aes::with_kernel_name(key, "reference", KeyExpansion::Offline).unwrap();
+    assert_eq!(ct.len(), blocks.len(), "{what}");
+    for (p, c) in blocks.iter().zip(ct) {
+        let mut q = *p;
+        aes.encrypt_block(&mut q);
+        assert_eq!(q, *c, "{what}");
+    }
+}
