@@ -124,7 +124,8 @@ fn short(name: &str) -> String {
     }
 }
 
-fn esc(s: &str) -> String {
+/// XML/HTML-escape text (the one escaper of the SVG and HTML writers).
+pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

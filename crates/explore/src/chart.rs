@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use aesflow_array::svg::esc;
+
 const W: f64 = 900.0;
 const H: f64 = 600.0;
 const L: f64 = 80.0;
@@ -34,13 +36,6 @@ pub struct Scatter {
     pub dots: Vec<Dot>,
     /// The front, as points in drawing order.
     pub front: Vec<(f64, f64)>,
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// A logarithmic axis over `[lo, hi]` (decades, with 2 and 5 ticks).

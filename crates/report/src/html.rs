@@ -4,13 +4,7 @@
 
 use std::fmt::Write;
 
-/// HTML-escape text.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+pub use aesflow_array::svg::esc;
 
 /// One table cell: its HTML, a numeric sort key, a CSS class.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -74,13 +74,7 @@ fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
 }
 
-/// XML-escape text.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+pub use aesflow_array::svg::esc;
 
 fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT
