@@ -1,32 +1,20 @@
 //! The host's measured figures for the platform comparison of the energy
 //! model (the paper's Table 5 "this host" row): AES-128 CTR on 16 KiB with
-//! the best kernel, in nanoseconds and nominal cycles per byte. The energy
-//! crate takes these figures as an input; the CLI measures them here.
+//! the best kernel, as a kernels-section [`Row`] (GB/s and nominal cycles
+//! per byte). The energy crate's host figure is this row with the
+//! [`crate::Machine`]; the CLI measures it here.
 
 use crate::BenchError;
+use crate::kernels::Op;
 use crate::measure::measure;
+use crate::row::{Row, Section};
 use aesflow_cipher::{Aes, KeyExpansion, detect_best};
-use serde::Serialize;
 use std::time::Duration;
 
-/// A live measurement of the host's fastest kernel.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HostFigures {
-    /// Kernel name.
-    pub kernel: String,
-    /// Nanoseconds per byte (best of the runs).
-    pub ns_per_byte: f64,
-    /// Clock used to turn time into cycles (MHz).
-    pub mhz: f64,
-    /// Where the clock came from.
-    pub mhz_source: String,
-    /// Cycles per byte at that clock.
-    pub cycles_per_byte: f64,
-}
-
 /// Measure AES-128 CTR on 16 KiB with the best kernel of this CPU: the
-/// best of `runs` repetitions of about `reps` buffers each.
-pub fn measure_host(runs: usize, reps: usize) -> Result<HostFigures, BenchError> {
+/// best of `runs` repetitions of about `reps` buffers each, as a
+/// kernels-section row (one thread, cycles at this machine's clock).
+pub fn measure_host(runs: usize, reps: usize) -> Result<Row, BenchError> {
     let kernel = detect_best();
     let aes = Aes::with_kernel(&[7u8; 16], kernel, KeyExpansion::Offline)
         .map_err(|e| BenchError::Setup(e.to_string()))?;
@@ -37,15 +25,19 @@ pub fn measure_host(runs: usize, reps: usize) -> Result<HostFigures, BenchError>
     let bps = measure(buf.len(), per_run * runs.max(1) as u32, runs, || {
         aes.ctr_xor(&mut ctr, std::hint::black_box(&mut buf))
     });
-    let (ghz, src) = crate::machine::cpuinfo().clock_ghz();
-    let ns_per_byte = 1e9 / bps;
-    Ok(HostFigures {
-        kernel: kernel.name().to_string(),
-        ns_per_byte,
-        mhz: ghz * 1000.0,
-        mhz_source: src,
-        cycles_per_byte: ns_per_byte * ghz,
-    })
+    let (ghz, _) = crate::machine::cpuinfo().clock_ghz();
+    let bytes = buf.len() as u64;
+    Ok(Row::new(
+        Section::Kernels,
+        Op::Ctr.name(),
+        kernel.name(),
+        Some(128),
+        1,
+        1,
+        bytes,
+        bytes as f64 / bps,
+        ghz,
+    ))
 }
 
 #[cfg(test)]
@@ -53,10 +45,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn host_figures_are_consistent() {
-        let m = measure_host(2, 8).unwrap();
-        assert!(m.ns_per_byte > 0.0 && m.ns_per_byte < 100.0, "{m:?}");
-        assert!((m.cycles_per_byte - m.ns_per_byte * m.mhz / 1000.0).abs() < 1e-9);
-        assert!(!m.kernel.is_empty() && !m.mhz_source.is_empty());
+    fn host_row_is_one_thread_of_ctr() {
+        let r = measure_host(2, 8).unwrap();
+        assert!(r.gbps > 0.01 && r.cycles_per_byte > 0.0, "{r:?}");
+        assert_eq!((r.op.as_str(), r.bytes, r.threads), ("ctr", 16384, 1));
+        assert_eq!(r.implementation, detect_best().name());
     }
 }

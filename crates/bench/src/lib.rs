@@ -56,7 +56,7 @@ pub mod rustcrypto;
 pub mod suite;
 
 pub use engine::{EngineOptions, default_dir, run_engine};
-pub use host::{HostFigures, measure_host};
+pub use host::measure_host;
 pub use kernels::{BenchOptions, FULL_ENV, Op};
 pub use machine::{CpuInfo, Machine};
 pub use modes::{ModeOp, ModesOptions, run_modes};

@@ -10,6 +10,10 @@ use serde::Serialize;
 pub struct CpuInfo {
     /// `model name`.
     pub model: Option<String>,
+    /// `cpu family`.
+    pub family: Option<u32>,
+    /// `model` (the number).
+    pub model_number: Option<u32>,
     /// The nominal clock in the model name (`… @ 2.50GHz`), MHz.
     pub model_mhz: Option<f64>,
     /// `cpu MHz` (the current or, on most virtual machines, nominal clock).
@@ -60,6 +64,8 @@ pub fn parse_cpuinfo(text: &str) -> CpuInfo {
         .collect();
     CpuInfo {
         model,
+        family: field("cpu family").and_then(|v| v.parse().ok()),
+        model_number: field("model").and_then(|v| v.parse().ok()),
         model_mhz,
         cpu_mhz,
         aes_flags,
@@ -108,7 +114,7 @@ pub fn loadavg() -> Option<String> {
 }
 
 /// The machine and software of a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Machine {
     /// CPU model, nominal clock and AES flags.
     pub cpu: CpuInfo,
@@ -192,7 +198,8 @@ mod tests {
 
     #[test]
     fn parses_model_clock_and_flags() {
-        let t = "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n\
+        let t = "processor\t: 0\ncpu family\t: 6\nmodel\t\t: 85\n\
+                 model name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n\
                  cpu MHz\t\t: 3100.000\nflags\t\t: fpu aes avx2 avx512f pclmulqdq\n\
                  processor\t: 1\nmodel name\t: other\n";
         let c = parse_cpuinfo(t);
@@ -200,6 +207,7 @@ mod tests {
             c.model.as_deref(),
             Some("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz")
         );
+        assert_eq!((c.family, c.model_number), (Some(6), Some(85)));
         assert_eq!((c.model_mhz, c.cpu_mhz), (Some(2500.0), Some(3100.0)));
         assert_eq!(c.aes_flags, ["aes", "pclmulqdq", "avx2", "avx512f"]);
         assert_eq!(c.clock_ghz().0, 2.5);

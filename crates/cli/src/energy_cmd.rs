@@ -78,14 +78,11 @@ impl Default for EnergyArgs {
 /// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
 /// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
 pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
-    let m = aesflow_bench::measure_host(runs, 64)?;
-    Ok(HostFigure::measured(
-        m.kernel,
-        format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
-        1e9 / m.ns_per_byte,
-        m.mhz / 1000.0,
-        m.mhz_source,
-    ))
+    Ok(HostFigure {
+        row: aesflow_bench::measure_host(runs, 64)?,
+        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+        machine: aesflow_bench::Machine::describe(),
+    })
 }
 
 /// The CPU the host row assumes, from `--host-cpu`.

@@ -7,7 +7,7 @@ use aesflow_cipher::KeySize;
 use aesflow_designs::analysis::sdf_bound;
 use aesflow_designs::report::{fips_key, paper, test_blocks};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
-use common::{assert_encrypts, paper_points};
+use common::{assert_encrypts, map128, paper_points, run128};
 
 mod common;
 
@@ -55,19 +55,17 @@ fn every_engine_encrypts_fips197_and_random_blocks() {
 
 #[test]
 fn core_counts_equal_table2_and_the_text() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     for e in Engine::ALL {
         let p = paper(e);
         for (i, x) in Expansion::ALL.into_iter().enumerate() {
             let d = build(e, KeySize::Aes128, x, Optimisations::ALL);
-            let m = aesflow_designs::run::map_design(&d, &key, &platform).unwrap();
+            let m = map128(&d);
             assert_eq!(m.total_cores(), p.cores[i], "{} {x:?} cores", e.name());
             assert_eq!(m.comm_cores(), p.comm[i], "{} {x:?} comm", e.name());
         }
         if let Some(pre) = p.pre_opt_online {
             let d = build(e, KeySize::Aes128, Expansion::Online, Optimisations::NONE);
-            let m = aesflow_designs::run::map_design(&d, &key, &platform).unwrap();
+            let m = map128(&d);
             assert_eq!(m.total_cores(), pre, "{} before §5", e.name());
         }
     }
@@ -99,8 +97,6 @@ fn longer_keys_add_cores_only_to_unrolled_designs() {
 
 #[test]
 fn sdf_and_simulator_agree_where_one_actor_bounds() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(256, 1);
     for (e, expect, kind) in [
         (Engine::LoopUnrolledNine, 266.0, "MixColumns-16"),
@@ -115,7 +111,7 @@ fn sdf_and_simulator_agree_where_one_actor_bounds() {
                 .map(|n| d.actors[d.find(n).unwrap()].role.kind())
                 .collect();
             assert!(crit_kinds.iter().all(|k| k == kind), "{crit_kinds:?}");
-            let r = run_design(&d, &key, &blocks, &platform).unwrap();
+            let r = run128(&d, &blocks);
             assert_eq!(r.cycles_per_block, expect, "{} {x:?} sim", e.name());
         }
     }
@@ -123,12 +119,10 @@ fn sdf_and_simulator_agree_where_one_actor_bounds() {
 
 #[test]
 fn cycles_per_byte_within_ten_percent_of_table2() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(512, 2);
     for (e, x) in paper_points() {
         let d = build(e, KeySize::Aes128, x, Optimisations::ALL);
-        let r = run_design(&d, &key, &blocks, &platform).unwrap();
+        let r = run128(&d, &blocks);
         let err = r.cycles_per_byte() / paper(e).cycles_per_byte - 1.0;
         assert!(
             err.abs() <= 0.10,
@@ -141,13 +135,11 @@ fn cycles_per_byte_within_ten_percent_of_table2() {
 
 #[test]
 fn optimisations_keep_throughput() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(256, 3);
     for e in [Engine::FullParallelism, Engine::LoopUnrolledNine] {
         let [a, b] = [Optimisations::ALL, Optimisations::NONE].map(|o| {
             let d = build(e, KeySize::Aes128, Expansion::Online, o);
-            run_design(&d, &key, &blocks, &platform).unwrap()
+            run128(&d, &blocks)
         });
         assert_eq!(a.cycles_per_block, b.cycles_per_block, "{}", e.name());
     }
@@ -155,15 +147,13 @@ fn optimisations_keep_throughput() {
 
 #[test]
 fn activity_accounts_for_every_cycle() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     let d = build(
         Engine::FullParallelism,
         KeySize::Aes128,
         Expansion::Offline,
         Optimisations::ALL,
     );
-    let r = run_design(&d, &key, &test_blocks(128, 4), &platform).unwrap();
+    let r = run128(&d, &test_blocks(128, 4));
     for (c, s) in r.mapping.cores.iter().zip(&r.sim.cores) {
         assert_eq!(
             s.exec + s.nop + s.stall + s.halted,

@@ -3,10 +3,9 @@
 use aesflow_array::Platform;
 use aesflow_cipher::KeySize;
 use aesflow_designs::report::{fips_key, test_blocks};
-use aesflow_designs::run::map_design;
 use aesflow_designs::space::{Params, generate};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
-use common::{assert_encrypts, paper_points};
+use common::{assert_encrypts, map128, paper_points, run128};
 
 mod common;
 
@@ -16,8 +15,6 @@ fn kinds(d: &aesflow_designs::Design) -> Vec<String> {
 
 #[test]
 fn the_papers_eight_are_points_of_the_space() {
-    let platform = Platform::default();
-    let key = fips_key(KeySize::Aes128);
     let blocks = test_blocks(256, 7);
     for (e, x) in paper_points() {
         let p = Params::paper(e, KeySize::Aes128, x);
@@ -28,14 +25,11 @@ fn the_papers_eight_are_points_of_the_space() {
         assert_eq!(kinds(&g), kinds(&b), "{} {x:?}", e.name());
         assert_eq!(g.edges, b.edges, "{} {x:?}", e.name());
         assert_eq!(g.interleave, b.interleave);
-        let (mg, mb) = (
-            map_design(&g, &key, &platform).unwrap(),
-            map_design(&b, &key, &platform).unwrap(),
-        );
+        let (mg, mb) = (map128(&g), map128(&b));
         assert_eq!(mg.total_cores(), mb.total_cores(), "{} {x:?}", e.name());
         assert_eq!(mg.comm_cores(), mb.comm_cores(), "{} {x:?}", e.name());
-        let rg = run_design(&g, &key, &blocks, &platform).unwrap();
-        let rb = run_design(&b, &key, &blocks, &platform).unwrap();
+        let rg = run128(&g, &blocks);
+        let rb = run128(&b, &blocks);
         assert_eq!(
             rg.cycles_per_block,
             rb.cycles_per_block,

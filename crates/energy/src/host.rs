@@ -9,59 +9,34 @@
 //! power, scaled to 65 nm / 1.3 V by the general rule of Fig. 16's caption
 //! ([`crate::compare::general_rule`]).
 
+use aesflow_bench::{Machine, Row};
 use serde::Serialize;
 
 use crate::compare::{Platform5, general_rule, table5_row};
 
 /// The host's measured speed, handed in by the caller (the `aesflow` CLI
-/// measures it with `aesflow-bench`). The energy model never times
-/// anything itself.
+/// measures it with `aesflow-bench`): a kernels-section row of one core and
+/// the machine it ran on (its clock turned time into cycles; its CPU picks
+/// the silicon). The energy model never times anything itself.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HostFigure {
-    /// Kernel that ran (e.g. `vaes`).
-    pub kernel: String,
+    /// The measurement (`implementation` is the kernel that ran).
+    pub row: Row,
     /// What was timed (e.g. `AES-128-CTR, 16 KiB, one core, best of 7`).
     pub workload: String,
-    /// Measured throughput on one core (bytes per second).
-    pub bytes_per_second: f64,
-    /// Clock used to turn time into cycles (GHz).
-    pub clock_ghz: f64,
-    /// Where that clock came from.
-    pub clock_source: String,
-    /// `/proc/cpuinfo`'s model name, if known.
-    pub cpu_model: Option<String>,
-    /// `/proc/cpuinfo`'s `cpu family`, if known.
-    pub cpu_family: Option<u32>,
-    /// `/proc/cpuinfo`'s `model`, if known.
-    pub cpu_model_number: Option<u32>,
+    /// The machine, CPU and clock.
+    pub machine: Machine,
 }
 
 impl HostFigure {
-    /// A measured figure on this machine, its CPU from `/proc/cpuinfo`
-    /// ([`cpuinfo_id`]).
-    pub fn measured(
-        kernel: String,
-        workload: String,
-        bytes_per_second: f64,
-        clock_ghz: f64,
-        clock_source: String,
-    ) -> HostFigure {
-        let (cpu_model, cpu_family, cpu_model_number) = cpuinfo_id();
-        HostFigure {
-            kernel,
-            workload,
-            bytes_per_second,
-            clock_ghz,
-            clock_source,
-            cpu_model,
-            cpu_family,
-            cpu_model_number,
-        }
+    /// Measured throughput on one core (bytes per second).
+    pub fn bytes_per_second(&self) -> f64 {
+        self.row.gbps * 1e9
     }
 
-    /// Cycles per byte at [`HostFigure::clock_ghz`].
+    /// Cycles per byte at the machine's clock.
     pub fn cycles_per_byte(&self) -> f64 {
-        self.clock_ghz * 1e9 / self.bytes_per_second
+        self.machine.clock_ghz * 1e9 / self.bytes_per_second()
     }
 }
 
@@ -137,25 +112,6 @@ pub struct CpuChoice {
     pub how: String,
 }
 
-/// `/proc/cpuinfo`'s model name, `cpu family` and `model` of the first
-/// CPU (each `None` where unreadable): what [`identify`] matches on.
-pub fn cpuinfo_id() -> (Option<String>, Option<u32>, Option<u32>) {
-    let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else {
-        return (None, None, None);
-    };
-    let field = |name: &str| {
-        s.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-    };
-    (
-        field("model name"),
-        field("cpu family").and_then(|v| v.parse().ok()),
-        field("model").and_then(|v| v.parse().ok()),
-    )
-}
-
 /// A spec by its `--host-cpu` key.
 pub fn cpu_by_key(key: &str) -> Option<CpuSpec> {
     KNOWN_CPUS.iter().copied().find(|c| c.key == key)
@@ -165,9 +121,9 @@ pub fn cpu_by_key(key: &str) -> Option<CpuSpec> {
 /// family and model. A virtual machine may hide the part (model name "AMD
 /// EPYC"): then the newest EPYC is *assumed* and the choice says so.
 pub fn identify(h: &HostFigure) -> CpuChoice {
-    let name = h.cpu_model.as_deref().unwrap_or("");
-    let fam = h.cpu_family;
-    let model = h.cpu_model_number;
+    let cpu = &h.machine.cpu;
+    let name = cpu.model.as_deref().unwrap_or("");
+    let (fam, model) = (cpu.family, cpu.model_number);
     let desc = format!(
         "{} (family {}, model {})",
         if name.is_empty() { "unknown CPU" } else { name },
@@ -220,10 +176,10 @@ pub fn identify(h: &HostFigure) -> CpuChoice {
 /// scaled by the general rule. Without a spec only the throughput is shown
 /// (unscaled: the node is unknown).
 pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
-    let mhz = h.clock_ghz * 1e3;
+    let mhz = h.machine.clock_ghz * 1e3;
     let cpb = h.cycles_per_byte();
-    let mbps = h.bytes_per_second * 8.0 / 1e6;
-    let name = format!("this host, one core ({})", h.kernel);
+    let mbps = h.bytes_per_second() * 8.0 / 1e6;
+    let name = format!("this host, one core ({})", h.row.implementation);
     let method = format!("{} (measured)", h.workload);
     let row = |tech, area, vdd, power| {
         let cpb = Some(cpb);
@@ -244,17 +200,30 @@ pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aesflow_bench::Section;
 
     fn fig(name: &str, fam: u32, model: u32) -> HostFigure {
+        let mut machine = Machine::describe();
+        machine.cpu.model = Some(name.into());
+        (machine.cpu.family, machine.cpu.model_number) = (Some(fam), Some(model));
+        machine.clock_ghz = 2.5;
+        // 16 KiB in 3.2768 µs: 5 GB/s.
+        let row = Row::new(
+            Section::Kernels,
+            "ctr",
+            "aesni",
+            Some(128),
+            1,
+            1,
+            16384,
+            3.2768e-6,
+            2.5,
+        );
+        let workload = "AES-128-CTR".into();
         HostFigure {
-            kernel: "aesni".into(),
-            workload: "AES-128-CTR".into(),
-            bytes_per_second: 5e9,
-            clock_ghz: 2.5,
-            clock_source: "test".into(),
-            cpu_model: Some(name.into()),
-            cpu_family: Some(fam),
-            cpu_model_number: Some(model),
+            row,
+            workload,
+            machine,
         }
     }
 
@@ -292,7 +261,7 @@ mod tests {
                 how: "unknown".into(),
             },
         );
-        assert_eq!(u.scaled_mbps, 40_000.0);
+        assert!((u.scaled_mbps - 40_000.0).abs() < 1e-6);
         assert!(u.nj_per_bit.is_none());
     }
 }

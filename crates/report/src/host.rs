@@ -88,13 +88,11 @@ pub fn host_figure(v: &SuiteReport) -> Option<HostFigure> {
         .iter()
         .filter(|r| r.op == Op::Ctr.name() && r.key_bits == Some(128) && r.bytes == 16384)
         .max_by(|a, b| a.gbps.total_cmp(&b.gbps))?;
-    Some(HostFigure::measured(
-        best.implementation.clone(),
-        "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
-        best.gbps * 1e9,
-        v.machine.clock_ghz,
-        v.machine.clock_source.clone(),
-    ))
+    Some(HostFigure {
+        row: best.clone(),
+        workload: "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
+        machine: v.machine.clone(),
+    })
 }
 
 /// The peers present in any of `rows`, in column order.

@@ -32,7 +32,7 @@ pub fn header(c: &Collected) -> String {
         .bench
         .as_ref()
         .and_then(|(v, _)| v.machine.cpu.model.clone())
-        .or_else(|| aesflow_energy::host::cpuinfo_id().0)
+        .or_else(|| aesflow_bench::machine::cpuinfo().model)
         .unwrap_or_else(|| "unknown CPU".into());
     format!(
         r##"<h1>aesflow: parallel AES engines, modelled and measured</h1>
