@@ -8,7 +8,7 @@ use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions, GhashImpl};
 use aesflow_modes::{Cfb, Cfb1, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
 use aesflow_vectors::{Record, list, load};
-use common::{aes, configs, label};
+use common::{aes, configs, gcm_by_pieces, label};
 
 fn bits(s: &str) -> (Vec<u8>, usize) {
     let mut v = vec![0u8; s.len().div_ceil(8)];
@@ -175,18 +175,38 @@ fn gcm_record(gcm: &Gcm<&Aes>, encrypt: bool, r: &Record) -> bool {
     let ct = r.hex("CT").unwrap();
     let tag = r.hex("Tag").unwrap();
     let what = format!("GCM line {}", r.line);
+    // The piece API, for a 96-bit IV: a cut after 0..=2 blocks.
+    let pieces = |input: &[u8], encrypt| {
+        let iv: &[u8; 12] = iv.as_slice().try_into().ok()?;
+        Some(gcm_by_pieces(gcm, iv, &aad, input, &[r.line % 3], encrypt))
+    };
     if encrypt {
         let pt = r.hex("PT").unwrap();
         let mut buf = pt.clone();
         let full = gcm.seal_in_place_detached(&iv, &aad, &mut buf).unwrap();
         assert_eq!(buf, ct, "{what} ciphertext");
         assert_eq!(&full[..tag.len()], &tag[..], "{what} tag");
+        if let Some((c, t)) = pieces(&pt, true) {
+            assert_eq!((c, t), (ct.clone(), full), "{what} sealed by pieces");
+            assert_eq!(
+                pieces(&ct, false),
+                Some((pt.clone(), full)),
+                "{what} opened by pieces"
+            );
+        }
         // And back, with the truncated tag.
         gcm.open_in_place_detached(&iv, &aad, &mut buf, &tag)
             .unwrap();
         assert_eq!(buf, pt, "{what} round trip");
         false
     } else {
+        if let Some((p, t)) = pieces(&ct, false) {
+            let ok = t[..tag.len()] == tag[..];
+            assert_eq!(ok, !r.has_flag("FAIL"), "{what} tag by pieces");
+            if ok {
+                assert_eq!(p, r.hex("PT").unwrap(), "{what} opened by pieces");
+            }
+        }
         let mut buf = ct.clone();
         let res = gcm.open_in_place_detached(&iv, &aad, &mut buf, &tag);
         if r.has_flag("FAIL") {

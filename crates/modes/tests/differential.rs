@@ -11,7 +11,7 @@ use aes_gcm::aead::{AeadInPlace, KeyInit};
 use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
 use aesflow_modes::{Cfb, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
-use common::{Rng, aes, configs, label};
+use common::{Rng, aes, configs, gcm_by_pieces, label};
 
 macro_rules! by_size {
     ($key:expr, $iv:expr, $m128:ty, $m192:ty, $m256:ty, |$c:ident| $body:expr) => {
@@ -369,6 +369,20 @@ fn gcm_matches_rustcrypto_and_streams() {
                 pt,
                 "{what} streamed open"
             );
+            // The piece API: random cuts (whole blocks, some empty) and a
+            // last piece of any length.
+            let mut cuts = Vec::new();
+            while rng.below(3) != 0 {
+                let most = if rng.below(2) == 0 { 4 } else { 70 };
+                cuts.push(rng.below(most));
+            }
+            let nonce12: &[u8; 12] = nonce.as_slice().try_into().unwrap();
+            let (c, t) = gcm_by_pieces(&gcm, nonce12, &aad, &pt, &cuts, true);
+            assert_eq!(c, want[..len], "{what} sealed by pieces {cuts:?}");
+            assert_eq!(t, want[len..], "{what} tag by pieces {cuts:?}");
+            let (p, t) = gcm_by_pieces(&gcm, nonce12, &aad, &want[..len], &cuts, false);
+            assert_eq!(p, pt, "{what} opened by pieces {cuts:?}");
+            assert_eq!(t, want[len..], "{what} open tag by pieces {cuts:?}");
             // Tampering anywhere fails and zeroes.
             let mut bad = want.clone();
             let i = rng.below(bad.len());
@@ -379,6 +393,8 @@ fn gcm_matches_rustcrypto_and_streams() {
                 Err(aesflow_modes::Error::AuthenticationFailed)
             );
             assert!(body.iter().all(|&b| b == 0));
+            let (_, t) = gcm_by_pieces(&gcm, nonce12, &aad, &bad[..len], &cuts, false);
+            assert_ne!(t, bad[len..], "{what} tampered, by pieces");
         }
         let _ = g0;
         println!(

@@ -342,6 +342,41 @@ impl<A: Borrow<Aes>> Gcm<A> {
         Ok(out)
     }
 
+    /// Encrypt one piece of a longer message in place, for callers that
+    /// split the text (across threads, say) and assemble the tag
+    /// themselves. `counter` is the piece's first counter block (for a
+    /// 96-bit nonce: `nonce ‖ [2 + blocks before the piece]_32`); counters
+    /// advance with GCM's `inc32`. Runs the fused AES+GHASH kernel where
+    /// [`Gcm::seal_in_place_detached`] would.
+    ///
+    /// Returns `GHASH_H(C_j)`: the GHASH of the piece's ciphertext,
+    /// zero-padded to whole blocks, from a zero state, as a big-endian
+    /// integer (the representation of [`GhashKey`] states). The message's
+    /// GHASH is then Horner's rule over the pieces, starting from the AAD's
+    /// state: `s ← s · H^(blocks of C_j) ⊕ GHASH_H(C_j)`, then the length
+    /// block; every piece but the last must be whole blocks.
+    pub fn seal_piece(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
+        self.piece(counter, buf, true)
+    }
+
+    /// Decrypt one piece of a longer message in place and return the GHASH
+    /// of its ciphertext, as [`Gcm::seal_piece`] (the same value for the same
+    /// ciphertext), in one fused pass.
+    ///
+    /// **The plaintext is unauthenticated.** The caller must combine the
+    /// pieces into the message's tag, compare it in constant time with the
+    /// received one, and on mismatch wipe every piece before anything can
+    /// see it (as [`Gcm::open_in_place_detached`] does).
+    pub fn open_piece_unverified(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
+        self.piece(counter, buf, false)
+    }
+
+    fn piece(&self, counter: &Block, buf: &mut [u8], encrypt: bool) -> Result<u128> {
+        let mut st = GcmState::new([0; 16], *counter);
+        st.crypt(self, buf, encrypt)?;
+        Ok(st.text_ghash(self))
+    }
+
     /// A streaming encryptor (AAD first, then data in any split).
     pub fn encryptor(&self, nonce: &[u8]) -> Result<GcmEncryptor<'_, A>> {
         Ok(GcmEncryptor::new(self, self.state(nonce)?))

@@ -182,12 +182,19 @@ impl GcmState {
         Ok(())
     }
 
-    pub(super) fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
+    /// The GHASH state after the text so far, its partial last block
+    /// zero-padded (no length block).
+    pub(super) fn text_ghash<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> u128 {
         self.start_text(gcm);
         if self.part > 0 {
             gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
             self.part = 0;
         }
+        self.x
+    }
+
+    pub(super) fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
+        self.text_ghash(gcm);
         let mut len = [0u8; 16];
         len[..8].copy_from_slice(&(self.aad_len * 8).to_be_bytes());
         len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
