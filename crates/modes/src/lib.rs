@@ -96,6 +96,18 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+/// `Drop` for mode types generic over `A: Borrow<Aes>`, zeroizing the
+/// named field (the secret state) of each.
+macro_rules! zeroize_on_drop {
+    ($($ty:ident . $field:ident),+ $(,)?) => {$(
+        impl<A: core::borrow::Borrow<aesflow_cipher::Aes>> Drop for $ty<A> {
+            fn drop(&mut self) {
+                zeroize::Zeroize::zeroize(&mut self.$field);
+            }
+        }
+    )+};
+}
+
 pub mod cbc;
 pub mod cfb;
 pub mod ctr;

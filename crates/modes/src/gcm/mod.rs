@@ -50,7 +50,7 @@ pub mod ghash;
 
 pub use ghash::{GhashImpl, GhashKey};
 
-use crate::error::{Error, Result, same_len};
+use crate::error::{Error, Result, out_of_place};
 use crate::kernels::{self, Fused};
 use aesflow_cipher::{Aes, Block, KeySchedule};
 use core::borrow::Borrow;
@@ -290,9 +290,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<Tag> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.seal_in_place_detached(nonce, aad, output)
+        out_of_place(input, output, |b| {
+            self.seal_in_place_detached(nonce, aad, b)
+        })
     }
 
     /// Decrypt `input` into `output` (same length) and verify `tag`; on
@@ -305,9 +305,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         tag: &[u8],
         output: &mut [u8],
     ) -> Result<()> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.open_in_place_detached(nonce, aad, output, tag)
+        out_of_place(input, output, |b| {
+            self.open_in_place_detached(nonce, aad, b, tag)
+        })
     }
 
     /// Encrypt: returns ciphertext ‖ 16-byte tag.

@@ -47,25 +47,19 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
-/// GHASH whole blocks with PCLMULQDQ. Panics if unavailable (callers check).
-pub(crate) fn ghash_pclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
-    assert!(has_pclmul(), "pclmul GHASH called on a CPU without it");
+/// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
+/// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
+pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+    let available = if wide { has_vpclmul() } else { has_pclmul() };
+    assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of `w128` were just checked.
+    // SAFETY: the CPU features of the width were just checked.
     unsafe {
-        x86::w128::ghash_blocks(powers, x, data)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (powers, x, data);
-}
-
-/// GHASH whole blocks with VPCLMULQDQ. Panics if unavailable (callers check).
-pub(crate) fn ghash_vpclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
-    assert!(has_vpclmul(), "vpclmul GHASH called on a CPU without it");
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of `w512` were just checked.
-    unsafe {
-        x86::w512::ghash_blocks(powers, x, data)
+        if wide {
+            x86::w512::ghash_blocks(powers, x, data)
+        } else {
+            x86::w128::ghash_blocks(powers, x, data)
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (powers, x, data);

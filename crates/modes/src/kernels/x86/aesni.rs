@@ -25,7 +25,8 @@
 //! (An AVX-512VL instantiation would gain nothing: without VAES/VPCLMULQDQ,
 //! `aesenc` and `pclmulqdq` cannot address xmm16–31.)
 
-use super::{BSWAP, GFPOLY};
+use super::{BSWAP, GFPOLY, from_u128, reduce128, to_u128};
+use aesflow_cipher::x86::v128;
 use core::arch::{asm, x86_64::*};
 
 /// The constants of one call, at fixed offsets used by the assembly.
@@ -251,36 +252,12 @@ macro_rules! group_tail {
     };
 }
 
-/// A `u128` as a register (low qword = low 64 bits).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,avx")]
-fn v(x: u128) -> __m128i {
-    _mm_set_epi64x((x >> 64) as i64, x as i64)
-}
-
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,avx")]
-fn to_u128(v: __m128i) -> u128 {
-    let lo = _mm_cvtsi128_si64(v) as u64 as u128;
-    let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
-    (hi << 64) | lo
-}
-
 /// Karatsuba fix-up and Montgomery reduction of `hi·y^128 + mi·y^64 + lo`,
 /// `mi` still `(a.lo ⊕ a.hi)(b.lo ⊕ b.hi)` (as the assembly's round 9).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx")]
 fn reduce(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
-    let gf = v(GFPOLY);
-    let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
-    let mi = _mm_xor_si128(
-        _mm_xor_si128(mi, _mm_shuffle_epi32::<0x4e>(lo)),
-        _mm_clmulepi64_si128::<0x10>(lo, gf),
-    );
-    _mm_xor_si128(
-        _mm_xor_si128(hi, _mm_shuffle_epi32::<0x4e>(mi)),
-        _mm_clmulepi64_si128::<0x10>(mi, gf),
-    )
+    reduce128(lo, _mm_xor_si128(mi, _mm_xor_si128(lo, hi)), hi)
 }
 
 /// GHASH of the 8 blocks at `gh` into `acc` (the encryption's last group).
@@ -440,26 +417,23 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(
     assert_eq!(data.len() % 128, 0);
     let z = _mm_setzero_si128();
     let mut t = Tab {
-        rk: [z; 15],
+        rk: v128::load_keys(rk),
         h: [z; 8],
         hk: [z; 8],
-        gf: v(GFPOLY),
-        mask: v(BSWAP),
+        gf: from_u128(GFPOLY),
+        mask: from_u128(BSWAP),
         inc: [z; 8],
         step: _mm_set_epi32(0, 0, 0, 8),
     };
-    for (ki, r) in t.rk.iter_mut().zip(rk) {
-        *ki = v(u128::from_le_bytes(*r));
-    }
     for (j, p) in powers[8..].iter().enumerate() {
-        t.h[j] = v(*p);
-        t.hk[j] = v(((*p >> 64) ^ *p) as u64 as u128);
+        t.h[j] = from_u128(*p);
+        t.hk[j] = from_u128(((*p >> 64) ^ *p) as u64 as u128);
         t.inc[j] = _mm_set_epi32(0, 0, 0, j as i32);
     }
     let groups = data.len() / 128;
     let p = data.as_mut_ptr();
-    let mut c = v(u128::from_be_bytes(ctr));
-    let mut acc = v(*x);
+    let mut c = from_u128(u128::from_be_bytes(ctr));
+    let mut acc = from_u128(*x);
     if encrypt {
         if groups > 0 {
             // SAFETY: the first group lies within `data`.

@@ -2,8 +2,9 @@
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
-//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`, `add32`, `clmul`, `swap`,
-//! `shuffle`, `aesenc`, `aesenclast`, `load`, `store`.
+//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
+//! `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`, `load`,
+//! `store`, `keys` (see `width!` in `x86/mod.rs`).
 //!
 //! Data layout: a block `b` is held as `u128::from_be_bytes(b)` per lane (a
 //! byte-reversing shuffle after the load) — the reflected GHASH domain of
@@ -170,10 +171,7 @@ macro_rules! gcm_body {
             encrypt: bool,
         ) {
             assert_eq!(rk.len(), NR + 1);
-            let mut k = [splat(0); 15];
-            for (ki, r) in k.iter_mut().zip(rk) {
-                *ki = splat(u128::from_le_bytes(*r));
-            }
+            let k = keys(rk);
             let pw = power_vectors(powers);
             let mask = splat(BSWAP);
             let mut base = splat(u128::from_be_bytes(ctr));
