@@ -214,11 +214,13 @@ impl ParGcm {
         &self.gcm
     }
 
-    fn check(len: usize) -> Result<()> {
+    /// Whether `len` bytes go to the one-thread kernel (a small input or
+    /// a one-thread pool); an error if GCM cannot take that many.
+    fn one_thread(pool: &Pool, len: usize) -> Result<bool> {
         if len as u64 > aesflow_modes::gcm::MAX_TEXT_LEN {
             return Err(Error::TooLong);
         }
-        Ok(())
+        Ok(pool.threads() == 1 || len < GCM_PARALLEL_MIN)
     }
 
     /// The tag from the per-piece GHASH values (`ys[j]` of piece `j`) and the
@@ -309,8 +311,7 @@ impl ParGcm {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag> {
-        Self::check(buf.len())?;
-        if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
+        if Self::one_thread(pool, buf.len())? {
             return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
         }
         self.pieces(pool, nonce, aad, buf, true)
@@ -330,8 +331,7 @@ impl ParGcm {
         buf: &mut [u8],
         tag: &Tag,
     ) -> Result<()> {
-        Self::check(buf.len())?;
-        if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
+        if Self::one_thread(pool, buf.len())? {
             return self
                 .gcm
                 .open_in_place_detached(nonce, aad, buf, tag)

@@ -261,16 +261,12 @@ mod tests {
         let want = cbc::encrypt(&aes, &iv, Padding::None, &pt).unwrap();
         let mut e = cbc::encryptor(&aes, &iv, Padding::None).unwrap();
         let mut out = Vec::new();
-        for c in pt.chunks(7) {
-            e.update(c, &mut out);
-        }
+        pt.chunks(7).for_each(|c| e.update(c, &mut out));
         e.finalize(&mut out).unwrap();
         assert_eq!(out, want);
         let mut d = cbc::decryptor(&aes, &iv, Padding::None).unwrap();
         let mut back = Vec::new();
-        for c in want.chunks(11) {
-            d.update(c, &mut back);
-        }
+        want.chunks(11).for_each(|c| d.update(c, &mut back));
         d.finalize(&mut back).unwrap();
         assert_eq!(back, pt);
         // Partial final block without padding.

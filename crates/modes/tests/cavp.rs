@@ -133,39 +133,25 @@ fn run_mode(mode: &str, folder: &str, prefix: &str, expect_files: usize) {
     }
 }
 
-#[test]
-fn cavp_ecb() {
-    run_mode("ECB", "ECB", "ECB", 15);
+/// One test per mode: `name: (mode, folder, file prefix, files expected)`.
+macro_rules! cavp_tests {
+    ($($name:ident: $args:expr;)+) => {$(
+        #[test]
+        fn $name() {
+            let (mode, folder, prefix, expect) = $args;
+            run_mode(mode, folder, prefix, expect);
+        }
+    )+};
 }
 
-#[test]
-fn cavp_cbc() {
-    run_mode("CBC", "CBC", "CBC", 15);
-}
-
-#[test]
-fn cavp_cfb128() {
-    run_mode("CFB128", "CFB", "CFB128", 15);
-}
-
-#[test]
-fn cavp_cfb8() {
-    run_mode("CFB8", "CFB", "CFB8", 15);
-}
-
-#[test]
-fn cavp_cfb1() {
-    run_mode("CFB1", "CFB", "CFB1", 15);
-}
-
-#[test]
-fn cavp_ofb() {
-    run_mode("OFB", "OFB", "OFB", 15);
-}
-
-#[test]
-fn rfc3686_ctr() {
-    run_mode("CTR", "CTR", "aes-", 3);
+cavp_tests! {
+    cavp_ecb: ("ECB", "ECB", "ECB", 15);
+    cavp_cbc: ("CBC", "CBC", "CBC", 15);
+    cavp_cfb128: ("CFB128", "CFB", "CFB128", 15);
+    cavp_cfb8: ("CFB8", "CFB", "CFB8", 15);
+    cavp_cfb1: ("CFB1", "CFB", "CFB1", 15);
+    cavp_ofb: ("OFB", "OFB", "OFB", 15);
+    rfc3686_ctr: ("CTR", "CTR", "aes-", 3);
 }
 
 /// Run one GCM record; returns true if it was a FAIL (expected rejection).

@@ -4,135 +4,66 @@
 //! split points.
 
 mod common;
+use aes::cipher::consts::{U12, U16};
 use aes::cipher::{
-    AsyncStreamCipher, BlockEncryptMut, KeyIvInit, StreamCipher, block_padding::Pkcs7,
+    AsyncStreamCipher, BlockCipher, BlockEncrypt, BlockEncryptMut, BlockSizeUser, KeyInit,
+    KeyIvInit, StreamCipher, block_padding::Pkcs7,
 };
-use aes_gcm::aead::{AeadInPlace, KeyInit};
+use aes_gcm::aead::AeadInPlace;
 use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
 use aesflow_modes::{Cfb, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
 use common::{Rng, aes, configs, gcm_by_pieces, label};
 
+/// `$f::<aes::AesN>(key, …)` for the key's size.
 macro_rules! by_size {
-    ($key:expr, $iv:expr, $m128:ty, $m192:ty, $m256:ty, |$c:ident| $body:expr) => {
+    ($f:ident($key:expr $(, $a:expr)*)) => {
         match $key.len() {
-            16 => {
-                let mut $c = <$m128>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
-            24 => {
-                let mut $c = <$m192>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
-            _ => {
-                let mut $c = <$m256>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
+            16 => $f::<aes::Aes128>($key $(, $a)*),
+            24 => $f::<aes::Aes192>($key $(, $a)*),
+            _ => $f::<aes::Aes256>($key $(, $a)*),
         }
     };
 }
 
+/// A RustCrypto AES of one key size.
+trait RcAes: BlockEncrypt + BlockCipher + KeyInit + BlockSizeUser<BlockSize = U16> {}
+impl<C: BlockEncrypt + BlockCipher + KeyInit + BlockSizeUser<BlockSize = U16>> RcAes for C {}
+
+/// RustCrypto's encryption (PKCS#7 for ECB and CBC).
 fn reference(mode: &str, key: &[u8], iv: &[u8], pt: &[u8]) -> Vec<u8> {
+    by_size!(reference_with(key, mode, iv, pt))
+}
+
+fn reference_with<C: RcAes>(key: &[u8], mode: &str, iv: &[u8], pt: &[u8]) -> Vec<u8> {
     let mut b = pt.to_vec();
     match mode {
         "CBC" => {
-            let n = b.len();
-            b.resize(n + 16, 0);
-            by_size!(
-                key,
-                iv,
-                ::cbc::Encryptor<aes::Aes128>,
-                ::cbc::Encryptor<aes::Aes192>,
-                ::cbc::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt_padded_mut::<Pkcs7>(&mut b, n).unwrap().to_vec()
-                }
-            )
+            return ::cbc::Encryptor::<C>::new_from_slices(key, iv)
+                .unwrap()
+                .encrypt_padded_vec_mut::<Pkcs7>(pt);
         }
         "ECB" => {
-            let n = b.len();
-            b.resize(n + 16, 0);
-            use aes::cipher::KeyInit as _;
-            match key.len() {
-                16 => {
-                    let mut c = aes::Aes128::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-                24 => {
-                    let mut c = aes::Aes192::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-                _ => {
-                    let mut c = aes::Aes256::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-            }
+            let c = C::new_from_slice(key).unwrap();
+            let pad = 16 - b.len() % 16;
+            b.resize(b.len() + pad, pad as u8);
+            b.chunks_mut(16).for_each(|blk| c.encrypt_block(blk.into()));
         }
-        "CTR" => {
-            by_size!(
-                key,
-                iv,
-                ctr::Ctr128BE<aes::Aes128>,
-                ctr::Ctr128BE<aes::Aes192>,
-                ctr::Ctr128BE<aes::Aes256>,
-                |c| c.apply_keystream(&mut b)
-            );
-            b
-        }
-        "OFB" => {
-            by_size!(
-                key,
-                iv,
-                ofb::Ofb<aes::Aes128>,
-                ofb::Ofb<aes::Aes192>,
-                ofb::Ofb<aes::Aes256>,
-                |c| c.apply_keystream(&mut b)
-            );
-            b
-        }
-        "CFB128" => {
-            by_size!(
-                key,
-                iv,
-                cfb_mode::Encryptor<aes::Aes128>,
-                cfb_mode::Encryptor<aes::Aes192>,
-                cfb_mode::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt(&mut b)
-                }
-            );
-            b
-        }
-        "CFB8" => {
-            by_size!(
-                key,
-                iv,
-                cfb8::Encryptor<aes::Aes128>,
-                cfb8::Encryptor<aes::Aes192>,
-                cfb8::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt(&mut b)
-                }
-            );
-            b
-        }
+        "CTR" => ctr::Ctr128BE::<C>::new_from_slices(key, iv)
+            .unwrap()
+            .apply_keystream(&mut b),
+        "OFB" => ofb::Ofb::<C>::new_from_slices(key, iv)
+            .unwrap()
+            .apply_keystream(&mut b),
+        "CFB128" => cfb_mode::Encryptor::<C>::new_from_slices(key, iv)
+            .unwrap()
+            .encrypt(&mut b),
+        "CFB8" => cfb8::Encryptor::<C>::new_from_slices(key, iv)
+            .unwrap()
+            .encrypt(&mut b),
         _ => unreachable!(),
     }
-}
-
-fn encrypt_ecb<C: aes::cipher::BlockEncrypt>(c: &mut C, b: &mut [u8], n: usize) -> Vec<u8> {
-    let pad = 16 - n % 16;
-    for x in &mut b[n..n + pad] {
-        *x = pad as u8;
-    }
-    let out = &mut b[..n + pad];
-    for blk in out.chunks_mut(16) {
-        c.encrypt_block(blk.into());
-    }
-    out.to_vec()
+    b
 }
 
 /// Ours: encrypt (with PKCS#7 for ECB/CBC), into an unaligned buffer.
@@ -267,20 +198,15 @@ fn block_and_stream_modes_match_rustcrypto() {
 }
 
 fn rc_gcm(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
-    use aes_gcm::aead::consts::U12;
+    by_size!(rc_gcm_with(key, nonce, aad, pt))
+}
+
+fn rc_gcm_with<C: RcAes>(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let mut b = pt.to_vec();
-    let tag = match key.len() {
-        16 => aes_gcm::AesGcm::<aes::Aes128, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-        24 => aes_gcm::AesGcm::<aes::Aes192, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-        _ => aes_gcm::AesGcm::<aes::Aes256, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-    }
-    .unwrap();
+    let tag = aes_gcm::AesGcm::<C, U12>::new_from_slice(key)
+        .unwrap()
+        .encrypt_in_place_detached(nonce.into(), aad, &mut b)
+        .unwrap();
     b.extend_from_slice(&tag);
     b
 }

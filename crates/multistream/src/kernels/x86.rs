@@ -11,6 +11,18 @@ use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
 use aesflow_cipher::x86::{v128, v256, v512};
 use core::arch::x86_64::*;
 
+/// [`Quad`] operations `op(a, b)` of a quad held as an array of
+/// registers: the intrinsic on each pair of registers.
+macro_rules! lanewise {
+    ($($op:ident: $intrinsic:ident),+ $(,)?) => {$(
+        #[inline(always)]
+        unsafe fn $op(a: Self, b: Self) -> Self {
+            // SAFETY: the CPU features of this quad type (caller).
+            Self(core::array::from_fn(|r| unsafe { $intrinsic(a.0[r], b.0[r]) }))
+        }
+    )+};
+}
+
 /// A group as one zmm register (lane `l` = 128-bit lane `l`).
 #[derive(Clone, Copy)]
 pub(super) struct Zmm(__m512i);
@@ -197,35 +209,10 @@ impl Quad for Ymm2 {
             }
         }
     }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        // SAFETY: AVX2 (caller).
-        unsafe {
-            Ymm2([
-                _mm256_xor_si256(a.0[0], b.0[0]),
-                _mm256_xor_si256(a.0[1], b.0[1]),
-            ])
-        }
-    }
-    #[inline(always)]
-    unsafe fn enc(a: Self, k: Self) -> Self {
-        // SAFETY: AVX and VAES (caller).
-        unsafe {
-            Ymm2([
-                _mm256_aesenc_epi128(a.0[0], k.0[0]),
-                _mm256_aesenc_epi128(a.0[1], k.0[1]),
-            ])
-        }
-    }
-    #[inline(always)]
-    unsafe fn enc_last(a: Self, k: Self) -> Self {
-        // SAFETY: AVX and VAES (caller).
-        unsafe {
-            Ymm2([
-                _mm256_aesenclast_epi128(a.0[0], k.0[0]),
-                _mm256_aesenclast_epi128(a.0[1], k.0[1]),
-            ])
-        }
+    lanewise! {
+        xor: _mm256_xor_si256,
+        enc: _mm256_aesenc_epi128,
+        enc_last: _mm256_aesenclast_epi128,
     }
     #[inline(always)]
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
@@ -299,26 +286,10 @@ impl Quad for Xmm4 {
             unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
         }
     }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        // SAFETY: SSE2 (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_xor_si128(a.0[l], b.0[l])
-        }))
-    }
-    #[inline(always)]
-    unsafe fn enc(a: Self, k: Self) -> Self {
-        // SAFETY: AES-NI (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_aesenc_si128(a.0[l], k.0[l])
-        }))
-    }
-    #[inline(always)]
-    unsafe fn enc_last(a: Self, k: Self) -> Self {
-        // SAFETY: AES-NI (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_aesenclast_si128(a.0[l], k.0[l])
-        }))
+    lanewise! {
+        xor: _mm_xor_si128,
+        enc: _mm_aesenc_si128,
+        enc_last: _mm_aesenclast_si128,
     }
     #[inline(always)]
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
@@ -333,46 +304,30 @@ impl Quad for Xmm4 {
 /// A kernel entry point: `(ctx, active, n)`.
 pub(super) type Kernel = unsafe fn(&mut LaneCtx, usize, usize);
 
-/// The VAES kernel for `G` groups.
-///
-/// # Safety
-/// AVX-512F and VAES; the contract of [`quad::run`].
-#[target_feature(enable = "avx512f,vaes,aes")]
-unsafe fn zmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Zmm, G, MODE, NR, SHARED>(ctx, active, n) }
+/// Kernel entry points: `name: quad type, target features, what`, each
+/// running [`quad::run`] on its quad type with its CPU features enabled.
+macro_rules! entry_points {
+    ($($name:ident: $q:ty, $feat:literal, $what:literal;)+) => {$(
+        #[doc = concat!("The ", $what, " kernel for `G` groups.")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU has `", $feat, "`; the contract of [`quad::run`].")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+            ctx: &mut LaneCtx,
+            active: usize,
+            n: usize,
+        ) {
+            // SAFETY: the caller's contract.
+            unsafe { quad::run::<$q, G, MODE, NR, SHARED>(ctx, active, n) }
+        }
+    )+};
 }
 
-/// The 256-bit VAES kernel for `G` groups.
-///
-/// # Safety
-/// AVX2 and VAES; the contract of [`quad::run`].
-#[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn ymm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Ymm2, G, MODE, NR, SHARED>(ctx, active, n) }
-}
-
-/// The AES-NI kernel for `G` groups.
-///
-/// # Safety
-/// AES-NI and SSE2; the contract of [`quad::run`].
-#[target_feature(enable = "aes,sse2")]
-unsafe fn xmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Xmm4, G, MODE, NR, SHARED>(ctx, active, n) }
+entry_points! {
+    zmm: Zmm, "avx512f,vaes,aes", "VAES";
+    ymm: Ymm2, "avx2,vaes,aes", "256-bit VAES";
+    xmm: Xmm4, "aes,sse2", "AES-NI";
 }
 
 /// `$f::<G, MODE, NR, SHARED>` for runtime values, `G` from the listed

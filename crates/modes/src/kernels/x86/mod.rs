@@ -79,17 +79,39 @@ pub(super) unsafe fn ghash_few(powers: &[u128; 16], x: u128, data: &[u8]) -> u12
     to_u128(reduce128(lo, mi, hi))
 }
 
-/// The primitives of the shared body (`body.rs`) that are one intrinsic
-/// at every width, from a table of the width's intrinsics: `splat` (a
-/// 128-bit value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap`
-/// (the qwords of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`,
-/// `load` / `store` (unaligned, one register), and `keys` (the round keys
-/// broadcast, from `aesflow_cipher::x86`); then the body itself.
+/// One register width: its vector type `V`, `LANES` blocks per register,
+/// `REGS` registers per group, the primitives of the shared body
+/// (`body.rs`) from a table of the width's intrinsics — `splat` (a 128-bit
+/// value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap` (the qwords
+/// of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`, `load` /
+/// `store` (unaligned, one register) and `keys` (the round keys broadcast,
+/// from `aesflow_cipher::x86`) — and the two that are not one intrinsic:
+/// `hxor` (the XOR of the lanes) and `xor_lane0` (XOR into lane 0); then
+/// the body itself.
 macro_rules! width {
-    ($feat:literal {
+    ($feat:literal, $v:ty, lanes $lanes:literal, regs $regs:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path $(,)?
-    }) => {
+    ],
+    hxor: |$hv:ident| $hxor:expr,
+    xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr $(,)?) => {
+        use super::{from_u128, to_u128};
+        use core::arch::x86_64::*;
+
+        type V = $v;
+        const LANES: usize = $lanes;
+        const REGS: usize = $regs;
+
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn hxor($hv: V) -> __m128i {
+            $hxor
+        }
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn xor_lane0($xv: V, $xx: __m128i) -> V {
+            $xor_lane0
+        }
         #[inline]
         #[target_feature(enable = $feat)]
         fn splat(x: u128) -> V {
@@ -169,32 +191,18 @@ macro_rules! width {
 
 /// 128-bit registers: one block each, 8 registers per group.
 pub(super) mod w128 {
-    use super::{from_u128, to_u128};
     use aesflow_cipher::x86::v128;
-    use core::arch::x86_64::*;
     use core::convert::identity;
 
-    type V = __m128i;
-    const LANES: usize = 1;
-    const REGS: usize = 8;
-
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,avx")]
-    fn hxor(v: V) -> __m128i {
-        v
+    width! {
+        "aes,pclmulqdq,avx", __m128i, lanes 1, regs 8, [
+            identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
+            _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
+            _mm_storeu_si128, v128::load_keys,
+        ],
+        hxor: |v| v,
+        xor_lane0: |v, x| _mm_xor_si128(v, x),
     }
-
-    #[inline]
-    #[target_feature(enable = "aes,pclmulqdq,avx")]
-    fn xor_lane0(v: V, x: __m128i) -> V {
-        _mm_xor_si128(v, x)
-    }
-
-    width!("aes,pclmulqdq,avx" {
-        identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
-        _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-        _mm_storeu_si128, v128::load_keys,
-    });
 }
 
 /// 256-bit registers (AVX2): two blocks each, 8 registers per group.
@@ -202,71 +210,38 @@ pub(super) mod w128 {
 // 256-bit family runs the 128-bit PCLMULQDQ backend.
 #[allow(dead_code)]
 pub(super) mod w256 {
-    use super::{from_u128, to_u128};
     use aesflow_cipher::x86::v256;
-    use core::arch::x86_64::*;
 
-    type V = __m256i;
-    const LANES: usize = 2;
-    const REGS: usize = 8;
-
-    #[inline]
-    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
-    fn hxor(v: V) -> __m128i {
-        _mm_xor_si128(
+    width! {
+        "avx2,vaes,vpclmulqdq", __m256i, lanes 2, regs 8, [
+            _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
+            _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
+            _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
+            _mm256_storeu_si256, v256::broadcast_keys,
+        ],
+        hxor: |v| _mm_xor_si128(
             _mm256_extracti128_si256::<0>(v),
             _mm256_extracti128_si256::<1>(v),
-        )
+        ),
+        xor_lane0: |v, x| _mm256_xor_si256(v, _mm256_zextsi128_si256(x)),
     }
-
-    #[inline]
-    #[target_feature(enable = "avx2,vaes,vpclmulqdq")]
-    fn xor_lane0(v: V, x: __m128i) -> V {
-        _mm256_xor_si256(v, _mm256_zextsi128_si256(x))
-    }
-
-    width!("avx2,vaes,vpclmulqdq" {
-        _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
-        _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
-        _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
-        _mm256_storeu_si256, v256::broadcast_keys,
-    });
 }
 
 /// 512-bit registers: four blocks each, 4 registers per group.
 pub(super) mod w512 {
-    use super::{from_u128, to_u128};
     use aesflow_cipher::x86::v512;
-    use core::arch::x86_64::*;
 
-    type V = __m512i;
-    const LANES: usize = 4;
-    const REGS: usize = 4;
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn hxor(v: V) -> __m128i {
-        let a = _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<0>(v),
-            _mm512_extracti32x4_epi32::<1>(v),
-        );
-        let b = _mm_xor_si128(
-            _mm512_extracti32x4_epi32::<2>(v),
-            _mm512_extracti32x4_epi32::<3>(v),
-        );
-        _mm_xor_si128(a, b)
+    width! {
+        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, lanes 4, regs 4, [
+            _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
+            _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
+            _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
+            _mm512_storeu_si512, v512::broadcast_keys,
+        ],
+        hxor: |v| _mm_xor_si128(
+            _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
+            _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
+        ),
+        xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
     }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    fn xor_lane0(v: V, x: __m128i) -> V {
-        _mm512_xor_si512(v, _mm512_zextsi128_si512(x))
-    }
-
-    width!("avx512f,avx512bw,vaes,vpclmulqdq" {
-        _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
-        _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
-        _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
-        _mm512_storeu_si512, v512::broadcast_keys,
-    });
 }
