@@ -45,41 +45,22 @@ fn run_record(mode: &str, aes: &Aes, encrypt: bool, r: &Record) {
         r.hex("IV").unwrap()
     };
     let (input, want) = if encrypt { (&pt, &ct) } else { (&ct, &pt) };
+    let stream = |f: &dyn Fn(&mut [u8])| {
+        let mut b = input.clone();
+        f(&mut b);
+        b
+    };
     let got = match (mode, encrypt) {
         ("ECB", true) => ecb::encrypt(aes, Padding::None, input).unwrap(),
         ("ECB", false) => ecb::decrypt(aes, Padding::None, input).unwrap(),
         ("CBC", true) => cbc::encrypt(aes, &iv, Padding::None, input).unwrap(),
         ("CBC", false) => cbc::decrypt(aes, &iv, Padding::None, input).unwrap(),
-        ("CFB128", e) => {
-            let mut b = input.clone();
-            let mut c = Cfb::new(aes, &iv).unwrap();
-            if e {
-                c.encrypt(&mut b)
-            } else {
-                c.decrypt(&mut b)
-            }
-            b
-        }
-        ("CFB8", e) => {
-            let mut b = input.clone();
-            let mut c = Cfb8::new(aes, &iv).unwrap();
-            if e {
-                c.encrypt(&mut b)
-            } else {
-                c.decrypt(&mut b)
-            }
-            b
-        }
-        ("OFB", _) => {
-            let mut b = input.clone();
-            Ofb::new(aes, &iv).unwrap().apply_keystream(&mut b);
-            b
-        }
-        ("CTR", _) => {
-            let mut b = input.clone();
-            Ctr::new(aes, &iv).unwrap().apply_keystream(&mut b);
-            b
-        }
+        ("CFB128", true) => stream(&|b| Cfb::new(aes, &iv).unwrap().encrypt(b)),
+        ("CFB128", false) => stream(&|b| Cfb::new(aes, &iv).unwrap().decrypt(b)),
+        ("CFB8", true) => stream(&|b| Cfb8::new(aes, &iv).unwrap().encrypt(b)),
+        ("CFB8", false) => stream(&|b| Cfb8::new(aes, &iv).unwrap().decrypt(b)),
+        ("OFB", _) => stream(&|b| Ofb::new(aes, &iv).unwrap().apply_keystream(b)),
+        ("CTR", _) => stream(&|b| Ctr::new(aes, &iv).unwrap().apply_keystream(b)),
         _ => unreachable!(),
     };
     assert_eq!(

@@ -117,6 +117,14 @@ pub(crate) fn gcm_fused(
     let data = &mut data[..len];
     #[cfg(target_arch = "x86_64")]
     {
+        let call = x86::GcmCall {
+            rk,
+            powers,
+            ctr: *ctr,
+            x,
+            data,
+            encrypt,
+        };
         macro_rules! dispatch {
             ($($w:ident)::+) => {
                 // SAFETY: the CPU features of this width were checked above
@@ -124,9 +132,9 @@ pub(crate) fn gcm_fused(
                 // chosen, and `data` is whole groups.
                 unsafe {
                     match rk.len() {
-                        11 => x86::$($w)::+::gcm_crypt::<10>(rk, powers, *ctr, x, data, encrypt),
-                        13 => x86::$($w)::+::gcm_crypt::<12>(rk, powers, *ctr, x, data, encrypt),
-                        15 => x86::$($w)::+::gcm_crypt::<14>(rk, powers, *ctr, x, data, encrypt),
+                        11 => x86::$($w)::+::gcm_crypt::<10>(call),
+                        13 => x86::$($w)::+::gcm_crypt::<12>(call),
+                        15 => x86::$($w)::+::gcm_crypt::<14>(call),
                         n => panic!("{n} round keys"),
                     }
                 }
@@ -163,16 +171,23 @@ mod tests {
         data: &mut [u8],
         enc: bool,
     ) {
-        let p = &gk.powers;
+        let call = x86::GcmCall {
+            rk,
+            powers: &gk.powers,
+            ctr,
+            x,
+            data,
+            encrypt: enc,
+        };
         macro_rules! go {
             ($nr:literal) => {
                 // SAFETY: the caller checked the CPU features; `rk` has
                 // $nr + 1 keys; `data` is whole groups of 8 blocks.
                 unsafe {
                     if generic {
-                        x86::w128::gcm_crypt::<$nr>(rk, p, ctr, x, data, enc)
+                        x86::w128::gcm_crypt::<$nr>(call)
                     } else {
-                        x86::aesni::gcm_crypt::<$nr>(rk, p, ctr, x, data, enc)
+                        x86::aesni::gcm_crypt::<$nr>(call)
                     }
                 }
             };

@@ -11,16 +11,40 @@ use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
 use aesflow_cipher::x86::{v128, v256, v512};
 use core::arch::x86_64::*;
 
-/// [`Quad`] operations `op(a, b)` of a quad held as an array of
-/// registers: the intrinsic on each pair of registers.
-macro_rules! lanewise {
-    ($($op:ident: $intrinsic:ident),+ $(,)?) => {$(
+/// The [`Quad`] operations of a quad held as an array of `$reg` registers
+/// that are one intrinsic on each register: `zero`, `load` and `store` (64
+/// bytes, register `r` at byte `r · size_of::<$reg>()`), and the binary
+/// operations `op(a, b)` (the intrinsic on each pair of registers).
+macro_rules! register_array_ops {
+    ($reg:ty, zero: $zero:ident, load: $load:ident, store: $store:ident,
+     $($op:ident: $intrinsic:ident),+ $(,)?) => {
         #[inline(always)]
-        unsafe fn $op(a: Self, b: Self) -> Self {
+        unsafe fn zero() -> Self {
             // SAFETY: the CPU features of this quad type (caller).
-            Self(core::array::from_fn(|r| unsafe { $intrinsic(a.0[r], b.0[r]) }))
+            Self(core::array::from_fn(|_| unsafe { $zero() }))
         }
-    )+};
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 64 readable bytes and the CPU features (caller).
+            Self(core::array::from_fn(|r| unsafe {
+                $load(p.add(r * size_of::<$reg>()).cast())
+            }))
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut u8, v: Self) {
+            for (r, x) in v.0.iter().enumerate() {
+                // SAFETY: 64 writable bytes and the CPU features (caller).
+                unsafe { $store(p.add(r * size_of::<$reg>()).cast(), *x) }
+            }
+        }
+        $(
+            #[inline(always)]
+            unsafe fn $op(a: Self, b: Self) -> Self {
+                // SAFETY: the CPU features of this quad type (caller).
+                Self(core::array::from_fn(|r| unsafe { $intrinsic(a.0[r], b.0[r]) }))
+            }
+        )+
+    };
 }
 
 /// A group as one zmm register (lane `l` = 128-bit lane `l`).
@@ -146,20 +170,14 @@ impl Ymm2 {
 }
 
 impl Quad for Ymm2 {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: AVX (caller).
-        Ymm2([unsafe { _mm256_setzero_si256() }; 2])
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 64 readable bytes, AVX (caller).
-        unsafe {
-            Ymm2([
-                _mm256_loadu_si256(p as *const __m256i),
-                _mm256_loadu_si256(p.add(32) as *const __m256i),
-            ])
-        }
+    register_array_ops! {
+        __m256i,
+        zero: _mm256_setzero_si256,
+        load: _mm256_loadu_si256,
+        store: _mm256_storeu_si256,
+        xor: _mm256_xor_si256,
+        enc: _mm256_aesenc_epi128,
+        enc_last: _mm256_aesenclast_epi128,
     }
     #[inline(always)]
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
@@ -183,14 +201,6 @@ impl Quad for Ymm2 {
         }
     }
     #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        // SAFETY: 64 writable bytes, AVX (caller).
-        unsafe {
-            _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
-            _mm256_storeu_si256(p.add(32) as *mut __m256i, v.0[1]);
-        }
-    }
-    #[inline(always)]
     unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
         // SAFETY: only the first `blocks` (0..=3) blocks are written, which
         // the caller guarantees writable; AVX (caller).
@@ -208,11 +218,6 @@ impl Quad for Ymm2 {
                 }
             }
         }
-    }
-    lanewise! {
-        xor: _mm256_xor_si256,
-        enc: _mm256_aesenc_epi128,
-        enc_last: _mm256_aesenclast_epi128,
     }
     #[inline(always)]
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
@@ -242,17 +247,14 @@ impl Quad for Ymm2 {
 pub(super) struct Xmm4([__m128i; 4]);
 
 impl Quad for Xmm4 {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: SSE2 (caller).
-        Xmm4([unsafe { _mm_setzero_si128() }; 4])
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 64 readable bytes (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_loadu_si128(p.add(16 * l) as *const __m128i)
-        }))
+    register_array_ops! {
+        __m128i,
+        zero: _mm_setzero_si128,
+        load: _mm_loadu_si128,
+        store: _mm_storeu_si128,
+        xor: _mm_xor_si128,
+        enc: _mm_aesenc_si128,
+        enc_last: _mm_aesenclast_si128,
     }
     #[inline(always)]
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
@@ -273,23 +275,11 @@ impl Quad for Xmm4 {
         }))
     }
     #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        for (l, x) in v.0.iter().enumerate() {
-            // SAFETY: 64 writable bytes (caller).
-            unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
-        }
-    }
-    #[inline(always)]
     unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
         for (l, x) in v.0.iter().enumerate().take(blocks) {
             // SAFETY: the first `blocks` blocks are writable (caller).
             unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
         }
-    }
-    lanewise! {
-        xor: _mm_xor_si128,
-        enc: _mm_aesenc_si128,
-        enc_last: _mm_aesenclast_si128,
     }
     #[inline(always)]
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {

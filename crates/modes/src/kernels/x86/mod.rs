@@ -18,6 +18,19 @@ mod body;
 
 pub(super) mod aesni;
 
+/// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
+/// each width): `rk` the NR + 1 round keys, `powers` H^16..H^1, CTR from
+/// counter block `ctr` (32-bit increments) over `data` (whole groups) in
+/// place, GHASH of the ciphertext into `x`.
+pub(crate) struct GcmCall<'a> {
+    pub(crate) rk: &'a [[u8; 16]],
+    pub(crate) powers: &'a [u128; 16],
+    pub(crate) ctr: [u8; 16],
+    pub(crate) x: &'a mut u128,
+    pub(crate) data: &'a mut [u8],
+    pub(crate) encrypt: bool,
+}
+
 /// A `u128` as a register (low qword = low 64 bits).
 #[inline]
 #[target_feature(enable = "sse4.1")]
