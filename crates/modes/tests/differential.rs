@@ -98,22 +98,23 @@ fn streamed(mode: &str, aes: &Aes, iv: &[u8], pt: &[u8], rng: &mut Rng, encrypt:
     let pieces = cuts.windows(2).map(|w| &pt[w[0]..w[1]]);
     match mode {
         "CBC" | "ECB" => {
+            // The CBC or the ECB streamer (`encryptor` or `decryptor`) over
+            // the pieces.
+            macro_rules! run {
+                ($make:ident) => {{
+                    let mut s = if mode == "CBC" {
+                        cbc::$make(aes, iv, Padding::Pkcs7).unwrap()
+                    } else {
+                        ecb::$make(aes, Padding::Pkcs7)
+                    };
+                    pieces.for_each(|p| s.update(p, &mut out));
+                    s.finalize(&mut out).unwrap();
+                }};
+            }
             if encrypt {
-                let mut e = if mode == "CBC" {
-                    cbc::encryptor(aes, iv, Padding::Pkcs7).unwrap()
-                } else {
-                    ecb::encryptor(aes, Padding::Pkcs7)
-                };
-                pieces.for_each(|p| e.update(p, &mut out));
-                e.finalize(&mut out).unwrap();
+                run!(encryptor)
             } else {
-                let mut d = if mode == "CBC" {
-                    cbc::decryptor(aes, iv, Padding::Pkcs7).unwrap()
-                } else {
-                    ecb::decryptor(aes, Padding::Pkcs7)
-                };
-                pieces.for_each(|p| d.update(p, &mut out));
-                d.finalize(&mut out).unwrap();
+                run!(decryptor)
             }
         }
         _ => {
