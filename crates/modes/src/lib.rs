@@ -45,7 +45,11 @@
 //!   [`Gcm::seal_in_place_detached`] / [`Gcm::open_in_place_detached`],
 //!   [`Gcm::seal_into`] / [`Gcm::open_into`], and streaming
 //!   [`Gcm::encryptor`] / [`Gcm::decryptor`] (the decryptor buffers and
-//!   releases plaintext only after the tag verifies).
+//!   releases plaintext only after the tag verifies); for callers that
+//!   split one message across threads, [`Gcm::seal_piece`] /
+//!   [`Gcm::open_piece_unverified`] run one piece at its own counter in one
+//!   fused pass and return its GHASH value, to be combined into the tag
+//!   (and, opening, checked before the plaintext is released).
 //!
 //! Types that need the cipher take anything that borrows an [`Aes`]
 //! (`Aes` or `&Aes`). Errors are [`Error`] values, never panics on user

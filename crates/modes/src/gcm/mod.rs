@@ -33,7 +33,10 @@
 //! pass, compares the tag in constant time, and on mismatch zeroes the buffer
 //! before returning [`Error::AuthenticationFailed`]. The streaming
 //! [`GcmDecryptor`] buffers the ciphertext and only returns plaintext from
-//! `finalize`, after the tag verified.
+//! `finalize`, after the tag verified. The one exception is explicit:
+//! [`Gcm::open_piece_unverified`], for a caller that opens a message in
+//! pieces (on several threads) and must itself check the assembled tag —
+//! and wipe every piece on mismatch — before releasing anything.
 //!
 //! ```
 //! use aesflow_modes::gcm::Gcm;
