@@ -36,31 +36,22 @@ fn reference(mode: &str, key: &[u8], iv: &[u8], pt: &[u8]) -> Vec<u8> {
 }
 
 fn reference_with<C: RcAes>(key: &[u8], mode: &str, iv: &[u8], pt: &[u8]) -> Vec<u8> {
+    fn new<M: KeyIvInit>(key: &[u8], iv: &[u8]) -> M {
+        M::new_from_slices(key, iv).unwrap()
+    }
     let mut b = pt.to_vec();
     match mode {
-        "CBC" => {
-            return ::cbc::Encryptor::<C>::new_from_slices(key, iv)
-                .unwrap()
-                .encrypt_padded_vec_mut::<Pkcs7>(pt);
-        }
+        "CBC" => return new::<::cbc::Encryptor<C>>(key, iv).encrypt_padded_vec_mut::<Pkcs7>(pt),
         "ECB" => {
             let c = C::new_from_slice(key).unwrap();
             let pad = 16 - b.len() % 16;
             b.resize(b.len() + pad, pad as u8);
             b.chunks_mut(16).for_each(|blk| c.encrypt_block(blk.into()));
         }
-        "CTR" => ctr::Ctr128BE::<C>::new_from_slices(key, iv)
-            .unwrap()
-            .apply_keystream(&mut b),
-        "OFB" => ofb::Ofb::<C>::new_from_slices(key, iv)
-            .unwrap()
-            .apply_keystream(&mut b),
-        "CFB128" => cfb_mode::Encryptor::<C>::new_from_slices(key, iv)
-            .unwrap()
-            .encrypt(&mut b),
-        "CFB8" => cfb8::Encryptor::<C>::new_from_slices(key, iv)
-            .unwrap()
-            .encrypt(&mut b),
+        "CTR" => new::<ctr::Ctr128BE<C>>(key, iv).apply_keystream(&mut b),
+        "OFB" => new::<ofb::Ofb<C>>(key, iv).apply_keystream(&mut b),
+        "CFB128" => new::<cfb_mode::Encryptor<C>>(key, iv).encrypt(&mut b),
+        "CFB8" => new::<cfb8::Encryptor<C>>(key, iv).encrypt(&mut b),
         _ => unreachable!(),
     }
     b
