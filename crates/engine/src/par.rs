@@ -10,11 +10,11 @@
 //! GCM: the counter-mode part runs per piece; each piece's GHASH is computed
 //! from a zero state and the pieces are combined with powers of H:
 //! `GHASH(C) = Σ_j GHASH(C_j) · H^{blocks after C_j}` (Horner's rule from the
-//! first piece). Sealing runs each piece on the fused AES+GHASH kernel of
-//! `aesflow-modes` (see [`ParGcm::seal_in_place`]); opening runs CTR and
-//! then GHASH per 16 KiB step of a piece (the fused kernel is reachable for
-//! opening only with the whole message's tag). Small inputs or one-thread
-//! pools use the fused single-thread kernel.
+//! first piece). Sealing and opening run each piece in one pass of the fused
+//! AES+GHASH kernel of `aesflow-modes` ([`Gcm::seal_piece`],
+//! [`Gcm::open_piece_unverified`]); opened plaintext is released only after
+//! the combined tag verified. Small inputs or one-thread pools use the fused
+//! single-thread kernel.
 
 use crate::error::{Error, Result};
 use crate::pool::{PIECE, Pool};
@@ -146,15 +146,13 @@ fn lengths(aad: usize, text: usize) -> u128 {
 
 /// Inputs shorter than this run on the fused one-thread GCM kernel.
 pub const GCM_PARALLEL_MIN: usize = 1 << 20;
-/// Bytes per GCM piece (each piece: CTR then GHASH, 16 KiB at a time).
+/// Bytes per GCM piece (each piece: one pass of the fused AES+GHASH kernel).
 pub const GCM_PIECE: usize = 256 * 1024;
-const GCM_STEP: usize = 16 * 1024;
 
 /// Multiplication by a fixed element `c` of GF(2^128) on the GHASH
 /// backend (carry-less multiply where the CPU has it): one GHASH step over
 /// a zero block is `x · c`. [`gf128_mul`] takes 128 dependent bit steps
-/// (≈ 0.3–0.4 µs measured here): 4 of them per 256 KiB piece were ≈ 10%
-/// of a two-thread 256 MiB seal at VAES speed.
+/// (≈ 0.3–0.4 µs measured here), too slow to run once per 256 KiB piece.
 struct MulBy(GhashKey);
 
 impl MulBy {
@@ -175,9 +173,6 @@ pub struct ParGcm {
     gcm: Gcm,
     ghash: GhashKey,
     h: u128,
-    /// `· H⁻¹` and `· H⁻²`, for the per-piece fused sealing.
-    by_h_inv: MulBy,
-    by_h_inv2: MulBy,
     /// `· H^(blocks of a whole piece)`, Horner's step over pieces.
     by_piece: MulBy,
 }
@@ -203,26 +198,13 @@ impl ParGcm {
         let ghash = GhashKey::new(&hb, GhashImpl::detect());
         let h = u128::from_be_bytes(hb);
         hb.zeroize();
-        // H⁻¹ = H^(2^128 − 2): square and multiply over the 128-bit exponent.
-        let mut h_inv = 1u128 << 127; // the field's one
-        for bit in (0..128).rev() {
-            h_inv = gf128_mul(h_inv, h_inv);
-            if bit != 0 {
-                h_inv = gf128_mul(h_inv, h);
-            }
-        }
-        let mut h_inv2 = gf128_mul(h_inv, h_inv);
         let mut hm = gf128_pow(h, (GCM_PIECE / 16) as u64);
         let g = ParGcm {
             gcm,
             ghash,
             h,
-            by_h_inv: MulBy::new(h_inv),
-            by_h_inv2: MulBy::new(h_inv2),
             by_piece: MulBy::new(hm),
         };
-        h_inv.zeroize();
-        h_inv2.zeroize();
         hm.zeroize();
         Ok(g)
     }
@@ -232,11 +214,13 @@ impl ParGcm {
         &self.gcm
     }
 
-    fn check(len: usize) -> Result<()> {
+    /// Whether `len` bytes go to the one-thread kernel (a small input or
+    /// a one-thread pool); an error if GCM cannot take that many.
+    fn one_thread(pool: &Pool, len: usize) -> Result<bool> {
         if len as u64 > aesflow_modes::gcm::MAX_TEXT_LEN {
             return Err(Error::TooLong);
         }
-        Ok(())
+        Ok(pool.threads() == 1 || len < GCM_PARALLEL_MIN)
     }
 
     /// The tag from the per-piece GHASH values (`ys[j]` of piece `j`) and the
@@ -258,69 +242,32 @@ impl ParGcm {
         hl.zeroize();
         self.ghash
             .update_padded(&mut s, &lengths(aad.len(), len).to_be_bytes());
-        let mut ej0 = self.e_j0(nonce);
-        let tag = (u128::from_be_bytes(ej0) ^ s).to_be_bytes();
-        ej0.zeroize();
+        let mut j0 = [0u8; 16];
+        j0[..12].copy_from_slice(nonce);
+        j0[15] = 1;
+        self.gcm.aes().encrypt_block(&mut j0);
+        let tag = (u128::from_be_bytes(j0) ^ s).to_be_bytes();
+        j0.zeroize();
         tag
     }
 
-    /// Open's pieces: GHASH of each piece's ciphertext (from a zero state),
-    /// then CTR, 16 KiB at a time; returns the per-piece GHASH values.
-    fn open_pieces(&self, pool: &Pool, nonce: &[u8; 12], buf: &mut [u8]) -> Vec<u128> {
-        let mut ys = vec![0u128; buf.len().div_ceil(GCM_PIECE)];
-        let mut j0 = [0u8; 16];
-        j0[..12].copy_from_slice(nonce);
-        j0[15] = 2; // inc32(J0): the first counter block for data
-        let aes = self.gcm.aes();
-        let ghash = &self.ghash;
-        let mut work: Vec<(usize, &mut u128, &mut [u8])> = ys
-            .iter_mut()
-            .zip(buf.chunks_mut(GCM_PIECE))
-            .enumerate()
-            .map(|(i, (y, c))| (i, y, c))
-            .collect();
-        pool.for_each_mut(&mut work, |(i, y, piece)| {
-            // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
-            // starts the low word at 2 and the text limit keeps it from wrapping.
-            let mut ctr = add_counter(&j0, (*i * (GCM_PIECE / 16)) as u128);
-            let mut x = 0u128;
-            for step in piece.chunks_mut(GCM_STEP) {
-                ghash.update_padded(&mut x, step);
-                aes.ctr_xor(&mut ctr, step);
-            }
-            **y = x;
-        });
-        ys
-    }
-
-    /// Encrypt `buf` in place; returns the 16-byte tag.
-    ///
-    /// On several threads every piece runs the fused AES+GHASH kernel of
-    /// `aesflow-modes`, started at the piece's own counter block: GCM with
-    /// a 16-byte IV starts from `J0 = IV·H² ⊕ [128]_64·H`, so the IV that
-    /// gives `J0 = nonce ‖ (1 + first block of the piece)` is `(J0 ⊕
-    /// [128]_64·H)·H⁻²`. The piece's tag then yields its GHASH value `y =
-    /// (tag ⊕ E(J0))·H⁻¹ ⊕ len`, and the pieces are combined as in
-    /// [`ParGcm::open_in_place`]. Each thread runs at the one-thread fused
-    /// speed, so more threads are never slower than one.
-    pub fn seal_in_place(
+    /// Seal (`encrypt`) or open every [`GCM_PIECE`] of `buf` in place on the
+    /// pool, each in one pass of the fused AES+GHASH kernel at its own
+    /// counter ([`Gcm::seal_piece`], [`Gcm::open_piece_unverified`]), and
+    /// assemble the tag from the pieces' GHASH values. Opened plaintext is
+    /// unauthenticated until the caller has checked the returned tag.
+    fn pieces(
         &self,
         pool: &Pool,
         nonce: &[u8; 12],
         aad: &[u8],
         buf: &mut [u8],
+        encrypt: bool,
     ) -> Result<Tag> {
-        Self::check(buf.len())?;
-        if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
-            return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
-        }
         let mut ys = vec![0u128; buf.len().div_ceil(GCM_PIECE)];
-        let mut base = [0u8; 16];
-        base[..12].copy_from_slice(nonce);
-        base[15] = 1; // J0
-        let iv_len = u128::from(16u8 * 8); // the length block of a 16-byte IV
-        let mut lh = iv_len;
-        self.ghash.update_padded(&mut lh, &[0u8; 16]); // [128]_64 · H
+        let mut first = [0u8; 16];
+        first[..12].copy_from_slice(nonce);
+        first[15] = 2; // inc32(J0): the first counter block for data
         let mut work: Vec<(usize, &mut u128, &mut [u8])> = ys
             .iter_mut()
             .zip(buf.chunks_mut(GCM_PIECE))
@@ -329,43 +276,53 @@ impl ParGcm {
             .collect();
         let failed = std::sync::atomic::AtomicBool::new(false);
         pool.for_each_mut(&mut work, |(i, y, piece)| {
-            // J0 of the piece: its first data counter is inc32(J0). GCM's
-            // inc32 equals the 128-bit increment here (the text limit keeps
-            // the low word from wrapping).
-            let j0 = u128::from_be_bytes(add_counter(&base, (*i * (GCM_PIECE / 16)) as u128));
-            let mut iv = self.by_h_inv2.mul(j0 ^ lh).to_be_bytes();
-            let tag = self.gcm.encryptor(&iv).and_then(|mut e| {
-                e.update_in_place(piece)?;
-                Ok(e.finalize())
-            });
-            iv.zeroize();
-            let Ok(tag) = tag else {
-                failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                return;
+            // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
+            // starts the low word at 2 and the text limit keeps it from wrapping.
+            let ctr = add_counter(&first, (*i * (GCM_PIECE / 16)) as u128);
+            let r = if encrypt {
+                self.gcm.seal_piece(&ctr, piece)
+            } else {
+                self.gcm.open_piece_unverified(&ctr, piece)
             };
-            let mut ej0 = j0.to_be_bytes();
-            self.gcm.aes().encrypt_block(&mut ej0);
-            let s = u128::from_be_bytes(tag) ^ u128::from_be_bytes(ej0);
-            ej0.zeroize();
-            **y = self.by_h_inv.mul(s) ^ lengths(0, piece.len());
+            match r {
+                Ok(x) => **y = x,
+                Err(_) => failed.store(true, std::sync::atomic::Ordering::Relaxed),
+            }
         });
         if failed.into_inner() {
             return Err(Error::TooLong);
         }
-        Ok(self.finish(nonce, aad, &ys, buf.len()))
+        let tag = self.finish(nonce, aad, &ys, buf.len());
+        ys.zeroize();
+        Ok(tag)
     }
 
-    /// `E_K(J0)` for a 96-bit nonce.
-    fn e_j0(&self, nonce: &[u8; 12]) -> [u8; 16] {
-        let mut j0 = [0u8; 16];
-        j0[..12].copy_from_slice(nonce);
-        j0[15] = 1;
-        self.gcm.aes().encrypt_block(&mut j0);
-        j0
+    /// Encrypt `buf` in place; returns the 16-byte tag.
+    ///
+    /// On several threads every piece runs the fused AES+GHASH kernel of
+    /// `aesflow-modes` ([`Gcm::seal_piece`]) at its own counter block, and
+    /// the pieces' GHASH values are combined with powers of H. Each thread
+    /// runs at the one-thread fused speed, so more threads are never slower
+    /// than one.
+    pub fn seal_in_place(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag> {
+        if Self::one_thread(pool, buf.len())? {
+            return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
+        }
+        self.pieces(pool, nonce, aad, buf, true)
     }
 
     /// Decrypt `buf` in place and verify `tag` in constant time; on failure
     /// `buf` is zeroed and [`Error::ChunkAuthentication`]`(0)` returned.
+    ///
+    /// On several threads every piece is decrypted in one fused pass
+    /// ([`Gcm::open_piece_unverified`]) as in [`ParGcm::seal_in_place`]; the
+    /// plaintext reaches the caller only once the combined tag verified.
     pub fn open_in_place(
         &self,
         pool: &Pool,
@@ -374,17 +331,21 @@ impl ParGcm {
         buf: &mut [u8],
         tag: &Tag,
     ) -> Result<()> {
-        Self::check(buf.len())?;
-        if pool.threads() == 1 || buf.len() < GCM_PARALLEL_MIN {
+        if Self::one_thread(pool, buf.len())? {
             return self
                 .gcm
                 .open_in_place_detached(nonce, aad, buf, tag)
                 .map_err(|_| Error::ChunkAuthentication(0));
         }
-        let ys = self.open_pieces(pool, nonce, buf);
-        let mut t = self.finish(nonce, aad, &ys, buf.len());
-        let ok: bool = t.ct_eq(tag).into();
-        t.zeroize();
+        let result = self.pieces(pool, nonce, aad, buf, false);
+        let ok = match result {
+            Ok(mut t) => {
+                let ok: bool = t.ct_eq(tag).into();
+                t.zeroize();
+                ok
+            }
+            Err(_) => false,
+        };
         if ok {
             Ok(())
         } else {
@@ -399,10 +360,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn h_inverse() {
+    fn piece_step() {
         let g = ParGcm::new(&[0x24u8; 32]).unwrap();
-        assert_eq!(g.by_h_inv.mul(g.h), 1u128 << 127);
-        assert_eq!(g.by_h_inv2.mul(gf128_mul(g.h, g.h)), 1u128 << 127);
         let hm = gf128_pow(g.h, (GCM_PIECE / 16) as u64);
         assert_eq!(g.by_piece.mul(g.h ^ 5), gf128_mul(g.h ^ 5, hm));
     }
@@ -419,7 +378,8 @@ mod tests {
     }
 
     /// Per-piece fused sealing equals the serial seal for whole and
-    /// partial last pieces, with and without AAD.
+    /// partial last pieces, with and without AAD; opening by pieces gives
+    /// the data back, and refuses (leaving zeroes) a tampered message.
     #[test]
     fn piecewise_seal_matches_serial() {
         let key = [0x24u8; 32];
@@ -438,6 +398,15 @@ mod tests {
                     let t = g.seal_in_place(&pool, &[5; 12], aad, &mut got).unwrap();
                     assert!(got == want, "{len}");
                     assert_eq!(t, wt, "{len}");
+                    g.open_in_place(&pool, &[5; 12], aad, &mut got, &t).unwrap();
+                    assert!(got == data, "{len} opened");
+                    // A flipped bit in the last piece: refused, all zeroed.
+                    want[len - 1] ^= 4;
+                    assert!(
+                        g.open_in_place(&pool, &[5; 12], aad, &mut want, &t)
+                            .is_err()
+                    );
+                    assert!(want.iter().all(|&b| b == 0), "{len} zeroed");
                 }
             }
         }

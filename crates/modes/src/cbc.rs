@@ -11,12 +11,11 @@
 //! whole blocks; the free functions are one-shot; [`encryptor`] /
 //! [`decryptor`] stream arbitrary splits with optional PKCS#7 padding.
 
-use crate::error::{Result, aligned, iv16, same_len};
+use crate::error::{Result, aligned, iv16, out_of_place};
 use crate::padding::Padding;
 use crate::streaming::{BlockDecryptor, BlockEncryptor, Chain, decrypt_vec, encrypt_vec};
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
-use zeroize::Zeroize;
 
 /// Serial CBC encryption of whole blocks; `iv` becomes the last ciphertext.
 /// The kernel's own CBC loop keeps the round keys in registers.
@@ -61,11 +60,7 @@ impl<A: Borrow<Aes>> Cbc<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for Cbc<A> {
-    fn drop(&mut self) {
-        self.iv.zeroize();
-    }
-}
+zeroize_on_drop!(Cbc.iv);
 
 /// Encrypt whole blocks in place.
 pub fn encrypt_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
@@ -79,20 +74,12 @@ pub fn decrypt_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
 
 /// Encrypt whole blocks from `input` into `output` (same length).
 pub fn encrypt_into(aes: &Aes, iv: &[u8], input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut c = Cbc::new(aes, iv)?;
-    aligned(input.len())?;
-    output.copy_from_slice(input);
-    c.encrypt_blocks(output)
+    out_of_place(input, output, |b| encrypt_in_place(aes, iv, b))
 }
 
 /// Decrypt whole blocks from `input` into `output` (same length).
 pub fn decrypt_into(aes: &Aes, iv: &[u8], input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut c = Cbc::new(aes, iv)?;
-    aligned(input.len())?;
-    output.copy_from_slice(input);
-    c.decrypt_blocks(output)
+    out_of_place(input, output, |b| decrypt_in_place(aes, iv, b))
 }
 
 /// Encrypt a message, padding it if asked.

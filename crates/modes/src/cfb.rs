@@ -8,7 +8,7 @@
 //! * [`Cfb8`] — CFB8: one block-cipher call per byte.
 //! * [`Cfb1`] — CFB1: one call per *bit*; bits are packed MSB first.
 
-use crate::error::{Error, Result, iv16, same_len};
+use crate::error::{Error, Result, iv16, out_of_place};
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use zeroize::Zeroize;
@@ -76,12 +76,6 @@ impl<A: Borrow<Aes>> Cfb<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for Cfb<A> {
-    fn drop(&mut self) {
-        self.reg.zeroize();
-    }
-}
-
 /// CFB8 (streaming, in place): one AES call per byte.
 pub struct Cfb8<A: Borrow<Aes> = Aes> {
     aes: A,
@@ -115,12 +109,6 @@ impl<A: Borrow<Aes>> Cfb8<A> {
     /// Decrypt in place.
     pub fn decrypt(&mut self, buf: &mut [u8]) {
         buf.iter_mut().for_each(|b| self.step(b, false));
-    }
-}
-
-impl<A: Borrow<Aes>> Drop for Cfb8<A> {
-    fn drop(&mut self) {
-        self.reg.zeroize();
     }
 }
 
@@ -173,11 +161,7 @@ impl<A: Borrow<Aes>> Cfb1<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for Cfb1<A> {
-    fn drop(&mut self) {
-        self.reg.zeroize();
-    }
-}
+zeroize_on_drop!(Cfb.reg, Cfb8.reg, Cfb1.reg);
 
 /// One-shot CFB128 encryption in place.
 pub fn encrypt_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
@@ -193,18 +177,10 @@ pub fn decrypt_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
 
 /// One-shot CFB128 encryption from `input` into `output` (same length).
 pub fn encrypt_into(aes: &Aes, iv: &[u8], input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut c = Cfb::new(aes, iv)?;
-    output.copy_from_slice(input);
-    c.encrypt(output);
-    Ok(())
+    out_of_place(input, output, |b| encrypt_in_place(aes, iv, b))
 }
 
 /// One-shot CFB128 decryption from `input` into `output` (same length).
 pub fn decrypt_into(aes: &Aes, iv: &[u8], input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut c = Cfb::new(aes, iv)?;
-    output.copy_from_slice(input);
-    c.decrypt(output);
-    Ok(())
+    out_of_place(input, output, |b| decrypt_in_place(aes, iv, b))
 }

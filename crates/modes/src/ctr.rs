@@ -10,10 +10,9 @@
 //!
 //! Never reuse a counter value under one key.
 
-use crate::error::{Result, iv16, same_len};
+use crate::error::{Result, iv16, out_of_place};
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
-use zeroize::Zeroize;
 
 /// CTR (streaming, in place; any lengths and splits).
 pub struct Ctr<A: Borrow<Aes> = Aes> {
@@ -66,11 +65,7 @@ impl<A: Borrow<Aes>> Ctr<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for Ctr<A> {
-    fn drop(&mut self) {
-        self.ks.zeroize();
-    }
-}
+zeroize_on_drop!(Ctr.ks);
 
 /// One-shot CTR in place (encrypt = decrypt).
 pub fn apply_in_place(aes: &Aes, initial_counter: &[u8], buf: &mut [u8]) -> Result<()> {
@@ -86,9 +81,5 @@ pub fn apply_into(
     input: &[u8],
     output: &mut [u8],
 ) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut ctr = iv16(initial_counter)?;
-    output.copy_from_slice(input);
-    aes.ctr_xor(&mut ctr, output);
-    Ok(())
+    out_of_place(input, output, |b| apply_in_place(aes, initial_counter, b))
 }

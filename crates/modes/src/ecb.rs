@@ -17,7 +17,7 @@
 //! assert_eq!(ecb::decrypt(&aes, Padding::Pkcs7, &ct).unwrap(), b"attack at dawn");
 //! ```
 
-use crate::error::{Result, aligned, same_len};
+use crate::error::{Result, aligned, out_of_place};
 use crate::padding::Padding;
 use crate::streaming::{BlockDecryptor, BlockEncryptor, Chain, decrypt_vec, encrypt_vec};
 use aesflow_cipher::Aes;
@@ -39,18 +39,12 @@ pub fn decrypt_in_place(aes: &Aes, buf: &mut [u8]) -> Result<()> {
 
 /// Encrypt whole blocks from `input` into `output` (same length).
 pub fn encrypt_into(aes: &Aes, input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    aligned(input.len())?;
-    output.copy_from_slice(input);
-    encrypt_in_place(aes, output)
+    out_of_place(input, output, |b| encrypt_in_place(aes, b))
 }
 
 /// Decrypt whole blocks from `input` into `output` (same length).
 pub fn decrypt_into(aes: &Aes, input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    aligned(input.len())?;
-    output.copy_from_slice(input);
-    decrypt_in_place(aes, output)
+    out_of_place(input, output, |b| decrypt_in_place(aes, b))
 }
 
 /// Encrypt a message, padding it if asked.

@@ -136,6 +136,18 @@ pub(crate) fn aligned(len: usize) -> Result<()> {
     }
 }
 
+/// The out-of-place form of an in-place operation: checks that `output` is
+/// as long as `input`, copies `input` there and runs `f` on it.
+pub(crate) fn out_of_place<T>(
+    input: &[u8],
+    output: &mut [u8],
+    f: impl FnOnce(&mut [u8]) -> Result<T>,
+) -> Result<T> {
+    same_len(input.len(), output.len())?;
+    output.copy_from_slice(input);
+    f(output)
+}
+
 /// `Ok` if the output has the same length as the input.
 pub(crate) fn same_len(input: usize, output: usize) -> Result<()> {
     if input == output {

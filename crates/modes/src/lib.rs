@@ -45,7 +45,11 @@
 //!   [`Gcm::seal_in_place_detached`] / [`Gcm::open_in_place_detached`],
 //!   [`Gcm::seal_into`] / [`Gcm::open_into`], and streaming
 //!   [`Gcm::encryptor`] / [`Gcm::decryptor`] (the decryptor buffers and
-//!   releases plaintext only after the tag verifies).
+//!   releases plaintext only after the tag verifies); for callers that
+//!   split one message across threads, [`Gcm::seal_piece`] /
+//!   [`Gcm::open_piece_unverified`] run one piece at its own counter in one
+//!   fused pass and return its GHASH value, to be combined into the tag
+//!   (and, opening, checked before the plaintext is released).
 //!
 //! Types that need the cipher take anything that borrows an [`Aes`]
 //! (`Aes` or `&Aes`). Errors are [`Error`] values, never panics on user
@@ -95,6 +99,18 @@
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+
+/// `Drop` for mode types generic over `A: Borrow<Aes>`, zeroizing the
+/// named field (the secret state) of each.
+macro_rules! zeroize_on_drop {
+    ($($ty:ident . $field:ident),+ $(,)?) => {$(
+        impl<A: core::borrow::Borrow<aesflow_cipher::Aes>> Drop for $ty<A> {
+            fn drop(&mut self) {
+                zeroize::Zeroize::zeroize(&mut self.$field);
+            }
+        }
+    )+};
+}
 
 pub mod cbc;
 pub mod cfb;

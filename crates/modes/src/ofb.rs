@@ -3,10 +3,9 @@
 //! same operation. The keystream is serial (each block depends on the last).
 //! Never reuse an IV under one key.
 
-use crate::error::{Result, iv16, same_len};
+use crate::error::{Result, iv16, out_of_place};
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
-use zeroize::Zeroize;
 
 /// OFB (streaming, in place; any lengths and splits).
 pub struct Ofb<A: Borrow<Aes> = Aes> {
@@ -45,11 +44,7 @@ impl<A: Borrow<Aes>> Ofb<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for Ofb<A> {
-    fn drop(&mut self) {
-        self.ks.zeroize();
-    }
-}
+zeroize_on_drop!(Ofb.ks);
 
 /// One-shot OFB in place (encrypt = decrypt).
 pub fn apply_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
@@ -59,9 +54,5 @@ pub fn apply_in_place(aes: &Aes, iv: &[u8], buf: &mut [u8]) -> Result<()> {
 
 /// One-shot OFB from `input` into `output` (same length).
 pub fn apply_into(aes: &Aes, iv: &[u8], input: &[u8], output: &mut [u8]) -> Result<()> {
-    same_len(input.len(), output.len())?;
-    let mut o = Ofb::new(aes, iv)?;
-    output.copy_from_slice(input);
-    o.apply_keystream(output);
-    Ok(())
+    out_of_place(input, output, |b| apply_in_place(aes, iv, b))
 }

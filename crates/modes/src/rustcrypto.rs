@@ -34,21 +34,48 @@ fn make_aes(key: &[u8]) -> Aes {
         .expect("key length is fixed by the type")
 }
 
+/// Seal in place for the AEAD traits of either generation.
+fn seal<T: From<[u8; 16]>, E>(
+    gcm: &Gcm,
+    nonce: &[u8],
+    aad: &[u8],
+    buf: &mut [u8],
+    e: E,
+) -> Result<T, E> {
+    gcm.seal_in_place_detached(nonce, aad, buf)
+        .map(Into::into)
+        .map_err(|_| e)
+}
+
+/// Open in place for the AEAD traits of either generation.
+fn open<E>(gcm: &Gcm, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8], e: E) -> Result<(), E> {
+    gcm.open_in_place_detached(nonce, aad, buf, tag)
+        .map_err(|_| e)
+}
+
+/// `KeySizeUser` and `KeyInit` of the `crypto-common` generation `$cc`
+/// re-exports, for the newtype `$name` built by `$new` from the key.
+macro_rules! key_init {
+    ($cc:ident, $name:ident, $ks:ty, |$key:ident| $new:expr) => {
+        impl $cc::KeySizeUser for $name {
+            type KeySize = $ks;
+        }
+
+        impl $cc::KeyInit for $name {
+            fn new($key: &$cc::Key<Self>) -> Self {
+                $name($new)
+            }
+        }
+    };
+}
+
 macro_rules! gcm_type {
     ($name:ident, $ks:ty, $bits:literal) => {
         #[doc = concat!("AES-", $bits, "-GCM for the `aead` 0.5 traits.")]
         #[derive(Clone, Debug)]
         pub struct $name(pub Gcm);
 
-        impl aead::KeySizeUser for $name {
-            type KeySize = $ks;
-        }
-
-        impl aead::KeyInit for $name {
-            fn new(key: &aead::Key<Self>) -> Self {
-                $name(Gcm::from_aes(make_aes(key)))
-            }
-        }
+        key_init!(aead, $name, $ks, |key| Gcm::from_aes(make_aes(key)));
 
         impl aead::AeadCore for $name {
             type NonceSize = U12;
@@ -63,10 +90,7 @@ macro_rules! gcm_type {
                 associated_data: &[u8],
                 buffer: &mut [u8],
             ) -> aead::Result<aead::Tag<Self>> {
-                self.0
-                    .seal_in_place_detached(nonce, associated_data, buffer)
-                    .map(Into::into)
-                    .map_err(|_| aead::Error)
+                seal(&self.0, nonce, associated_data, buffer, aead::Error)
             }
 
             fn decrypt_in_place_detached(
@@ -76,9 +100,7 @@ macro_rules! gcm_type {
                 buffer: &mut [u8],
                 tag: &aead::Tag<Self>,
             ) -> aead::Result<()> {
-                self.0
-                    .open_in_place_detached(nonce, associated_data, buffer, tag)
-                    .map_err(|_| aead::Error)
+                open(&self.0, nonce, associated_data, buffer, tag, aead::Error)
             }
         }
     };
@@ -135,15 +157,7 @@ macro_rules! block_type {
         #[derive(Clone, Debug)]
         pub struct $name(pub Aes);
 
-        impl cipher::KeySizeUser for $name {
-            type KeySize = $ks;
-        }
-
-        impl cipher::KeyInit for $name {
-            fn new(key: &cipher::Key<Self>) -> Self {
-                $name(make_aes(key))
-            }
-        }
+        key_init!(cipher, $name, $ks, |key| make_aes(key));
 
         impl BlockSizeUser for $name {
             type BlockSize = U16;
@@ -191,31 +205,28 @@ fn inout_apply(mut buf: InOutBuf<'_, '_, u8>, mut f: impl FnMut(&mut [u8])) {
     tmp.fill(0);
 }
 
-impl<A: Borrow<Aes>> cipher::StreamCipher for Ctr<A> {
-    fn try_apply_keystream_inout(
-        &mut self,
-        buf: InOutBuf<'_, '_, u8>,
-    ) -> Result<(), cipher::StreamCipherError> {
-        inout_apply(buf, |b| self.apply_keystream(b));
-        Ok(())
-    }
+macro_rules! stream_type {
+    ($ty:ident) => {
+        impl<A: Borrow<Aes>> cipher::StreamCipher for $ty<A> {
+            fn try_apply_keystream_inout(
+                &mut self,
+                buf: InOutBuf<'_, '_, u8>,
+            ) -> Result<(), cipher::StreamCipherError> {
+                inout_apply(buf, |b| self.apply_keystream(b));
+                Ok(())
+            }
+        }
+    };
 }
 
-impl<A: Borrow<Aes>> cipher::StreamCipher for Ofb<A> {
-    fn try_apply_keystream_inout(
-        &mut self,
-        buf: InOutBuf<'_, '_, u8>,
-    ) -> Result<(), cipher::StreamCipherError> {
-        inout_apply(buf, |b| self.apply_keystream(b));
-        Ok(())
-    }
-}
+stream_type!(Ctr);
+stream_type!(Ofb);
 
 /// The `aead` 0.6 / `cipher` 0.5 traits (`crypto-common` 0.2 generation)
 /// for the same types as above.
 #[cfg(feature = "rustcrypto-next")]
 pub mod next {
-    use super::{Aes128, Aes128Gcm, Aes192, Aes192Gcm, Aes256, Aes256Gcm, make_aes};
+    use super::{Aes128, Aes128Gcm, Aes192, Aes192Gcm, Aes256, Aes256Gcm, make_aes, open, seal};
     use crate::gcm::Gcm;
     use crate::{Ctr, Ofb};
     use aead06::{AeadCore, AeadInOut, TagPosition};
@@ -224,22 +235,13 @@ pub mod next {
     use cipher05::{
         Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InOutBuf, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser, StreamCipher,
-        StreamCipherError,
+        InOutBuf, ParBlocks, ParBlocksSizeUser, StreamCipher, StreamCipherError,
     };
     use core::borrow::Borrow;
 
     macro_rules! gcm_next {
         ($name:ident, $ks:ty) => {
-            impl KeySizeUser for $name {
-                type KeySize = $ks;
-            }
-
-            impl KeyInit for $name {
-                fn new(key: &cipher05::Key<Self>) -> Self {
-                    $name(Gcm::from_aes(make_aes(key)))
-                }
-            }
+            key_init!(cipher05, $name, $ks, |key| Gcm::from_aes(make_aes(key)));
 
             impl AeadCore for $name {
                 type NonceSize = U12;
@@ -254,14 +256,8 @@ pub mod next {
                     associated_data: &[u8],
                     buffer: InOutBuf<'_, '_, u8>,
                 ) -> aead06::Result<aead06::Tag<Self>> {
-                    self.0
-                        .seal_in_place_detached(
-                            nonce,
-                            associated_data,
-                            buffer.into_out_with_copied_in(),
-                        )
-                        .map(Into::into)
-                        .map_err(|_| aead06::Error)
+                    let buf = buffer.into_out_with_copied_in();
+                    seal(&self.0, nonce, associated_data, buf, aead06::Error)
                 }
 
                 fn decrypt_inout_detached(
@@ -271,14 +267,8 @@ pub mod next {
                     buffer: InOutBuf<'_, '_, u8>,
                     tag: &aead06::Tag<Self>,
                 ) -> aead06::Result<()> {
-                    self.0
-                        .open_in_place_detached(
-                            nonce,
-                            associated_data,
-                            buffer.into_out_with_copied_in(),
-                            tag,
-                        )
-                        .map_err(|_| aead06::Error)
+                    let buf = buffer.into_out_with_copied_in();
+                    open(&self.0, nonce, associated_data, buf, tag, aead06::Error)
                 }
             }
         };
@@ -307,41 +297,42 @@ pub mod next {
         f(cipher05::Array::cast_slice_to_core_mut(out));
     }
 
-    impl BlockCipherEncBackend for Backend<'_> {
-        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 16] = (*block.get_in()).into();
-            self.0.encrypt_block(&mut b);
-            *block.get_out() = b.into();
-        }
+    /// One direction of the backend: the trait, its two methods, and the
+    /// `Aes` methods behind them.
+    macro_rules! backend_next {
+        ($tr:ident, $one:ident, $par:ident, $aes_one:ident, $aes_par:ident) => {
+            impl $tr for Backend<'_> {
+                fn $one(&self, mut block: InOut<'_, '_, Block<Self>>) {
+                    let mut b: [u8; 16] = (*block.get_in()).into();
+                    self.0.$aes_one(&mut b);
+                    *block.get_out() = b.into();
+                }
 
-        fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            with_blocks(blocks, |b| self.0.encrypt_blocks(b));
-        }
+                fn $par(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                    with_blocks(blocks, |b| self.0.$aes_par(b));
+                }
+            }
+        };
     }
 
-    impl BlockCipherDecBackend for Backend<'_> {
-        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 16] = (*block.get_in()).into();
-            self.0.decrypt_block(&mut b);
-            *block.get_out() = b.into();
-        }
-
-        fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            with_blocks(blocks, |b| self.0.decrypt_blocks(b));
-        }
-    }
+    backend_next!(
+        BlockCipherEncBackend,
+        encrypt_block,
+        encrypt_par_blocks,
+        encrypt_block,
+        encrypt_blocks
+    );
+    backend_next!(
+        BlockCipherDecBackend,
+        decrypt_block,
+        decrypt_par_blocks,
+        decrypt_block,
+        decrypt_blocks
+    );
 
     macro_rules! block_next {
         ($name:ident, $ks:ty) => {
-            impl KeySizeUser for $name {
-                type KeySize = $ks;
-            }
-
-            impl KeyInit for $name {
-                fn new(key: &cipher05::Key<Self>) -> Self {
-                    $name(make_aes(key))
-                }
-            }
+            key_init!(cipher05, $name, $ks, |key| make_aes(key));
 
             impl BlockSizeUser for $name {
                 type BlockSize = U16;
@@ -394,6 +385,7 @@ pub mod next {
         //! `cbc` 0.2 and `ctr` 0.10 on random inputs.
         use super::*;
         use aead06::{Aead, Nonce};
+        use cipher05::KeyInit;
         use rand::{Rng, RngCore};
 
         fn bytes(n: usize) -> Vec<u8> {

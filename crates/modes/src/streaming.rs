@@ -47,18 +47,29 @@ impl Drop for Chain {
     }
 }
 
-/// Streaming ECB/CBC encryption.
-pub struct BlockEncryptor<A: Borrow<Aes> = Aes> {
+/// Top up the partial block `buf[..*n]` from `input`; returns the rest of
+/// `input` (the block is full if `*n == 16`).
+pub(crate) fn fill_block<'a>(buf: &mut Block, n: &mut usize, input: &'a [u8]) -> &'a [u8] {
+    let take = (16 - *n).min(input.len());
+    buf[*n..*n + take].copy_from_slice(&input[..take]);
+    *n += take;
+    &input[take..]
+}
+
+/// The state of either streaming direction.
+struct Stream<A: Borrow<Aes>> {
     aes: A,
     chain: Chain,
     padding: Padding,
+    /// Pending input: a partial block (decryption with padding: also a
+    /// full one held back until more input or `finalize`).
     buf: Block,
     n: usize,
 }
 
-impl<A: Borrow<Aes>> BlockEncryptor<A> {
-    pub(crate) fn new(aes: A, chain: Chain, padding: Padding) -> Self {
-        BlockEncryptor {
+impl<A: Borrow<Aes>> Stream<A> {
+    fn new(aes: A, chain: Chain, padding: Padding) -> Self {
+        Stream {
             aes,
             chain,
             padding,
@@ -67,42 +78,65 @@ impl<A: Borrow<Aes>> BlockEncryptor<A> {
         }
     }
 
-    /// Encrypt more input; appends every completed block to `out`.
-    pub fn update(&mut self, mut input: &[u8], out: &mut Vec<u8>) {
-        let aes = self.aes.borrow();
-        if self.n > 0 {
-            let take = (16 - self.n).min(input.len());
-            self.buf[self.n..self.n + take].copy_from_slice(&input[..take]);
-            self.n += take;
-            input = &input[take..];
-            if self.n < 16 {
-                return;
-            }
-            self.chain
-                .encrypt(aes, core::slice::from_mut(&mut self.buf));
-            out.extend_from_slice(&self.buf);
-            self.n = 0;
-        }
-        let whole = input.len() / 16 * 16;
+    /// Run the chain over `input[..whole]` appended to `out`, and keep
+    /// `input[whole..]` (at most a block) pending.
+    fn bulk(&mut self, input: &[u8], whole: usize, out: &mut Vec<u8>, encrypt: bool) {
         let start = out.len();
         out.extend_from_slice(&input[..whole]);
         let (blocks, _) = out[start..].as_chunks_mut::<16>();
-        self.chain.encrypt(aes, blocks);
+        let aes = self.aes.borrow();
+        if encrypt {
+            self.chain.encrypt(aes, blocks);
+        } else {
+            self.chain.decrypt(aes, blocks);
+        }
         let rest = &input[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.n = rest.len();
+    }
+}
+
+impl<A: Borrow<Aes>> Drop for Stream<A> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+/// Streaming ECB/CBC encryption.
+pub struct BlockEncryptor<A: Borrow<Aes> = Aes>(Stream<A>);
+
+impl<A: Borrow<Aes>> BlockEncryptor<A> {
+    pub(crate) fn new(aes: A, chain: Chain, padding: Padding) -> Self {
+        BlockEncryptor(Stream::new(aes, chain, padding))
+    }
+
+    /// Encrypt more input; appends every completed block to `out`.
+    pub fn update(&mut self, mut input: &[u8], out: &mut Vec<u8>) {
+        let s = &mut self.0;
+        if s.n > 0 {
+            input = fill_block(&mut s.buf, &mut s.n, input);
+            if s.n < 16 {
+                return;
+            }
+            s.chain
+                .encrypt(s.aes.borrow(), core::slice::from_mut(&mut s.buf));
+            out.extend_from_slice(&s.buf);
+            s.n = 0;
+        }
+        s.bulk(input, input.len() / 16 * 16, out, true);
     }
 
     /// Finish: pad (PKCS#7) and encrypt the last block, or fail with
     /// [`Error::NotBlockAligned`] when unpadded input was not whole blocks.
     pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
-        match self.padding {
-            Padding::None if self.n != 0 => Err(Error::NotBlockAligned { len: self.n }),
+        let s = &mut self.0;
+        match s.padding {
+            Padding::None if s.n != 0 => Err(Error::NotBlockAligned { len: s.n }),
             Padding::None => Ok(()),
             Padding::Pkcs7 => {
-                let mut last = pkcs7_pad_block(&self.buf[..self.n]);
-                self.chain
-                    .encrypt(self.aes.borrow(), core::slice::from_mut(&mut last));
+                let mut last = pkcs7_pad_block(&s.buf[..s.n]);
+                s.chain
+                    .encrypt(s.aes.borrow(), core::slice::from_mut(&mut last));
                 out.extend_from_slice(&last);
                 Ok(())
             }
@@ -110,32 +144,12 @@ impl<A: Borrow<Aes>> BlockEncryptor<A> {
     }
 }
 
-impl<A: Borrow<Aes>> Drop for BlockEncryptor<A> {
-    fn drop(&mut self) {
-        self.buf.zeroize();
-    }
-}
-
 /// Streaming ECB/CBC decryption.
-pub struct BlockDecryptor<A: Borrow<Aes> = Aes> {
-    aes: A,
-    chain: Chain,
-    padding: Padding,
-    /// Pending ciphertext (up to one block; with padding a full block is held
-    /// back until more input or `finalize`).
-    buf: Block,
-    n: usize,
-}
+pub struct BlockDecryptor<A: Borrow<Aes> = Aes>(Stream<A>);
 
 impl<A: Borrow<Aes>> BlockDecryptor<A> {
     pub(crate) fn new(aes: A, chain: Chain, padding: Padding) -> Self {
-        BlockDecryptor {
-            aes,
-            chain,
-            padding,
-            buf: [0; 16],
-            n: 0,
-        }
+        BlockDecryptor(Stream::new(aes, chain, padding))
     }
 
     /// Decrypt more input; appends released plaintext blocks to `out`.
@@ -143,34 +157,26 @@ impl<A: Borrow<Aes>> BlockDecryptor<A> {
         if input.is_empty() {
             return;
         }
-        let aes = self.aes.borrow();
+        let s = &mut self.0;
+        let padded = s.padding == Padding::Pkcs7;
         // Complete the pending block only if more input follows it (with
         // padding) — or always (without).
-        if self.n > 0 {
-            let take = (16 - self.n).min(input.len());
-            self.buf[self.n..self.n + take].copy_from_slice(&input[..take]);
-            self.n += take;
-            input = &input[take..];
-            if self.n < 16 || (self.padding == Padding::Pkcs7 && input.is_empty()) {
+        if s.n > 0 {
+            input = fill_block(&mut s.buf, &mut s.n, input);
+            if s.n < 16 || (padded && input.is_empty()) {
                 return;
             }
-            self.chain
-                .decrypt(aes, core::slice::from_mut(&mut self.buf));
-            out.extend_from_slice(&self.buf);
-            self.n = 0;
+            s.chain
+                .decrypt(s.aes.borrow(), core::slice::from_mut(&mut s.buf));
+            out.extend_from_slice(&s.buf);
+            s.n = 0;
         }
         // Hold back the tail: a partial block, or with padding the last full one.
         let mut keep = input.len() % 16;
-        if keep == 0 && self.padding == Padding::Pkcs7 && !input.is_empty() {
+        if keep == 0 && padded && !input.is_empty() {
             keep = 16;
         }
-        let whole = input.len() - keep;
-        let start = out.len();
-        out.extend_from_slice(&input[..whole]);
-        let (blocks, _) = out[start..].as_chunks_mut::<16>();
-        self.chain.decrypt(aes, blocks);
-        self.buf[..keep].copy_from_slice(&input[whole..]);
-        self.n = keep;
+        s.bulk(input, input.len() - keep, out, false);
     }
 
     /// Finish: decrypt the held-back block and strip the padding.
@@ -179,14 +185,15 @@ impl<A: Borrow<Aes>> BlockDecryptor<A> {
     /// [`Error::BadPadding`] for malformed padding or, with padding, no
     /// input at all.
     pub fn finalize(mut self, out: &mut Vec<u8>) -> Result<()> {
-        match self.padding {
-            _ if !self.n.is_multiple_of(16) => Err(Error::NotBlockAligned { len: self.n }),
+        let s = &mut self.0;
+        match s.padding {
+            _ if !s.n.is_multiple_of(16) => Err(Error::NotBlockAligned { len: s.n }),
             Padding::None => Ok(()),
-            Padding::Pkcs7 if self.n != 16 => Err(Error::BadPadding),
+            Padding::Pkcs7 if s.n != 16 => Err(Error::BadPadding),
             Padding::Pkcs7 => {
-                let mut last = self.buf;
-                self.chain
-                    .decrypt(self.aes.borrow(), core::slice::from_mut(&mut last));
+                let mut last = s.buf;
+                s.chain
+                    .decrypt(s.aes.borrow(), core::slice::from_mut(&mut last));
                 let keep = pkcs7_unpad_block(&last);
                 if let Ok(k) = keep {
                     out.extend_from_slice(&last[..k]);
@@ -195,12 +202,6 @@ impl<A: Borrow<Aes>> BlockDecryptor<A> {
                 keep.map(|_| ())
             }
         }
-    }
-}
-
-impl<A: Borrow<Aes>> Drop for BlockDecryptor<A> {
-    fn drop(&mut self) {
-        self.buf.zeroize();
     }
 }
 
@@ -260,16 +261,12 @@ mod tests {
         let want = cbc::encrypt(&aes, &iv, Padding::None, &pt).unwrap();
         let mut e = cbc::encryptor(&aes, &iv, Padding::None).unwrap();
         let mut out = Vec::new();
-        for c in pt.chunks(7) {
-            e.update(c, &mut out);
-        }
+        pt.chunks(7).for_each(|c| e.update(c, &mut out));
         e.finalize(&mut out).unwrap();
         assert_eq!(out, want);
         let mut d = cbc::decryptor(&aes, &iv, Padding::None).unwrap();
         let mut back = Vec::new();
-        for c in want.chunks(11) {
-            d.update(c, &mut back);
-        }
+        want.chunks(11).for_each(|c| d.update(c, &mut back));
         d.finalize(&mut back).unwrap();
         assert_eq!(back, pt);
         // Partial final block without padding.

@@ -8,7 +8,7 @@ use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions, GhashImpl};
 use aesflow_modes::{Cfb, Cfb1, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
 use aesflow_vectors::{Record, list, load};
-use common::{aes, configs, label};
+use common::{aes, configs, gcm_by_pieces, label};
 
 fn bits(s: &str) -> (Vec<u8>, usize) {
     let mut v = vec![0u8; s.len().div_ceil(8)];
@@ -45,41 +45,22 @@ fn run_record(mode: &str, aes: &Aes, encrypt: bool, r: &Record) {
         r.hex("IV").unwrap()
     };
     let (input, want) = if encrypt { (&pt, &ct) } else { (&ct, &pt) };
+    let stream = |f: &dyn Fn(&mut [u8])| {
+        let mut b = input.clone();
+        f(&mut b);
+        b
+    };
     let got = match (mode, encrypt) {
         ("ECB", true) => ecb::encrypt(aes, Padding::None, input).unwrap(),
         ("ECB", false) => ecb::decrypt(aes, Padding::None, input).unwrap(),
         ("CBC", true) => cbc::encrypt(aes, &iv, Padding::None, input).unwrap(),
         ("CBC", false) => cbc::decrypt(aes, &iv, Padding::None, input).unwrap(),
-        ("CFB128", e) => {
-            let mut b = input.clone();
-            let mut c = Cfb::new(aes, &iv).unwrap();
-            if e {
-                c.encrypt(&mut b)
-            } else {
-                c.decrypt(&mut b)
-            }
-            b
-        }
-        ("CFB8", e) => {
-            let mut b = input.clone();
-            let mut c = Cfb8::new(aes, &iv).unwrap();
-            if e {
-                c.encrypt(&mut b)
-            } else {
-                c.decrypt(&mut b)
-            }
-            b
-        }
-        ("OFB", _) => {
-            let mut b = input.clone();
-            Ofb::new(aes, &iv).unwrap().apply_keystream(&mut b);
-            b
-        }
-        ("CTR", _) => {
-            let mut b = input.clone();
-            Ctr::new(aes, &iv).unwrap().apply_keystream(&mut b);
-            b
-        }
+        ("CFB128", true) => stream(&|b| Cfb::new(aes, &iv).unwrap().encrypt(b)),
+        ("CFB128", false) => stream(&|b| Cfb::new(aes, &iv).unwrap().decrypt(b)),
+        ("CFB8", true) => stream(&|b| Cfb8::new(aes, &iv).unwrap().encrypt(b)),
+        ("CFB8", false) => stream(&|b| Cfb8::new(aes, &iv).unwrap().decrypt(b)),
+        ("OFB", _) => stream(&|b| Ofb::new(aes, &iv).unwrap().apply_keystream(b)),
+        ("CTR", _) => stream(&|b| Ctr::new(aes, &iv).unwrap().apply_keystream(b)),
         _ => unreachable!(),
     };
     assert_eq!(
@@ -133,39 +114,25 @@ fn run_mode(mode: &str, folder: &str, prefix: &str, expect_files: usize) {
     }
 }
 
-#[test]
-fn cavp_ecb() {
-    run_mode("ECB", "ECB", "ECB", 15);
+/// One test per mode: `name: (mode, folder, file prefix, files expected)`.
+macro_rules! cavp_tests {
+    ($($name:ident: $args:expr;)+) => {$(
+        #[test]
+        fn $name() {
+            let (mode, folder, prefix, expect) = $args;
+            run_mode(mode, folder, prefix, expect);
+        }
+    )+};
 }
 
-#[test]
-fn cavp_cbc() {
-    run_mode("CBC", "CBC", "CBC", 15);
-}
-
-#[test]
-fn cavp_cfb128() {
-    run_mode("CFB128", "CFB", "CFB128", 15);
-}
-
-#[test]
-fn cavp_cfb8() {
-    run_mode("CFB8", "CFB", "CFB8", 15);
-}
-
-#[test]
-fn cavp_cfb1() {
-    run_mode("CFB1", "CFB", "CFB1", 15);
-}
-
-#[test]
-fn cavp_ofb() {
-    run_mode("OFB", "OFB", "OFB", 15);
-}
-
-#[test]
-fn rfc3686_ctr() {
-    run_mode("CTR", "CTR", "aes-", 3);
+cavp_tests! {
+    cavp_ecb: ("ECB", "ECB", "ECB", 15);
+    cavp_cbc: ("CBC", "CBC", "CBC", 15);
+    cavp_cfb128: ("CFB128", "CFB", "CFB128", 15);
+    cavp_cfb8: ("CFB8", "CFB", "CFB8", 15);
+    cavp_cfb1: ("CFB1", "CFB", "CFB1", 15);
+    cavp_ofb: ("OFB", "OFB", "OFB", 15);
+    rfc3686_ctr: ("CTR", "CTR", "aes-", 3);
 }
 
 /// Run one GCM record; returns true if it was a FAIL (expected rejection).
@@ -175,18 +142,38 @@ fn gcm_record(gcm: &Gcm<&Aes>, encrypt: bool, r: &Record) -> bool {
     let ct = r.hex("CT").unwrap();
     let tag = r.hex("Tag").unwrap();
     let what = format!("GCM line {}", r.line);
+    // The piece API, for a 96-bit IV: a cut after 0..=2 blocks.
+    let pieces = |input: &[u8], encrypt| {
+        let iv: &[u8; 12] = iv.as_slice().try_into().ok()?;
+        Some(gcm_by_pieces(gcm, iv, &aad, input, &[r.line % 3], encrypt))
+    };
     if encrypt {
         let pt = r.hex("PT").unwrap();
         let mut buf = pt.clone();
         let full = gcm.seal_in_place_detached(&iv, &aad, &mut buf).unwrap();
         assert_eq!(buf, ct, "{what} ciphertext");
         assert_eq!(&full[..tag.len()], &tag[..], "{what} tag");
+        if let Some((c, t)) = pieces(&pt, true) {
+            assert_eq!((c, t), (ct.clone(), full), "{what} sealed by pieces");
+            assert_eq!(
+                pieces(&ct, false),
+                Some((pt.clone(), full)),
+                "{what} opened by pieces"
+            );
+        }
         // And back, with the truncated tag.
         gcm.open_in_place_detached(&iv, &aad, &mut buf, &tag)
             .unwrap();
         assert_eq!(buf, pt, "{what} round trip");
         false
     } else {
+        if let Some((p, t)) = pieces(&ct, false) {
+            let ok = t[..tag.len()] == tag[..];
+            assert_eq!(ok, !r.has_flag("FAIL"), "{what} tag by pieces");
+            if ok {
+                assert_eq!(p, r.hex("PT").unwrap(), "{what} opened by pieces");
+            }
+        }
         let mut buf = ct.clone();
         let res = gcm.open_in_place_detached(&iv, &aad, &mut buf, &tag);
         if r.has_flag("FAIL") {

@@ -4,166 +4,79 @@
 //! split points.
 
 mod common;
+use aes::cipher::consts::{U12, U16};
 use aes::cipher::{
-    AsyncStreamCipher, BlockEncryptMut, KeyIvInit, StreamCipher, block_padding::Pkcs7,
+    AsyncStreamCipher, BlockCipher, BlockEncrypt, BlockEncryptMut, BlockSizeUser, KeyInit,
+    KeyIvInit, StreamCipher, block_padding::Pkcs7,
 };
-use aes_gcm::aead::{AeadInPlace, KeyInit};
+use aes_gcm::aead::AeadInPlace;
 use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
 use aesflow_modes::{Cfb, Cfb8, Ctr, Ofb, Padding, cbc, ecb};
-use common::{Rng, aes, configs, label};
+use common::{Rng, aes, configs, gcm_by_pieces, label};
 
+/// `$f::<aes::AesN>(key, …)` for the key's size.
 macro_rules! by_size {
-    ($key:expr, $iv:expr, $m128:ty, $m192:ty, $m256:ty, |$c:ident| $body:expr) => {
+    ($f:ident($key:expr $(, $a:expr)*)) => {
         match $key.len() {
-            16 => {
-                let mut $c = <$m128>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
-            24 => {
-                let mut $c = <$m192>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
-            _ => {
-                let mut $c = <$m256>::new_from_slices($key, $iv).unwrap();
-                $body
-            }
+            16 => $f::<aes::Aes128>($key $(, $a)*),
+            24 => $f::<aes::Aes192>($key $(, $a)*),
+            _ => $f::<aes::Aes256>($key $(, $a)*),
         }
     };
 }
 
+/// A RustCrypto AES of one key size.
+trait RcAes: BlockEncrypt + BlockCipher + KeyInit + BlockSizeUser<BlockSize = U16> {}
+impl<C: BlockEncrypt + BlockCipher + KeyInit + BlockSizeUser<BlockSize = U16>> RcAes for C {}
+
+/// RustCrypto's encryption (PKCS#7 for ECB and CBC).
 fn reference(mode: &str, key: &[u8], iv: &[u8], pt: &[u8]) -> Vec<u8> {
+    by_size!(reference_with(key, mode, iv, pt))
+}
+
+fn reference_with<C: RcAes>(key: &[u8], mode: &str, iv: &[u8], pt: &[u8]) -> Vec<u8> {
+    fn new<M: KeyIvInit>(key: &[u8], iv: &[u8]) -> M {
+        M::new_from_slices(key, iv).unwrap()
+    }
     let mut b = pt.to_vec();
     match mode {
-        "CBC" => {
-            let n = b.len();
-            b.resize(n + 16, 0);
-            by_size!(
-                key,
-                iv,
-                ::cbc::Encryptor<aes::Aes128>,
-                ::cbc::Encryptor<aes::Aes192>,
-                ::cbc::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt_padded_mut::<Pkcs7>(&mut b, n).unwrap().to_vec()
-                }
-            )
-        }
+        "CBC" => return new::<::cbc::Encryptor<C>>(key, iv).encrypt_padded_vec_mut::<Pkcs7>(pt),
         "ECB" => {
-            let n = b.len();
-            b.resize(n + 16, 0);
-            use aes::cipher::KeyInit as _;
-            match key.len() {
-                16 => {
-                    let mut c = aes::Aes128::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-                24 => {
-                    let mut c = aes::Aes192::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-                _ => {
-                    let mut c = aes::Aes256::new_from_slice(key).unwrap();
-                    encrypt_ecb(&mut c, &mut b, n)
-                }
-            }
+            let c = C::new_from_slice(key).unwrap();
+            let pad = 16 - b.len() % 16;
+            b.resize(b.len() + pad, pad as u8);
+            b.chunks_mut(16).for_each(|blk| c.encrypt_block(blk.into()));
         }
-        "CTR" => {
-            by_size!(
-                key,
-                iv,
-                ctr::Ctr128BE<aes::Aes128>,
-                ctr::Ctr128BE<aes::Aes192>,
-                ctr::Ctr128BE<aes::Aes256>,
-                |c| c.apply_keystream(&mut b)
-            );
-            b
-        }
-        "OFB" => {
-            by_size!(
-                key,
-                iv,
-                ofb::Ofb<aes::Aes128>,
-                ofb::Ofb<aes::Aes192>,
-                ofb::Ofb<aes::Aes256>,
-                |c| c.apply_keystream(&mut b)
-            );
-            b
-        }
-        "CFB128" => {
-            by_size!(
-                key,
-                iv,
-                cfb_mode::Encryptor<aes::Aes128>,
-                cfb_mode::Encryptor<aes::Aes192>,
-                cfb_mode::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt(&mut b)
-                }
-            );
-            b
-        }
-        "CFB8" => {
-            by_size!(
-                key,
-                iv,
-                cfb8::Encryptor<aes::Aes128>,
-                cfb8::Encryptor<aes::Aes192>,
-                cfb8::Encryptor<aes::Aes256>,
-                |c| {
-                    let _ = &mut c;
-                    c.encrypt(&mut b)
-                }
-            );
-            b
-        }
-        _ => unreachable!(),
-    }
-}
-
-fn encrypt_ecb<C: aes::cipher::BlockEncrypt>(c: &mut C, b: &mut [u8], n: usize) -> Vec<u8> {
-    let pad = 16 - n % 16;
-    for x in &mut b[n..n + pad] {
-        *x = pad as u8;
-    }
-    let out = &mut b[..n + pad];
-    for blk in out.chunks_mut(16) {
-        c.encrypt_block(blk.into());
-    }
-    out.to_vec()
-}
-
-/// Ours: encrypt (with PKCS#7 for ECB/CBC), into an unaligned buffer.
-fn ours(mode: &str, aes: &Aes, iv: &[u8], pt: &[u8], offset: usize) -> Vec<u8> {
-    let mut store = vec![0u8; pt.len() + offset];
-    let b = &mut store[offset..];
-    b.copy_from_slice(pt);
-    match mode {
-        "CBC" => return cbc::encrypt(aes, iv, Padding::Pkcs7, pt).unwrap(),
-        "ECB" => return ecb::encrypt(aes, Padding::Pkcs7, pt).unwrap(),
-        "CTR" => Ctr::new(aes, iv).unwrap().apply_keystream(b),
-        "OFB" => Ofb::new(aes, iv).unwrap().apply_keystream(b),
-        "CFB128" => Cfb::new(aes, iv).unwrap().encrypt(b),
-        "CFB8" => Cfb8::new(aes, iv).unwrap().encrypt(b),
-        _ => unreachable!(),
-    }
-    b.to_vec()
-}
-
-fn decrypt_ours(mode: &str, aes: &Aes, iv: &[u8], ct: &[u8]) -> Vec<u8> {
-    let mut b = ct.to_vec();
-    match mode {
-        "CBC" => return cbc::decrypt(aes, iv, Padding::Pkcs7, ct).unwrap(),
-        "ECB" => return ecb::decrypt(aes, Padding::Pkcs7, ct).unwrap(),
-        "CTR" => Ctr::new(aes, iv).unwrap().apply_keystream(&mut b),
-        "OFB" => Ofb::new(aes, iv).unwrap().apply_keystream(&mut b),
-        "CFB128" => Cfb::new(aes, iv).unwrap().decrypt(&mut b),
-        "CFB8" => Cfb8::new(aes, iv).unwrap().decrypt(&mut b),
+        "CTR" => new::<ctr::Ctr128BE<C>>(key, iv).apply_keystream(&mut b),
+        "OFB" => new::<ofb::Ofb<C>>(key, iv).apply_keystream(&mut b),
+        "CFB128" => new::<cfb_mode::Encryptor<C>>(key, iv).encrypt(&mut b),
+        "CFB8" => new::<cfb8::Encryptor<C>>(key, iv).encrypt(&mut b),
         _ => unreachable!(),
     }
     b
+}
+
+/// Ours, one-shot: encrypt or decrypt (with PKCS#7 for ECB/CBC), in place
+/// at `offset` bytes into a buffer (unaligned).
+fn ours(mode: &str, aes: &Aes, iv: &[u8], input: &[u8], offset: usize, encrypt: bool) -> Vec<u8> {
+    let mut store = vec![0u8; input.len() + offset];
+    let b = &mut store[offset..];
+    b.copy_from_slice(input);
+    match (mode, encrypt) {
+        ("CBC", true) => return cbc::encrypt(aes, iv, Padding::Pkcs7, input).unwrap(),
+        ("CBC", false) => return cbc::decrypt(aes, iv, Padding::Pkcs7, input).unwrap(),
+        ("ECB", true) => return ecb::encrypt(aes, Padding::Pkcs7, input).unwrap(),
+        ("ECB", false) => return ecb::decrypt(aes, Padding::Pkcs7, input).unwrap(),
+        ("CTR", _) => Ctr::new(aes, iv).unwrap().apply_keystream(b),
+        ("OFB", _) => Ofb::new(aes, iv).unwrap().apply_keystream(b),
+        ("CFB128", true) => Cfb::new(aes, iv).unwrap().encrypt(b),
+        ("CFB128", false) => Cfb::new(aes, iv).unwrap().decrypt(b),
+        ("CFB8", true) => Cfb8::new(aes, iv).unwrap().encrypt(b),
+        ("CFB8", false) => Cfb8::new(aes, iv).unwrap().decrypt(b),
+        _ => unreachable!(),
+    }
+    b.to_vec()
 }
 
 /// Streaming with random splits must equal one-shot.
@@ -176,22 +89,23 @@ fn streamed(mode: &str, aes: &Aes, iv: &[u8], pt: &[u8], rng: &mut Rng, encrypt:
     let pieces = cuts.windows(2).map(|w| &pt[w[0]..w[1]]);
     match mode {
         "CBC" | "ECB" => {
+            // The CBC or the ECB streamer (`encryptor` or `decryptor`) over
+            // the pieces.
+            macro_rules! run {
+                ($make:ident) => {{
+                    let mut s = if mode == "CBC" {
+                        cbc::$make(aes, iv, Padding::Pkcs7).unwrap()
+                    } else {
+                        ecb::$make(aes, Padding::Pkcs7)
+                    };
+                    pieces.for_each(|p| s.update(p, &mut out));
+                    s.finalize(&mut out).unwrap();
+                }};
+            }
             if encrypt {
-                let mut e = if mode == "CBC" {
-                    cbc::encryptor(aes, iv, Padding::Pkcs7).unwrap()
-                } else {
-                    ecb::encryptor(aes, Padding::Pkcs7)
-                };
-                pieces.for_each(|p| e.update(p, &mut out));
-                e.finalize(&mut out).unwrap();
+                run!(encryptor)
             } else {
-                let mut d = if mode == "CBC" {
-                    cbc::decryptor(aes, iv, Padding::Pkcs7).unwrap()
-                } else {
-                    ecb::decryptor(aes, Padding::Pkcs7)
-                };
-                pieces.for_each(|p| d.update(p, &mut out));
-                d.finalize(&mut out).unwrap();
+                run!(decryptor)
             }
         }
         _ => {
@@ -244,8 +158,10 @@ fn block_and_stream_modes_match_rustcrypto() {
                 let a = aes(&key, kernel, style);
                 let want = reference(mode, &key, &iv, &pt);
                 let what = format!("{mode} len {len} on {}", label(kernel, style));
-                assert_eq!(ours(mode, &a, &iv, &pt, rng.below(16)), want, "{what}");
-                assert_eq!(decrypt_ours(mode, &a, &iv, &want), pt, "{what} decrypt");
+                let off = rng.below(16);
+                assert_eq!(ours(mode, &a, &iv, &pt, off, true), want, "{what}");
+                let off = rng.below(16);
+                assert_eq!(ours(mode, &a, &iv, &want, off, false), pt, "{what} decrypt");
                 assert_eq!(
                     streamed(mode, &a, &iv, &pt, &mut rng, true),
                     want,
@@ -267,20 +183,15 @@ fn block_and_stream_modes_match_rustcrypto() {
 }
 
 fn rc_gcm(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
-    use aes_gcm::aead::consts::U12;
+    by_size!(rc_gcm_with(key, nonce, aad, pt))
+}
+
+fn rc_gcm_with<C: RcAes>(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let mut b = pt.to_vec();
-    let tag = match key.len() {
-        16 => aes_gcm::AesGcm::<aes::Aes128, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-        24 => aes_gcm::AesGcm::<aes::Aes192, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-        _ => aes_gcm::AesGcm::<aes::Aes256, U12>::new_from_slice(key)
-            .unwrap()
-            .encrypt_in_place_detached(nonce.into(), aad, &mut b),
-    }
-    .unwrap();
+    let tag = aes_gcm::AesGcm::<C, U12>::new_from_slice(key)
+        .unwrap()
+        .encrypt_in_place_detached(nonce.into(), aad, &mut b)
+        .unwrap();
     b.extend_from_slice(&tag);
     b
 }
@@ -369,6 +280,20 @@ fn gcm_matches_rustcrypto_and_streams() {
                 pt,
                 "{what} streamed open"
             );
+            // The piece API: random cuts (whole blocks, some empty) and a
+            // last piece of any length.
+            let mut cuts = Vec::new();
+            while rng.below(3) != 0 {
+                let most = if rng.below(2) == 0 { 4 } else { 70 };
+                cuts.push(rng.below(most));
+            }
+            let nonce12: &[u8; 12] = nonce.as_slice().try_into().unwrap();
+            let (c, t) = gcm_by_pieces(&gcm, nonce12, &aad, &pt, &cuts, true);
+            assert_eq!(c, want[..len], "{what} sealed by pieces {cuts:?}");
+            assert_eq!(t, want[len..], "{what} tag by pieces {cuts:?}");
+            let (p, t) = gcm_by_pieces(&gcm, nonce12, &aad, &want[..len], &cuts, false);
+            assert_eq!(p, pt, "{what} opened by pieces {cuts:?}");
+            assert_eq!(t, want[len..], "{what} open tag by pieces {cuts:?}");
             // Tampering anywhere fails and zeroes.
             let mut bad = want.clone();
             let i = rng.below(bad.len());
@@ -379,6 +304,8 @@ fn gcm_matches_rustcrypto_and_streams() {
                 Err(aesflow_modes::Error::AuthenticationFailed)
             );
             assert!(body.iter().all(|&b| b == 0));
+            let (_, t) = gcm_by_pieces(&gcm, nonce12, &aad, &bad[..len], &cuts, false);
+            assert_ne!(t, bad[len..], "{what} tampered, by pieces");
         }
         let _ = g0;
         println!(

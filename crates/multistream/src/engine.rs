@@ -126,39 +126,19 @@ impl MultiStream {
     /// stream alone; each job's `iv` is updated to its continuation value.
     /// All jobs are validated first: on error nothing has been written.
     pub fn process(&self, jobs: &mut [Job<'_>]) -> Result<(), Error> {
-        let refs = jobs
-            .iter_mut()
-            .map(|j| JobRef {
-                key: j.key,
-                iv: j.iv,
-                data: StreamData::Split {
-                    input: j.input,
-                    output: &mut *j.output,
-                },
-                mode: j.mode,
-            })
-            .collect();
-        let ivs = self.process_refs(refs)?;
-        for (j, iv) in jobs.iter_mut().zip(ivs) {
-            j.iv = iv;
-        }
-        Ok(())
+        self.process_jobs(jobs)
     }
 
     /// [`process`](Self::process) with each job's data replaced by its result.
     pub fn process_in_place(&self, jobs: &mut [InPlaceJob<'_>]) -> Result<(), Error> {
-        let refs = jobs
-            .iter_mut()
-            .map(|j| JobRef {
-                key: j.key,
-                iv: j.iv,
-                data: StreamData::InPlace(&mut *j.data),
-                mode: j.mode,
-            })
-            .collect();
-        let ivs = self.process_refs(refs)?;
-        for (j, iv) in jobs.iter_mut().zip(ivs) {
-            j.iv = iv;
+        self.process_jobs(jobs)
+    }
+
+    /// Run jobs of either kind and write back their continuation values.
+    fn process_jobs<J: AsJobRef>(&self, jobs: &mut [J]) -> Result<(), Error> {
+        let (ivs, refs): (Vec<_>, Vec<_>) = jobs.iter_mut().map(J::split).unzip();
+        for (iv, next) in ivs.into_iter().zip(self.process_refs(refs)?) {
+            *iv = next;
         }
         Ok(())
     }
@@ -301,6 +281,41 @@ struct JobRef<'a> {
     iv: [u8; 16],
     data: StreamData<'a>,
     mode: Mode,
+}
+
+impl<'a> JobRef<'a> {
+    fn new(key: Key<'a>, iv: [u8; 16], data: StreamData<'a>, mode: Mode) -> Self {
+        JobRef {
+            key,
+            iv,
+            data,
+            mode,
+        }
+    }
+}
+
+/// A job of either kind: its IV (to update) and the engine's view of it.
+trait AsJobRef {
+    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>);
+}
+
+impl AsJobRef for Job<'_> {
+    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>) {
+        let data = StreamData::Split {
+            input: self.input,
+            output: &mut *self.output,
+        };
+        let r = JobRef::new(self.key, self.iv, data, self.mode);
+        (&mut self.iv, r)
+    }
+}
+
+impl AsJobRef for InPlaceJob<'_> {
+    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>) {
+        let data = StreamData::InPlace(&mut *self.data);
+        let r = JobRef::new(self.key, self.iv, data, self.mode);
+        (&mut self.iv, r)
+    }
 }
 
 /// The expanded keys of one call: each distinct key once.

@@ -42,7 +42,7 @@ pub enum Error {
     UnknownBackend(String),
     /// The portable backend's kernel could not be chosen (`AESFLOW_KERNEL`).
     Kernel(KernelError),
-    /// [`MultiStreamQueue`]: no tunnel with this id.
+    /// [`MultiStreamQueue`](crate::MultiStreamQueue): no tunnel with this id.
     UnknownTunnel(TunnelId),
 }
 

@@ -80,11 +80,7 @@ impl GhashImpl {
 
     /// The fastest available one.
     pub fn detect() -> GhashImpl {
-        *Self::ALL
-            .iter()
-            .rev()
-            .find(|g| g.is_available())
-            .unwrap_or(&GhashImpl::Soft)
+        Self::for_isa(Isa::Vaes)
     }
 
     /// Short name.
@@ -158,8 +154,8 @@ impl GhashKey {
         }
         match self.imp {
             GhashImpl::Soft => soft_update(&self.powers, x, data),
-            GhashImpl::Pclmul => kernels::ghash_pclmul(&self.powers, x, data),
-            GhashImpl::Vpclmul => kernels::ghash_vpclmul(&self.powers, x, data),
+            GhashImpl::Pclmul => kernels::ghash_clmul(false, &self.powers, x, data),
+            GhashImpl::Vpclmul => kernels::ghash_clmul(true, &self.powers, x, data),
         }
     }
 }

@@ -33,7 +33,10 @@
 //! pass, compares the tag in constant time, and on mismatch zeroes the buffer
 //! before returning [`Error::AuthenticationFailed`]. The streaming
 //! [`GcmDecryptor`] buffers the ciphertext and only returns plaintext from
-//! `finalize`, after the tag verified.
+//! `finalize`, after the tag verified. The one exception is explicit:
+//! [`Gcm::open_piece_unverified`], for a caller that opens a message in
+//! pieces (on several threads) and must itself check the assembled tag —
+//! and wipe every piece on mismatch — before releasing anything.
 //!
 //! ```
 //! use aesflow_modes::gcm::Gcm;
@@ -50,7 +53,7 @@ pub mod ghash;
 
 pub use ghash::{GhashImpl, GhashKey};
 
-use crate::error::{Error, Result, same_len};
+use crate::error::{Error, Result, out_of_place};
 use crate::kernels::{self, Fused};
 use aesflow_cipher::{Aes, Block, KeySchedule};
 use core::borrow::Borrow;
@@ -290,9 +293,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<Tag> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.seal_in_place_detached(nonce, aad, output)
+        out_of_place(input, output, |b| {
+            self.seal_in_place_detached(nonce, aad, b)
+        })
     }
 
     /// Decrypt `input` into `output` (same length) and verify `tag`; on
@@ -305,9 +308,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         tag: &[u8],
         output: &mut [u8],
     ) -> Result<()> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.open_in_place_detached(nonce, aad, output, tag)
+        out_of_place(input, output, |b| {
+            self.open_in_place_detached(nonce, aad, b, tag)
+        })
     }
 
     /// Encrypt: returns ciphertext ‖ 16-byte tag.
@@ -340,6 +343,41 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let mut out = ct.to_vec();
         self.open_in_place_detached(nonce, aad, &mut out, tag)?;
         Ok(out)
+    }
+
+    /// Encrypt one piece of a longer message in place, for callers that
+    /// split the text (across threads, say) and assemble the tag
+    /// themselves. `counter` is the piece's first counter block (for a
+    /// 96-bit nonce: `nonce ‖ [2 + blocks before the piece]_32`); counters
+    /// advance with GCM's `inc32`. Runs the fused AES+GHASH kernel where
+    /// [`Gcm::seal_in_place_detached`] would.
+    ///
+    /// Returns `GHASH_H(C_j)`: the GHASH of the piece's ciphertext,
+    /// zero-padded to whole blocks, from a zero state, as a big-endian
+    /// integer (the representation of [`GhashKey`] states). The message's
+    /// GHASH is then Horner's rule over the pieces, starting from the AAD's
+    /// state: `s ← s · H^(blocks of C_j) ⊕ GHASH_H(C_j)`, then the length
+    /// block; every piece but the last must be whole blocks.
+    pub fn seal_piece(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
+        self.piece(counter, buf, true)
+    }
+
+    /// Decrypt one piece of a longer message in place and return the GHASH
+    /// of its ciphertext, as [`Gcm::seal_piece`] (the same value for the same
+    /// ciphertext), in one fused pass.
+    ///
+    /// **The plaintext is unauthenticated.** The caller must combine the
+    /// pieces into the message's tag, compare it in constant time with the
+    /// received one, and on mismatch wipe every piece before anything can
+    /// see it (as [`Gcm::open_in_place_detached`] does).
+    pub fn open_piece_unverified(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
+        self.piece(counter, buf, false)
+    }
+
+    fn piece(&self, counter: &Block, buf: &mut [u8], encrypt: bool) -> Result<u128> {
+        let mut st = GcmState::new([0; 16], *counter);
+        st.crypt(self, buf, encrypt)?;
+        Ok(st.text_ghash(self))
     }
 
     /// A streaming encryptor (AAD first, then data in any split).

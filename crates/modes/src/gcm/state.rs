@@ -2,8 +2,9 @@
 //! decryptor built on it.
 
 use super::{Gcm, MAX_AAD_LEN, MAX_TEXT_LEN, MIN_TAG_LEN, TAG_LEN, Tag};
-use crate::error::{Error, Result, same_len};
+use crate::error::{Error, Result, out_of_place};
 use crate::kernels;
+use crate::streaming::fill_block;
 use aesflow_cipher::{Aes, Block};
 use core::borrow::Borrow;
 use subtle::ConstantTimeEq;
@@ -101,10 +102,7 @@ impl GcmState {
             _ => return Err(Error::MessageTooLong),
         }
         if self.part > 0 {
-            let n = (16 - self.part).min(aad.len());
-            self.buf[self.part..self.part + n].copy_from_slice(&aad[..n]);
-            self.part += n;
-            aad = &aad[n..];
+            aad = fill_block(&mut self.buf, &mut self.part, aad);
             if self.part < 16 {
                 return Ok(());
             }
@@ -182,12 +180,19 @@ impl GcmState {
         Ok(())
     }
 
-    pub(super) fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
+    /// The GHASH state after the text so far, its partial last block
+    /// zero-padded (no length block).
+    pub(super) fn text_ghash<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> u128 {
         self.start_text(gcm);
         if self.part > 0 {
             gcm.key.update_padded(&mut self.x, &self.buf[..self.part]);
             self.part = 0;
         }
+        self.x
+    }
+
+    pub(super) fn tag<A: Borrow<Aes>>(&mut self, gcm: &Gcm<A>) -> Tag {
+        self.text_ghash(gcm);
         let mut len = [0u8; 16];
         len[..8].copy_from_slice(&(self.aad_len * 8).to_be_bytes());
         len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
@@ -227,9 +232,7 @@ impl<'a, A: Borrow<Aes>> GcmEncryptor<'a, A> {
 
     /// Encrypt `input` into `output` (same length).
     pub fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<()> {
-        same_len(input.len(), output.len())?;
-        output.copy_from_slice(input);
-        self.update_in_place(output)
+        out_of_place(input, output, |b| self.update_in_place(b))
     }
 
     /// The full 16-byte tag.

@@ -47,25 +47,19 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
-/// GHASH whole blocks with PCLMULQDQ. Panics if unavailable (callers check).
-pub(crate) fn ghash_pclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
-    assert!(has_pclmul(), "pclmul GHASH called on a CPU without it");
+/// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
+/// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
+pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+    let available = if wide { has_vpclmul() } else { has_pclmul() };
+    assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of `w128` were just checked.
+    // SAFETY: the CPU features of the width were just checked.
     unsafe {
-        x86::w128::ghash_blocks(powers, x, data)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (powers, x, data);
-}
-
-/// GHASH whole blocks with VPCLMULQDQ. Panics if unavailable (callers check).
-pub(crate) fn ghash_vpclmul(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
-    assert!(has_vpclmul(), "vpclmul GHASH called on a CPU without it");
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of `w512` were just checked.
-    unsafe {
-        x86::w512::ghash_blocks(powers, x, data)
+        if wide {
+            x86::w512::ghash_blocks(powers, x, data)
+        } else {
+            x86::w128::ghash_blocks(powers, x, data)
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (powers, x, data);
@@ -123,6 +117,14 @@ pub(crate) fn gcm_fused(
     let data = &mut data[..len];
     #[cfg(target_arch = "x86_64")]
     {
+        let call = x86::GcmCall {
+            rk,
+            powers,
+            ctr: *ctr,
+            x,
+            data,
+            encrypt,
+        };
         macro_rules! dispatch {
             ($($w:ident)::+) => {
                 // SAFETY: the CPU features of this width were checked above
@@ -130,9 +132,9 @@ pub(crate) fn gcm_fused(
                 // chosen, and `data` is whole groups.
                 unsafe {
                     match rk.len() {
-                        11 => x86::$($w)::+::gcm_crypt::<10>(rk, powers, *ctr, x, data, encrypt),
-                        13 => x86::$($w)::+::gcm_crypt::<12>(rk, powers, *ctr, x, data, encrypt),
-                        15 => x86::$($w)::+::gcm_crypt::<14>(rk, powers, *ctr, x, data, encrypt),
+                        11 => x86::$($w)::+::gcm_crypt::<10>(call),
+                        13 => x86::$($w)::+::gcm_crypt::<12>(call),
+                        15 => x86::$($w)::+::gcm_crypt::<14>(call),
                         n => panic!("{n} round keys"),
                     }
                 }
@@ -169,16 +171,23 @@ mod tests {
         data: &mut [u8],
         enc: bool,
     ) {
-        let p = &gk.powers;
+        let call = x86::GcmCall {
+            rk,
+            powers: &gk.powers,
+            ctr,
+            x,
+            data,
+            encrypt: enc,
+        };
         macro_rules! go {
             ($nr:literal) => {
                 // SAFETY: the caller checked the CPU features; `rk` has
                 // $nr + 1 keys; `data` is whole groups of 8 blocks.
                 unsafe {
                     if generic {
-                        x86::w128::gcm_crypt::<$nr>(rk, p, ctr, x, data, enc)
+                        x86::w128::gcm_crypt::<$nr>(call)
                     } else {
-                        x86::aesni::gcm_crypt::<$nr>(rk, p, ctr, x, data, enc)
+                        x86::aesni::gcm_crypt::<$nr>(call)
                     }
                 }
             };

@@ -11,6 +11,42 @@ use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
 use aesflow_cipher::x86::{v128, v256, v512};
 use core::arch::x86_64::*;
 
+/// The [`Quad`] operations of a quad held as an array of `$reg` registers
+/// that are one intrinsic on each register: `zero`, `load` and `store` (64
+/// bytes, register `r` at byte `r · size_of::<$reg>()`), and the binary
+/// operations `op(a, b)` (the intrinsic on each pair of registers).
+macro_rules! register_array_ops {
+    ($reg:ty, zero: $zero:ident, load: $load:ident, store: $store:ident,
+     $($op:ident: $intrinsic:ident),+ $(,)?) => {
+        #[inline(always)]
+        unsafe fn zero() -> Self {
+            // SAFETY: the CPU features of this quad type (caller).
+            Self(core::array::from_fn(|_| unsafe { $zero() }))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 64 readable bytes and the CPU features (caller).
+            Self(core::array::from_fn(|r| unsafe {
+                $load(p.add(r * size_of::<$reg>()).cast())
+            }))
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut u8, v: Self) {
+            for (r, x) in v.0.iter().enumerate() {
+                // SAFETY: 64 writable bytes and the CPU features (caller).
+                unsafe { $store(p.add(r * size_of::<$reg>()).cast(), *x) }
+            }
+        }
+        $(
+            #[inline(always)]
+            unsafe fn $op(a: Self, b: Self) -> Self {
+                // SAFETY: the CPU features of this quad type (caller).
+                Self(core::array::from_fn(|r| unsafe { $intrinsic(a.0[r], b.0[r]) }))
+            }
+        )+
+    };
+}
+
 /// A group as one zmm register (lane `l` = 128-bit lane `l`).
 #[derive(Clone, Copy)]
 pub(super) struct Zmm(__m512i);
@@ -134,20 +170,14 @@ impl Ymm2 {
 }
 
 impl Quad for Ymm2 {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: AVX (caller).
-        Ymm2([unsafe { _mm256_setzero_si256() }; 2])
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 64 readable bytes, AVX (caller).
-        unsafe {
-            Ymm2([
-                _mm256_loadu_si256(p as *const __m256i),
-                _mm256_loadu_si256(p.add(32) as *const __m256i),
-            ])
-        }
+    register_array_ops! {
+        __m256i,
+        zero: _mm256_setzero_si256,
+        load: _mm256_loadu_si256,
+        store: _mm256_storeu_si256,
+        xor: _mm256_xor_si256,
+        enc: _mm256_aesenc_epi128,
+        enc_last: _mm256_aesenclast_epi128,
     }
     #[inline(always)]
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
@@ -171,14 +201,6 @@ impl Quad for Ymm2 {
         }
     }
     #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        // SAFETY: 64 writable bytes, AVX (caller).
-        unsafe {
-            _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
-            _mm256_storeu_si256(p.add(32) as *mut __m256i, v.0[1]);
-        }
-    }
-    #[inline(always)]
     unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
         // SAFETY: only the first `blocks` (0..=3) blocks are written, which
         // the caller guarantees writable; AVX (caller).
@@ -195,36 +217,6 @@ impl Quad for Ymm2 {
                     one(p.add(32), v.0[1]);
                 }
             }
-        }
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        // SAFETY: AVX2 (caller).
-        unsafe {
-            Ymm2([
-                _mm256_xor_si256(a.0[0], b.0[0]),
-                _mm256_xor_si256(a.0[1], b.0[1]),
-            ])
-        }
-    }
-    #[inline(always)]
-    unsafe fn enc(a: Self, k: Self) -> Self {
-        // SAFETY: AVX and VAES (caller).
-        unsafe {
-            Ymm2([
-                _mm256_aesenc_epi128(a.0[0], k.0[0]),
-                _mm256_aesenc_epi128(a.0[1], k.0[1]),
-            ])
-        }
-    }
-    #[inline(always)]
-    unsafe fn enc_last(a: Self, k: Self) -> Self {
-        // SAFETY: AVX and VAES (caller).
-        unsafe {
-            Ymm2([
-                _mm256_aesenclast_epi128(a.0[0], k.0[0]),
-                _mm256_aesenclast_epi128(a.0[1], k.0[1]),
-            ])
         }
     }
     #[inline(always)]
@@ -255,17 +247,14 @@ impl Quad for Ymm2 {
 pub(super) struct Xmm4([__m128i; 4]);
 
 impl Quad for Xmm4 {
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: SSE2 (caller).
-        Xmm4([unsafe { _mm_setzero_si128() }; 4])
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 64 readable bytes (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_loadu_si128(p.add(16 * l) as *const __m128i)
-        }))
+    register_array_ops! {
+        __m128i,
+        zero: _mm_setzero_si128,
+        load: _mm_loadu_si128,
+        store: _mm_storeu_si128,
+        xor: _mm_xor_si128,
+        enc: _mm_aesenc_si128,
+        enc_last: _mm_aesenclast_si128,
     }
     #[inline(always)]
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
@@ -286,39 +275,11 @@ impl Quad for Xmm4 {
         }))
     }
     #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        for (l, x) in v.0.iter().enumerate() {
-            // SAFETY: 64 writable bytes (caller).
-            unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
-        }
-    }
-    #[inline(always)]
     unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
         for (l, x) in v.0.iter().enumerate().take(blocks) {
             // SAFETY: the first `blocks` blocks are writable (caller).
             unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
         }
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        // SAFETY: SSE2 (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_xor_si128(a.0[l], b.0[l])
-        }))
-    }
-    #[inline(always)]
-    unsafe fn enc(a: Self, k: Self) -> Self {
-        // SAFETY: AES-NI (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_aesenc_si128(a.0[l], k.0[l])
-        }))
-    }
-    #[inline(always)]
-    unsafe fn enc_last(a: Self, k: Self) -> Self {
-        // SAFETY: AES-NI (caller).
-        Xmm4(core::array::from_fn(|l| unsafe {
-            _mm_aesenclast_si128(a.0[l], k.0[l])
-        }))
     }
     #[inline(always)]
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
@@ -333,46 +294,30 @@ impl Quad for Xmm4 {
 /// A kernel entry point: `(ctx, active, n)`.
 pub(super) type Kernel = unsafe fn(&mut LaneCtx, usize, usize);
 
-/// The VAES kernel for `G` groups.
-///
-/// # Safety
-/// AVX-512F and VAES; the contract of [`quad::run`].
-#[target_feature(enable = "avx512f,vaes,aes")]
-unsafe fn zmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Zmm, G, MODE, NR, SHARED>(ctx, active, n) }
+/// Kernel entry points: `name: quad type, target features, what`, each
+/// running [`quad::run`] on its quad type with its CPU features enabled.
+macro_rules! entry_points {
+    ($($name:ident: $q:ty, $feat:literal, $what:literal;)+) => {$(
+        #[doc = concat!("The ", $what, " kernel for `G` groups.")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU has `", $feat, "`; the contract of [`quad::run`].")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+            ctx: &mut LaneCtx,
+            active: usize,
+            n: usize,
+        ) {
+            // SAFETY: the caller's contract.
+            unsafe { quad::run::<$q, G, MODE, NR, SHARED>(ctx, active, n) }
+        }
+    )+};
 }
 
-/// The 256-bit VAES kernel for `G` groups.
-///
-/// # Safety
-/// AVX2 and VAES; the contract of [`quad::run`].
-#[target_feature(enable = "avx2,vaes,aes")]
-unsafe fn ymm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Ymm2, G, MODE, NR, SHARED>(ctx, active, n) }
-}
-
-/// The AES-NI kernel for `G` groups.
-///
-/// # Safety
-/// AES-NI and SSE2; the contract of [`quad::run`].
-#[target_feature(enable = "aes,sse2")]
-unsafe fn xmm<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
-    ctx: &mut LaneCtx,
-    active: usize,
-    n: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { quad::run::<Xmm4, G, MODE, NR, SHARED>(ctx, active, n) }
+entry_points! {
+    zmm: Zmm, "avx512f,vaes,aes", "VAES";
+    ymm: Ymm2, "avx2,vaes,aes", "256-bit VAES";
+    xmm: Xmm4, "aes,sse2", "AES-NI";
 }
 
 /// `$f::<G, MODE, NR, SHARED>` for runtime values, `G` from the listed

@@ -25,7 +25,8 @@
 //! (An AVX-512VL instantiation would gain nothing: without VAES/VPCLMULQDQ,
 //! `aesenc` and `pclmulqdq` cannot address xmm16–31.)
 
-use super::{BSWAP, GFPOLY};
+use super::{BSWAP, GFPOLY, GcmCall, from_u128, reduce128, to_u128};
+use aesflow_cipher::x86::v128;
 use core::arch::{asm, x86_64::*};
 
 /// The constants of one call, at fixed offsets used by the assembly.
@@ -251,36 +252,12 @@ macro_rules! group_tail {
     };
 }
 
-/// A `u128` as a register (low qword = low 64 bits).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,avx")]
-fn v(x: u128) -> __m128i {
-    _mm_set_epi64x((x >> 64) as i64, x as i64)
-}
-
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,avx")]
-fn to_u128(v: __m128i) -> u128 {
-    let lo = _mm_cvtsi128_si64(v) as u64 as u128;
-    let hi = _mm_extract_epi64::<1>(v) as u64 as u128;
-    (hi << 64) | lo
-}
-
 /// Karatsuba fix-up and Montgomery reduction of `hi·y^128 + mi·y^64 + lo`,
 /// `mi` still `(a.lo ⊕ a.hi)(b.lo ⊕ b.hi)` (as the assembly's round 9).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx")]
 fn reduce(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
-    let gf = v(GFPOLY);
-    let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
-    let mi = _mm_xor_si128(
-        _mm_xor_si128(mi, _mm_shuffle_epi32::<0x4e>(lo)),
-        _mm_clmulepi64_si128::<0x10>(lo, gf),
-    );
-    _mm_xor_si128(
-        _mm_xor_si128(hi, _mm_shuffle_epi32::<0x4e>(mi)),
-        _mm_clmulepi64_si128::<0x10>(mi, gf),
-    )
+    reduce128(lo, _mm_xor_si128(mi, _mm_xor_si128(lo, hi)), hi)
 }
 
 /// GHASH of the 8 blocks at `gh` into `acc` (the encryption's last group).
@@ -420,67 +397,55 @@ unsafe fn group<const NR: usize>(
     }
 }
 
-/// Fused GCM over whole groups of `data` (its length a multiple of 128):
-/// CTR from counter block `ctr` (32-bit increments), GHASH of the ciphertext
-/// into `x`. `rk`: NR + 1 round keys; `powers`: H^16..H^1.
+/// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ and AVX.
 #[target_feature(enable = "aes,pclmulqdq,avx")]
-pub(crate) unsafe fn gcm_crypt<const NR: usize>(
-    rk: &[[u8; 16]],
-    powers: &[u128; 16],
-    ctr: [u8; 16],
-    x: &mut u128,
-    data: &mut [u8],
-    encrypt: bool,
-) {
+pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
-    assert_eq!(rk.len(), NR + 1);
-    assert_eq!(data.len() % 128, 0);
+    assert_eq!(call.rk.len(), NR + 1);
+    assert_eq!(call.data.len() % 128, 0);
     let z = _mm_setzero_si128();
     let mut t = Tab {
-        rk: [z; 15],
+        rk: v128::load_keys(call.rk),
         h: [z; 8],
         hk: [z; 8],
-        gf: v(GFPOLY),
-        mask: v(BSWAP),
+        gf: from_u128(GFPOLY),
+        mask: from_u128(BSWAP),
         inc: [z; 8],
         step: _mm_set_epi32(0, 0, 0, 8),
     };
-    for (ki, r) in t.rk.iter_mut().zip(rk) {
-        *ki = v(u128::from_le_bytes(*r));
-    }
-    for (j, p) in powers[8..].iter().enumerate() {
-        t.h[j] = v(*p);
-        t.hk[j] = v(((*p >> 64) ^ *p) as u64 as u128);
+    for (j, p) in call.powers[8..].iter().enumerate() {
+        t.h[j] = from_u128(*p);
+        t.hk[j] = from_u128(((*p >> 64) ^ *p) as u64 as u128);
         t.inc[j] = _mm_set_epi32(0, 0, 0, j as i32);
     }
-    let groups = data.len() / 128;
-    let p = data.as_mut_ptr();
-    let mut c = v(u128::from_be_bytes(ctr));
-    let mut acc = v(*x);
-    if encrypt {
+    let groups = call.data.len() / 128;
+    let p = call.data.as_mut_ptr();
+    let mut c = from_u128(u128::from_be_bytes(call.ctr));
+    let mut acc = from_u128(*call.x);
+    if call.encrypt {
         if groups > 0 {
-            // SAFETY: the first group lies within `data`.
+            // SAFETY: the first group lies within `call.data`.
             unsafe { ctr8::<NR>(&t, c, p) };
             c = _mm_add_epi32(c, t.step);
         }
         for g in 1..groups {
             // SAFETY: group g (bytes 128·g .. 128·(g+1) ≤ data.len()) and the
-            // previous one lie within `data`, exclusively borrowed.
+            // previous one lie within `call.data`, exclusively borrowed.
             unsafe {
                 let cur = p.add(128 * g);
                 group::<NR>(&t, &mut c, cur, cur, cur.sub(128), &mut acc);
             }
         }
         if groups > 0 {
-            // SAFETY: the last group lies within `data`.
+            // SAFETY: the last group lies within `call.data`.
             acc = unsafe { ghash8(&t, p.add(128 * (groups - 1)), acc) };
         }
     } else {
         for g in 0..groups {
-            // SAFETY: group g lies within `data`, exclusively borrowed; its
+            // SAFETY: group g lies within `call.data`, exclusively borrowed; its
             // ciphertext is hashed before the plaintext overwrites it.
             unsafe {
                 let cur = p.add(128 * g);
@@ -488,7 +453,7 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(
             }
         }
     }
-    *x = to_u128(acc);
+    *call.x = to_u128(acc);
     // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the
     // key copies from outliving the call on the stack.
     unsafe { core::ptr::write_volatile(&mut t, core::mem::zeroed()) };

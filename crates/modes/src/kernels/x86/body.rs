@@ -2,8 +2,9 @@
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
-//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`, `add32`, `clmul`, `swap`,
-//! `shuffle`, `aesenc`, `aesenclast`, `load`, `store`.
+//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
+//! `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`, `load`,
+//! `store`, `keys` (see `width!` in `x86/mod.rs`).
 //!
 //! Data layout: a block `b` is held as `u128::from_be_bytes(b)` per lane (a
 //! byte-reversing shuffle after the load) — the reflected GHASH domain of
@@ -161,22 +162,12 @@ macro_rules! gcm_body {
         /// the hand-scheduled `aesni` kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
-        pub(crate) fn gcm_crypt<const NR: usize>(
-            rk: &[[u8; 16]],
-            powers: &[u128; 16],
-            ctr: [u8; 16],
-            x: &mut u128,
-            data: &mut [u8],
-            encrypt: bool,
-        ) {
-            assert_eq!(rk.len(), NR + 1);
-            let mut k = [splat(0); 15];
-            for (ki, r) in k.iter_mut().zip(rk) {
-                *ki = splat(u128::from_le_bytes(*r));
-            }
-            let pw = power_vectors(powers);
+        pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
+            assert_eq!(call.rk.len(), NR + 1);
+            let k = keys(call.rk);
+            let pw = power_vectors(call.powers);
             let mask = splat(BSWAP);
-            let mut base = splat(u128::from_be_bytes(ctr));
+            let mut base = splat(u128::from_be_bytes(call.ctr));
             let mut inc = [splat(0); REGS];
             for (r, v) in inc.iter_mut().enumerate() {
                 let mut l = [0u128; LANES];
@@ -186,11 +177,11 @@ macro_rules! gcm_body {
                 *v = lanes(l);
             }
             let step = splat(N as u128);
-            let groups = data.len() / (16 * N);
-            let p = data.as_mut_ptr();
-            let mut acc = from_u128(*x);
+            let groups = call.data.len() / (16 * N);
+            let p = call.data.as_mut_ptr();
+            let mut acc = from_u128(*call.x);
             let mut g = [splat(0); REGS];
-            if encrypt {
+            if call.encrypt {
                 // The GHASH of group i's ciphertext runs with group i+1's AES.
                 for gi in 0..groups {
                     let ks = if gi == 0 {
@@ -203,9 +194,9 @@ macro_rules! gcm_body {
                     base = add32(base, step);
                     for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                         let off = (gi * N + r * LANES) * 16;
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = data.len().
+                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
                         let c = xor(unsafe { load(p.add(off)) }, kr);
-                        // SAFETY: as above; `data` is exclusively borrowed.
+                        // SAFETY: as above; `call.data` is exclusively borrowed.
                         unsafe { store(p.add(off), c) };
                         *gr = shuffle(c, mask);
                     }
@@ -217,7 +208,7 @@ macro_rules! gcm_body {
                 let mut c = [splat(0); REGS];
                 for gi in 0..groups {
                     for (r, (cr, gr)) in c.iter_mut().zip(g.iter_mut()).enumerate() {
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = data.len().
+                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
                         *cr = unsafe { load(p.add((gi * N + r * LANES) * 16)) };
                         *gr = shuffle(*cr, mask);
                     }
@@ -225,12 +216,12 @@ macro_rules! gcm_body {
                     acc = x;
                     base = add32(base, step);
                     for (r, (cr, kr)) in c.iter().zip(ks).enumerate() {
-                        // SAFETY: as above; `data` is exclusively borrowed.
+                        // SAFETY: as above; `call.data` is exclusively borrowed.
                         unsafe { store(p.add((gi * N + r * LANES) * 16), xor(*cr, kr)) };
                     }
                 }
             }
-            *x = to_u128(acc);
+            *call.x = to_u128(acc);
         }
     };
 }
