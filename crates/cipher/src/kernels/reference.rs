@@ -4,7 +4,7 @@
 //! Meant for clarity and as the baseline the other kernels are tested
 //! against. Not constant-time (SubBytes indexes a table with state bytes).
 
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::KeySchedule;
 use crate::steps::{
     add_round_key, final_round, inv_mix_columns, inv_shift_rows, inv_sub_bytes, round,
@@ -44,32 +44,25 @@ fn next_key(keys: &mut impl Iterator<Item = [u8; 16]>) -> [u8; 16] {
         .expect("a key schedule yields Nr + 1 round keys")
 }
 
-impl Kernel for Reference {
-    fn name(&self) -> &'static str {
-        "reference"
-    }
-    fn description(&self) -> &'static str {
-        "FIPS-197 steps literally, one block at a time (not constant-time)"
-    }
-    fn is_available(&self) -> bool {
-        true
-    }
-    fn is_constant_time(&self) -> bool {
-        false
-    }
-    fn rank(&self) -> u32 {
-        0
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        let nr = keys.size().nr();
-        for b in blocks {
+/// ECB, one block at a time; `dec` selects the inverse cipher.
+fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    let nr = keys.size().nr();
+    for b in blocks {
+        if dec {
+            inv_cipher(b, keys.dec_keys(), nr);
+        } else {
             cipher(b, keys.enc_keys(), nr);
         }
     }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        let nr = keys.size().nr();
-        for b in blocks {
-            inv_cipher(b, keys.dec_keys(), nr);
-        }
+}
+
+impl_kernel! {
+    impl for Reference {
+        name: "reference",
+        description: "FIPS-197 steps literally, one block at a time (not constant-time)",
+        available: true,
+        constant_time: false,
+        rank: 0,
+        ecb: ecb,
     }
 }

@@ -11,9 +11,108 @@
 //! safe to call; the caller must have checked the CPU with
 //! [`features`](crate::cpu::features) first.
 
+/// Round keys as stored: at most 15 (AES-256), `0..=Nr` meaningful.
+pub const MAX_ROUND_KEYS: usize = crate::key_schedule::MAX_ROUND_KEYS;
+
+/// `$load(p)` and `$store(p, v)`: the first `$bytes` bytes of a slice (at
+/// least that long) as a register of type `$v` and back, unaligned.
+macro_rules! load_store {
+    ($features:literal, $v:ty, $bytes:literal, $load:ident, $store:ident,
+     $loadu:ident, $storeu:ident) => {
+        #[doc = concat!("The first ", $bytes, " bytes of `p` (at least ", $bytes, " long).")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $load(p: &[u8]) -> $v {
+            assert!(p.len() >= $bytes);
+            // SAFETY: just checked that the bytes are readable; unaligned
+            // load.
+            unsafe { $loadu(p.as_ptr().cast()) }
+        }
+
+        #[doc = concat!("Store to the first ", $bytes, " bytes of `p` (at least ", $bytes, " long).")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $store(p: &mut [u8], v: $v) {
+            assert!(p.len() >= $bytes);
+            // SAFETY: just checked that the bytes are writable; unaligned
+            // store.
+            unsafe { $storeu(p.as_mut_ptr().cast(), v) }
+        }
+    };
+}
+
+/// `$name(rk)`: the round keys `rk` (at most 15) in registers of type `$v`,
+/// each register made from its key block `$k` by `$from` (a load, or a
+/// broadcast to every lane).
+macro_rules! round_keys {
+    ($features:literal, $v:ty, $name:ident, $zero:ident, |$k:ident| $from:expr) => {
+        /// The round keys `rk` (at most 15) into registers, each key in every
+        /// 128-bit lane (only `0..=Nr` are meaningful).
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $name(rk: &[[u8; 16]]) -> [$v; MAX_ROUND_KEYS] {
+            let mut keys = [$zero(); MAX_ROUND_KEYS];
+            for (d, $k) in keys.iter_mut().zip(rk) {
+                *d = $from;
+            }
+            keys
+        }
+    };
+}
+
+/// `enc_n`, `dec_n` and `crypt_n`: AES-`NR` on `N` registers of type `$v`
+/// held in registers, rounds interleaved across them, with the round
+/// operations given — after each middle round `$barrier(x)` where one is
+/// given (see `v128::round_barrier`).
+macro_rules! aes_rounds {
+    ($vis:vis, $features:literal, $v:ty, $xor:path,
+     enc: $enc:path, $enclast:path, dec: $dec:path, $declast:path $(, barrier: $barrier:path)?) => {
+        $crate::x86::aes_rounds!(@one $vis, $features, $v, $xor, $enc, $enclast $(, $barrier)?;
+            enc_n, "Encrypt `N` registers (AES-`NR`), rounds interleaved across them.");
+        $crate::x86::aes_rounds!(@one $vis, $features, $v, $xor, $dec, $declast $(, $barrier)?;
+            dec_n, "Decrypt `N` registers with the equivalent inverse cipher's keys \
+                    (FIPS-197 §5.3.5), in decryption order.");
+
+        /// Encrypt or decrypt (`DEC`) `N` registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(
+            x: &mut [$v; N],
+            k: &[$v; $crate::x86::MAX_ROUND_KEYS],
+        ) {
+            if DEC {
+                dec_n::<NR, N>(x, k)
+            } else {
+                enc_n::<NR, N>(x, k)
+            }
+        }
+    };
+    (@one $vis:vis, $features:literal, $v:ty, $xor:path, $round:path, $last:path
+     $(, $barrier:path)?; $name:ident, $doc:expr) => {
+        #[doc = $doc]
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn $name<const NR: usize, const N: usize>(
+            x: &mut [$v; N],
+            k: &[$v; $crate::x86::MAX_ROUND_KEYS],
+        ) {
+            for v in x.iter_mut() {
+                *v = $xor(*v, k[0]);
+            }
+            for kr in &k[1..NR] {
+                for v in x.iter_mut() {
+                    *v = $round(*v, *kr);
+                }
+                $($barrier(x);)?
+            }
+            for v in x.iter_mut() {
+                *v = $last(*v, k[NR]);
+            }
+        }
+    };
+}
+pub(crate) use aes_rounds;
+
 pub mod v128;
 pub mod v256;
 pub mod v512;
-
-/// Round keys as stored: at most 15 (AES-256), `0..=Nr` meaningful.
-pub const MAX_ROUND_KEYS: usize = crate::key_schedule::MAX_ROUND_KEYS;

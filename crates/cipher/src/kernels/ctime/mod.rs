@@ -91,9 +91,9 @@
 //! the arithmetic S-box of the key schedule dominates). The previous
 //! byte-at-a-time arithmetic version of this kernel ran at ≈ 0.8 MB/s.
 
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitXor, BitXorAssign};
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
 use zeroize::Zeroize;
 
 /// The constant-time kernel.
@@ -159,14 +159,7 @@ macro_rules! lane_op {
 }
 lane_op!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
 lane_op!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
-
-impl BitOr for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn bitor(self, o: Lanes) -> Lanes {
-        Lanes(core::array::from_fn(|i| self.0[i] | o.0[i]))
-    }
-}
+lane_op!(BitOr, bitor, |, BitOrAssign, bitor_assign);
 
 impl Zeroize for Lanes {
     fn zeroize(&mut self) {
@@ -289,40 +282,32 @@ mod circuit;
 pub use circuit::sub_word;
 use circuit::{inv_sub_bytes_nc, sub_bytes_nc};
 
-/// ShiftRows on one plane: row segment `r` rotated right by `4r` bits.
+/// ShiftRows (`INV`: InvShiftRows) on every plane: row segment `r` rotated
+/// right (left) by `4r` bits.
 #[inline(always)]
-fn shift_rows_1(x: Lanes) -> Lanes {
-    // Rows 2 and 3: rotate by 8 (swap the two bytes of the segment).
-    let t = (x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
-    let x = x ^ t ^ t.shl(8);
-    // Rows 1 and 3: rotate right by 4.
-    (x & 0x0000_ffff_0000_ffff)
-        | (x.shr(4) & 0x0fff_0000_0fff_0000)
-        | (x.shl(12) & 0xf000_0000_f000_0000)
-}
-
-/// InvShiftRows on one plane: row segment `r` rotated left by `4r` bits.
-#[inline(always)]
-fn inv_shift_rows_1(x: Lanes) -> Lanes {
-    let t = (x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
-    let x = x ^ t ^ t.shl(8);
-    (x & 0x0000_ffff_0000_ffff)
-        | (x.shl(4) & 0xfff0_0000_fff0_0000)
-        | (x.shr(12) & 0x000f_0000_000f_0000)
+fn shift_rows_by<const INV: bool>(p: &mut Planes) {
+    for x in p {
+        // Rows 2 and 3: rotate by 8 (swap the two bytes of the segment).
+        let t = (*x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
+        let y = *x ^ t ^ t.shl(8);
+        // Rows 1 and 3: rotate by 4.
+        *x = (y & 0x0000_ffff_0000_ffff)
+            | if INV {
+                (y.shl(4) & 0xfff0_0000_fff0_0000) | (y.shr(12) & 0x000f_0000_000f_0000)
+            } else {
+                (y.shr(4) & 0x0fff_0000_0fff_0000) | (y.shl(12) & 0xf000_0000_f000_0000)
+            };
+    }
 }
 
 #[inline(always)]
 fn shift_rows(p: &mut Planes) {
-    for x in p {
-        *x = shift_rows_1(*x);
-    }
+    shift_rows_by::<false>(p);
 }
 
 #[inline(always)]
 fn inv_shift_rows(p: &mut Planes) {
-    for x in p {
-        *x = inv_shift_rows_1(*x);
-    }
+    shift_rows_by::<true>(p);
 }
 
 /// Rows `r+1` (mod 4) moved to row `r`: for every byte, the byte one row down
@@ -481,27 +466,14 @@ fn crypt(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
     }
 }
 
-impl Kernel for ConstantTime {
-    fn name(&self) -> &'static str {
-        "ctime"
-    }
-    fn description(&self) -> &'static str {
-        "portable constant-time (bitsliced, 8 blocks at a time, Boyar-Peralta S-box circuit)"
-    }
-    fn is_available(&self) -> bool {
-        true
-    }
-    fn is_constant_time(&self) -> bool {
-        true
-    }
-    fn rank(&self) -> u32 {
-        10
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        crypt(keys, blocks, false);
-    }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        crypt(keys, blocks, true);
+impl_kernel! {
+    impl for ConstantTime {
+        name: "ctime",
+        description: "portable constant-time (bitsliced, 8 blocks at a time, Boyar-Peralta S-box circuit)",
+        available: true,
+        constant_time: true,
+        rank: 10,
+        ecb: crypt,
     }
 }
 
