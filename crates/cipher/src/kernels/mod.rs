@@ -97,6 +97,49 @@ pub mod vaes256;
 
 use crate::kernel::Kernel;
 
+/// The steps of FIPS-197 on one representation of the state (a block of
+/// bytes in `reference`, bit-planes in `ctime`), for [`crypt`]; `INV`
+/// selects the inverse step.
+pub(crate) trait Steps {
+    /// A round key in the same representation.
+    type Key;
+    /// SubBytes then ShiftRows (`INV`: InvShiftRows then InvSubBytes).
+    fn sub_shift<const INV: bool>(&mut self);
+    /// MixColumns (`INV`: InvMixColumns).
+    fn mix_columns<const INV: bool>(&mut self);
+    /// AddRoundKey.
+    fn add_round_key(&mut self, key: &Self::Key);
+}
+
+/// The cipher (FIPS-197 Figure 5) with the `Nr + 1` round keys `keys` in
+/// order, or with `INV` the inverse cipher (Figure 12) with them in reverse
+/// order (round Nr first).
+#[inline(always)]
+pub(crate) fn crypt<S: Steps, const INV: bool>(
+    s: &mut S,
+    mut keys: impl Iterator<Item = S::Key>,
+    nr: usize,
+) {
+    let mut add_next = |s: &mut S| {
+        s.add_round_key(
+            &keys
+                .next()
+                .expect("a key schedule yields Nr + 1 round keys"),
+        );
+    };
+    add_next(s);
+    for round in 1..=nr {
+        s.sub_shift::<INV>();
+        if !INV && round < nr {
+            s.mix_columns::<false>();
+        }
+        add_next(s);
+        if INV && round < nr {
+            s.mix_columns::<true>();
+        }
+    }
+}
+
 /// Every kernel compiled into this build, in registry order.
 pub(crate) static ALL: &[&dyn Kernel] = &[
     &reference::Reference,

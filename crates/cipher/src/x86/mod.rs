@@ -41,21 +41,52 @@ macro_rules! load_store {
     };
 }
 
-/// `$name(rk)`: the round keys `rk` (at most 15) in registers of type `$v`,
-/// each register made from its key block `$k` by `$from` (a load, or a
-/// broadcast to every lane).
+/// `Keys` and `$name(rk)`: the round keys `rk` (at most 15) in registers
+/// of type `$v`, each made from its key block by `$from` (a load, or a
+/// broadcast to every 128-bit lane).
 macro_rules! round_keys {
-    ($features:literal, $v:ty, $name:ident, $zero:ident, |$k:ident| $from:expr) => {
-        /// The round keys `rk` (at most 15) into registers, each key in every
-        /// 128-bit lane (only `0..=Nr` are meaningful).
+    ($features:literal, $v:ty, $name:ident, $zero:ident, $from:ident) => {
+        /// The round keys in registers, each in every 128-bit lane (only
+        /// `0..=Nr` are meaningful).
+        pub type Keys = [$v; MAX_ROUND_KEYS];
+
+        /// The round keys `rk` (at most 15) into registers.
         #[inline]
         #[target_feature(enable = $features)]
-        pub fn $name(rk: &[[u8; 16]]) -> [$v; MAX_ROUND_KEYS] {
+        pub fn $name(rk: &[[u8; 16]]) -> Keys {
             let mut keys = [$zero(); MAX_ROUND_KEYS];
-            for (d, $k) in keys.iter_mut().zip(rk) {
-                *d = $from;
+            for (d, k) in keys.iter_mut().zip(rk) {
+                *d = $from(k);
             }
             keys
+        }
+    };
+}
+
+/// `$name(t)`: each 128-bit lane of `t` (an XTS tweak, little-endian) times
+/// α^`$bits` (IEEE 1619 §5.2): shifted left by `$bits`, the bits shifted out
+/// of the top reduced with x^7 + x^2 + x + 1 (their carry-less product with
+/// 0x87 fits in the low qword: four shifted XORs, no carry-less multiply).
+/// Branch-free; advancing every register of a group by the group's power of
+/// α keeps their updates independent (no serial chain through the group).
+macro_rules! xts_mul_alpha_pow {
+    ($features:literal, $v:ty, $name:ident, $bits:literal,
+     $slli:ident, $srli:ident, $bslli:ident, $bsrli:ident, $xor:ident) => {
+        #[doc = concat!("Each 128-bit lane (an XTS tweak) times α^", $bits, ", branch-free.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $name(t: $v) -> $v {
+            let shifted = $slli::<$bits>(t);
+            let out = $srli::<{ 64 - $bits }>(t);
+            // Bits leaving qword 0 enter qword 1.
+            let into_hi = $bslli::<8>(out);
+            // Bits leaving qword 1, moved to qword 0, times 0x87.
+            let hi = $bsrli::<8>(out);
+            let red = $xor(
+                $xor(hi, $slli::<1>(hi)),
+                $xor($slli::<2>(hi), $slli::<7>(hi)),
+            );
+            $xor($xor(shifted, into_hi), red)
         }
     };
 }

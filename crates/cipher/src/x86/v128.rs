@@ -12,9 +12,6 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys as registers (only `0..=Nr` are meaningful).
-pub type Keys = [__m128i; MAX_ROUND_KEYS];
-
 load_store!(
     "sse2",
     __m128i,
@@ -39,7 +36,7 @@ pub fn store(b: &mut [u8; 16], v: __m128i) {
     store_at(b, v)
 }
 
-round_keys!("sse2", __m128i, load_keys, _mm_setzero_si128, |k| load(k));
+round_keys!("sse2", __m128i, load_keys, _mm_setzero_si128, load);
 
 /// A scheduling barrier: an empty `asm!` that LLVM must keep in program
 /// order with the other barriers, so round `r` of every block in flight is
@@ -110,20 +107,15 @@ pub fn xts_double(t: __m128i) -> __m128i {
     _mm_xor_si128(_mm_add_epi64(t, t), mask)
 }
 
-/// The XTS tweak times α^8: shifted left by a byte, the byte shifted out of
-/// the top reduced with 0x87 (carry-less, it fits in the low qword).
-/// Branch-free; advancing each of eight registers by α^8 keeps their
-/// updates independent.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn xts_mul_alpha8(t: __m128i) -> __m128i {
-    let shifted = _mm_slli_epi64::<8>(t);
-    let out = _mm_srli_epi64::<56>(t);
-    let into_hi = _mm_slli_si128::<8>(out);
-    let hi = _mm_srli_si128::<8>(out);
-    let red = _mm_xor_si128(
-        _mm_xor_si128(hi, _mm_slli_epi64::<1>(hi)),
-        _mm_xor_si128(_mm_slli_epi64::<2>(hi), _mm_slli_epi64::<7>(hi)),
-    );
-    _mm_xor_si128(_mm_xor_si128(shifted, into_hi), red)
-}
+// The XTS tweak times α^8: each of eight registers advanced by α^8.
+xts_mul_alpha_pow!(
+    "sse2",
+    __m128i,
+    xts_mul_alpha8,
+    8,
+    _mm_slli_epi64,
+    _mm_srli_epi64,
+    _mm_slli_si128,
+    _mm_srli_si128,
+    _mm_xor_si128
+);

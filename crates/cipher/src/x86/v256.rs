@@ -13,9 +13,6 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys broadcast to both lanes (only `0..=Nr` meaningful).
-pub type Keys = [__m256i; MAX_ROUND_KEYS];
-
 /// A block in both lanes of a register.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -23,9 +20,7 @@ pub fn splat(b: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(super::v128::load(b))
 }
 
-round_keys!("avx2", __m256i, broadcast_keys, _mm256_setzero_si256, |k| {
-    splat(k)
-});
+round_keys!("avx2", __m256i, broadcast_keys, _mm256_setzero_si256, splat);
 
 load_store!(
     "avx2",
@@ -81,21 +76,14 @@ pub fn preceding(c: __m256i, prev: __m256i) -> __m256i {
     _mm256_permute2x128_si256::<0x21>(prev, c)
 }
 
-/// Each 128-bit lane (an XTS tweak) times α^16: shifted left by 16 bits,
-/// the 16 bits shifted out of the top reduced with 0x87 (their carry-less
-/// product with 0x87 fits in the low qword). Branch-free. Advancing every
-/// register of a group by α^16 keeps the tweak updates independent of each
-/// other (no serial chain through the group).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn xts_mul_alpha16(t: __m256i) -> __m256i {
-    let shifted = _mm256_slli_epi64::<16>(t);
-    let out = _mm256_srli_epi64::<48>(t);
-    let into_hi = _mm256_bslli_epi128::<8>(out);
-    let hi = _mm256_bsrli_epi128::<8>(out);
-    let red = _mm256_xor_si256(
-        _mm256_xor_si256(hi, _mm256_slli_epi64::<1>(hi)),
-        _mm256_xor_si256(_mm256_slli_epi64::<2>(hi), _mm256_slli_epi64::<7>(hi)),
-    );
-    _mm256_xor_si256(_mm256_xor_si256(shifted, into_hi), red)
-}
+xts_mul_alpha_pow!(
+    "avx2",
+    __m256i,
+    xts_mul_alpha16,
+    16,
+    _mm256_slli_epi64,
+    _mm256_srli_epi64,
+    _mm256_bslli_epi128,
+    _mm256_bsrli_epi128,
+    _mm256_xor_si256
+);

@@ -19,9 +19,6 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys broadcast to all four lanes (only `0..=Nr` meaningful).
-pub type Keys = [__m512i; MAX_ROUND_KEYS];
-
 /// A block in all four lanes of a register (`VBROADCASTI32X4`).
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -34,7 +31,7 @@ round_keys!(
     __m512i,
     broadcast_keys,
     _mm512_setzero_si512,
-    |k| splat(k)
+    splat
 );
 
 load_store!(
@@ -110,22 +107,14 @@ pub fn counters<const N: usize>(ctr: u128, x: &mut [__m512i; N]) {
     }
 }
 
-/// Each 128-bit lane (an XTS tweak, little-endian) times α^4: shifted
-/// left by four bits, the four bits shifted out of the top reduced with
-/// x^7 + x^2 + x + 1 (IEEE 1619 §5.2). Branch-free; no carry-less multiply
-/// (the product of a 4-bit value by 0x87 is four shifted XORs).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub fn xts_mul_alpha4(t: __m512i) -> __m512i {
-    let shifted = _mm512_slli_epi64::<4>(t);
-    let out = _mm512_srli_epi64::<60>(t);
-    // Bits leaving qword 0 enter qword 1.
-    let into_hi = _mm512_bslli_epi128::<8>(out);
-    // Bits leaving qword 1, moved to qword 0, times 0x87.
-    let hi = _mm512_bsrli_epi128::<8>(out);
-    let red = _mm512_xor_si512(
-        _mm512_xor_si512(hi, _mm512_slli_epi64::<1>(hi)),
-        _mm512_xor_si512(_mm512_slli_epi64::<2>(hi), _mm512_slli_epi64::<7>(hi)),
-    );
-    _mm512_ternarylogic_epi64::<0x96>(shifted, into_hi, red)
-}
+xts_mul_alpha_pow!(
+    "avx512f,avx512bw",
+    __m512i,
+    xts_mul_alpha4,
+    4,
+    _mm512_slli_epi64,
+    _mm512_srli_epi64,
+    _mm512_bslli_epi128,
+    _mm512_bsrli_epi128,
+    _mm512_xor_si512
+);

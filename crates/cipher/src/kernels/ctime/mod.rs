@@ -207,22 +207,18 @@ fn swap_move(a: &mut Lanes, b: &mut Lanes, mask: u64, n: u32) {
 /// word `k` was. An involution.
 #[inline(always)]
 fn transpose(w: &mut Planes) {
-    let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    const M1: u64 = 0x5555_5555_5555_5555;
-    const M2: u64 = 0x3333_3333_3333_3333;
-    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    swap_move(w0, w1, M1, 1);
-    swap_move(w2, w3, M1, 1);
-    swap_move(w4, w5, M1, 1);
-    swap_move(w6, w7, M1, 1);
-    swap_move(w0, w2, M2, 2);
-    swap_move(w1, w3, M2, 2);
-    swap_move(w4, w6, M2, 2);
-    swap_move(w5, w7, M2, 2);
-    swap_move(w0, w4, M4, 4);
-    swap_move(w1, w5, M4, 4);
-    swap_move(w2, w6, M4, 4);
-    swap_move(w3, w7, M4, 4);
+    // Three rounds of SWAPMOVE: words `n` apart exchange `n`-bit groups.
+    for (n, mask) in [
+        (1, 0x5555_5555_5555_5555),
+        (2, 0x3333_3333_3333_3333),
+        (4, 0x0f0f_0f0f_0f0f_0f0f),
+    ] {
+        for i in (0..8).filter(|i| i & n == 0) {
+            let (mut a, mut b) = (w[i], w[i + n]);
+            swap_move(&mut a, &mut b, mask, n as u32);
+            (w[i], w[i + n]) = (a, b);
+        }
+    }
 }
 
 /// Bitslice a 64-byte batch (four blocks) into planes.
@@ -300,16 +296,6 @@ fn shift_rows_by<const INV: bool>(p: &mut Planes) {
     }
 }
 
-#[inline(always)]
-fn shift_rows(p: &mut Planes) {
-    shift_rows_by::<false>(p);
-}
-
-#[inline(always)]
-fn inv_shift_rows(p: &mut Planes) {
-    shift_rows_by::<true>(p);
-}
-
 /// Rows `r+1` (mod 4) moved to row `r`: for every byte, the byte one row down
 /// in the same column.
 #[inline(always)]
@@ -362,48 +348,34 @@ fn inv_mix_columns(a: &mut Planes) {
     mix_columns(a);
 }
 
-#[inline(always)]
-fn add_round_key(p: &mut Planes, k: &Planes) {
-    for (x, y) in p.iter_mut().zip(k) {
-        *x ^= *y;
+/// SubBytes without its constant and InvSubBytes with its input constant
+/// removed: the constants are folded into the round keys.
+impl super::Steps for Planes {
+    type Key = Planes;
+    #[inline(always)]
+    fn sub_shift<const INV: bool>(&mut self) {
+        if INV {
+            shift_rows_by::<true>(self);
+            inv_sub_bytes_nc(self);
+        } else {
+            sub_bytes_nc(self);
+            shift_rows_by::<false>(self);
+        }
     }
-}
-
-fn next_key(keys: &mut impl Iterator<Item = Planes>) -> Planes {
-    keys.next()
-        .expect("a key schedule yields Nr + 1 round keys")
-}
-
-/// The cipher (FIPS-197 Figure 5) on four bitsliced blocks; `keys` yields the
-/// `Nr + 1` bitsliced round keys (with the folded constant) in order.
-#[inline(always)]
-fn encrypt_planes(p: &mut Planes, mut keys: impl Iterator<Item = Planes>, nr: usize) {
-    add_round_key(p, &next_key(&mut keys));
-    for _ in 1..nr {
-        sub_bytes_nc(p);
-        shift_rows(p);
-        mix_columns(p);
-        add_round_key(p, &next_key(&mut keys));
+    #[inline(always)]
+    fn mix_columns<const INV: bool>(&mut self) {
+        if INV {
+            inv_mix_columns(self);
+        } else {
+            mix_columns(self);
+        }
     }
-    sub_bytes_nc(p);
-    shift_rows(p);
-    add_round_key(p, &next_key(&mut keys));
-}
-
-/// The inverse cipher (FIPS-197 Figure 12) on four bitsliced blocks; `keys`
-/// yields the bitsliced round keys Nr down to 0.
-#[inline(always)]
-fn decrypt_planes(p: &mut Planes, mut keys: impl Iterator<Item = Planes>, nr: usize) {
-    add_round_key(p, &next_key(&mut keys));
-    for _ in 1..nr {
-        inv_shift_rows(p);
-        inv_sub_bytes_nc(p);
-        add_round_key(p, &next_key(&mut keys));
-        inv_mix_columns(p);
+    #[inline(always)]
+    fn add_round_key(&mut self, k: &Planes) {
+        for (x, y) in self.iter_mut().zip(k) {
+            *x ^= *y;
+        }
     }
-    inv_shift_rows(p);
-    inv_sub_bytes_nc(p);
-    add_round_key(p, &next_key(&mut keys));
 }
 
 /// Run `f` on every batch of (up to) four blocks, zero-padding the last.
@@ -423,12 +395,16 @@ fn for_each_batch(blocks: &mut [Block], mut f: impl FnMut(&mut Planes)) {
     planes.zeroize();
 }
 
+/// The cipher (FIPS-197 Figure 5) on a batch of bitsliced blocks, or with
+/// `dec` the inverse cipher (Figure 12); `keys` yields the `Nr + 1`
+/// bitsliced round keys (with the folded constant) in the order they are
+/// added.
 #[inline(always)]
 fn run_batch(p: &mut Planes, keys: impl Iterator<Item = Planes>, nr: usize, dec: bool) {
     if dec {
-        decrypt_planes(p, keys, nr);
+        super::crypt::<_, true>(p, keys, nr);
     } else {
-        encrypt_planes(p, keys, nr);
+        super::crypt::<_, false>(p, keys, nr);
     }
 }
 
