@@ -22,7 +22,7 @@
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
 use crate::x86::v128::{
-    Keys, counters, crypt_n, dec_n, enc_n, load, load_at, load_keys, store, store_at,
+    Keys, counters, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
     xts_mul_alpha8,
 };
 use core::arch::x86_64::*;
@@ -124,39 +124,17 @@ fn inv_mix_keys_ni(keys: &mut [[u8; 16]]) {
     }
 }
 
-/// ECB over exactly `N` blocks.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(blocks: &mut [Block], k: &Keys) {
-    assert_eq!(blocks.len(), N);
-    let mut x = [_mm_setzero_si128(); N];
-    for (v, b) in x.iter_mut().zip(blocks.iter()) {
-        *v = load(b);
-    }
-    crypt_n::<NR, N, DEC>(&mut x, k);
-    for (v, b) in x.iter().zip(blocks.iter_mut()) {
-        store(b, *v);
-    }
-}
+crate::x86::ecb_ctr_steps!("aes,sse2,ssse3", 16, _mm_setzero_si128);
 
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) {
     let k = load_keys(rk);
-    in_pieces!(blocks, 1, WIDTH, ecb_step::<NR, _, DEC>(&k));
-}
-
-/// CTR over exactly `16 * N` bytes.
-#[inline]
-#[target_feature(enable = "aes,sse2,ssse3")]
-fn ctr_step<const NR: usize, const N: usize>(data: &mut [u8], ctr: &mut u128, k: &Keys) {
-    assert_eq!(data.len(), 16 * N);
-    let mut x = [_mm_setzero_si128(); N];
-    counters::<N>(*ctr, &mut x);
-    *ctr = ctr.wrapping_add(N as u128);
-    enc_n::<NR, N>(&mut x, k);
-    for (v, d) in x.iter().zip(data.chunks_exact_mut(16)) {
-        store_at(d, _mm_xor_si128(load_at(d), *v));
-    }
+    in_pieces!(
+        blocks.as_flattened_mut(),
+        16,
+        WIDTH,
+        ecb_step::<NR, _, DEC>(&k)
+    );
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]

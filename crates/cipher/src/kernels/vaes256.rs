@@ -24,7 +24,8 @@ use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Keys, broadcast_keys, counters, crypt_n, load32, preceding, splat, store32, xts_mul_alpha16,
+    Keys, broadcast_keys, counters, crypt_n, load_n, load32, preceding, splat, store_n, store32,
+    xor_n, xts_mul_alpha16,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -69,10 +70,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
     k: &Keys,
 ) {
     assert_eq!(d.len(), 32 * N);
-    let mut c = [_mm256_setzero_si256(); N];
-    for (v, s) in c.iter_mut().zip(d.chunks_exact(32)) {
-        *v = load32(s);
-    }
+    let c = load_n::<N>(d);
     // `post`: XORed after the rounds.
     let mut post = [_mm256_setzero_si256(); N];
     let mut x = c;
@@ -99,9 +97,8 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
         }
     }
     crypt_n::<NR, N, DEC>(&mut x, k);
-    for ((v, p), s) in x.iter().zip(&post).zip(d.chunks_exact_mut(32)) {
-        store32(s, _mm256_xor_si256(*v, *p));
-    }
+    xor_n(&mut x, &post);
+    store_n(d, &x);
 }
 
 /// `op` over `data` (whole blocks, or any length for CTR) with the keys
@@ -160,14 +157,11 @@ fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block,
     ts.zeroize();
     let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
     for c in &mut chunks {
-        let mut x = [_mm256_setzero_si256(); IN_FLIGHT];
-        for ((v, s), t) in x.iter_mut().zip(c.chunks_exact(32)).zip(&tw) {
-            *v = _mm256_xor_si256(load32(s), *t);
-        }
+        let mut x = load_n::<IN_FLIGHT>(c);
+        xor_n(&mut x, &tw);
         crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-        for ((v, s), t) in x.iter().zip(c.chunks_exact_mut(32)).zip(&tw) {
-            store32(s, _mm256_xor_si256(*v, *t));
-        }
+        xor_n(&mut x, &tw);
+        store_n(c, &x);
         for t in tw.iter_mut() {
             *t = xts_mul_alpha16(*t);
         }

@@ -15,10 +15,11 @@
 pub const MAX_ROUND_KEYS: usize = crate::key_schedule::MAX_ROUND_KEYS;
 
 /// `$load(p)` and `$store(p, v)`: the first `$bytes` bytes of a slice (at
-/// least that long) as a register of type `$v` and back, unaligned.
+/// least that long) as a register of type `$v` and back, unaligned; and
+/// `load_n`, `store_n` and `xor_n` on `N` such registers.
 macro_rules! load_store {
     ($features:literal, $v:ty, $bytes:literal, $load:ident, $store:ident,
-     $loadu:ident, $storeu:ident) => {
+     $loadu:ident, $storeu:ident, $zero:ident, $xor:ident) => {
         #[doc = concat!("The first ", $bytes, " bytes of `p` (at least ", $bytes, " long).")]
         #[inline]
         #[target_feature(enable = $features)]
@@ -38,8 +39,68 @@ macro_rules! load_store {
             // store.
             unsafe { $storeu(p.as_mut_ptr().cast(), v) }
         }
+
+        #[doc = concat!("`N` registers from the first `", $bytes, " · N` bytes of `p`.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn load_n<const N: usize>(p: &[u8]) -> [$v; N] {
+            let mut x = [$zero(); N];
+            for (v, c) in x.iter_mut().zip(p[..$bytes * N].chunks_exact($bytes)) {
+                *v = $load(c);
+            }
+            x
+        }
+
+        #[doc = concat!("`N` registers to the first `", $bytes, " · N` bytes of `p`.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn store_n<const N: usize>(p: &mut [u8], x: &[$v; N]) {
+            for (v, c) in x.iter().zip(p[..$bytes * N].chunks_exact_mut($bytes)) {
+                $store(c, *v);
+            }
+        }
+
+        /// `x[i] ^= y[i]` for every register.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn xor_n<const N: usize>(x: &mut [$v; N], y: &[$v; N]) {
+            for (a, b) in x.iter_mut().zip(y) {
+                *a = $xor(*a, *b);
+            }
+        }
     };
 }
+
+/// `ecb_step` and `ctr_step`, ECB and CTR over exactly `N` registers of
+/// `$bytes` bytes, written with the width's `crypt_n`, `enc_n`, `counters`,
+/// `load_n`, `store_n`, `xor_n` and `Keys` where it is expanded.
+macro_rules! ecb_ctr_steps {
+    ($features:literal, $bytes:literal, $zero:path) => {
+        #[doc = concat!("ECB over exactly `", $bytes, " · N` bytes.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(d: &mut [u8], k: &Keys) {
+            assert_eq!(d.len(), $bytes * N);
+            let mut x = load_n::<N>(d);
+            crypt_n::<NR, N, DEC>(&mut x, k);
+            store_n(d, &x);
+        }
+
+        #[doc = concat!("CTR over exactly `", $bytes, " · N` bytes.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn ctr_step<const NR: usize, const N: usize>(d: &mut [u8], ctr: &mut u128, k: &Keys) {
+            assert_eq!(d.len(), $bytes * N);
+            let mut x = [$zero(); N];
+            counters::<N>(*ctr, &mut x);
+            *ctr = ctr.wrapping_add(($bytes / 16 * N) as u128);
+            enc_n::<NR, N>(&mut x, k);
+            xor_n(&mut x, &load_n::<N>(d));
+            store_n(d, &x);
+        }
+    };
+}
+pub(crate) use ecb_ctr_steps;
 
 /// `Keys` and `$name(rk)`: the round keys `rk` (at most 15) in registers
 /// of type `$v`, each made from its key block by `$from` (a load, or a

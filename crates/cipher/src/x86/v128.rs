@@ -19,7 +19,9 @@ load_store!(
     load_at,
     store_at,
     _mm_loadu_si128,
-    _mm_storeu_si128
+    _mm_storeu_si128,
+    _mm_setzero_si128,
+    _mm_xor_si128
 );
 
 /// A block as a register.

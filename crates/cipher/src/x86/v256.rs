@@ -29,7 +29,9 @@ load_store!(
     load32,
     store32,
     _mm256_loadu_si256,
-    _mm256_storeu_si256
+    _mm256_storeu_si256,
+    _mm256_setzero_si256,
+    _mm256_xor_si256
 );
 
 super::aes_rounds!(pub, "avx2,vaes", __m256i, _mm256_xor_si256,

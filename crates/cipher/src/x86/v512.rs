@@ -41,7 +41,9 @@ load_store!(
     load64,
     store64,
     _mm512_loadu_si512,
-    _mm512_storeu_si512
+    _mm512_storeu_si512,
+    _mm512_setzero_si512,
+    _mm512_xor_si512
 );
 
 /// The first `p.len()` (< 64) bytes of a register, rest zero.

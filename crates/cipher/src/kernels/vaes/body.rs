@@ -12,27 +12,14 @@ macro_rules! vaes_body {
         use core::arch::x86_64::*;
 
         use crate::x86::v512::{
-            Keys, broadcast_keys as load_keys, counters, load_partial, load64, store_partial,
-            store64,
+            Keys, broadcast_keys as load_keys, counters, load_n, load_partial, store_n,
+            store_partial, xor_n,
         };
 
         crate::x86::aes_rounds!(, $features, __m512i, _mm512_xor_si512,
             enc: $enc, $enclast, dec: $dec, $declast);
 
-        /// ECB over exactly `64 * N` bytes (`4 * N` blocks).
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(d: &mut [u8], k: &Keys) {
-            assert_eq!(d.len(), 64 * N);
-            let mut x = [_mm512_setzero_si512(); N];
-            for (v, c) in x.iter_mut().zip(d.chunks_exact(64)) {
-                *v = load64(c);
-            }
-            crypt_n::<NR, N, DEC>(&mut x, k);
-            for (v, c) in x.iter().zip(d.chunks_exact_mut(64)) {
-                store64(c, *v);
-            }
-        }
+        crate::x86::ecb_ctr_steps!($features, 64, _mm512_setzero_si512);
 
         #[target_feature(enable = $features)]
         fn ecb<const NR: usize, const W: usize, const DEC: bool>(
@@ -46,20 +33,6 @@ macro_rules! vaes_body {
                 let mut x = [load_partial(rest)];
                 crypt_n::<NR, 1, DEC>(&mut x, &k);
                 store_partial(rest, x[0]);
-            }
-        }
-
-        /// CTR over exactly `64 * N` bytes.
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn ctr_step<const NR: usize, const N: usize>(d: &mut [u8], ctr: &mut u128, k: &Keys) {
-            assert_eq!(d.len(), 64 * N);
-            let mut x = [_mm512_setzero_si512(); N];
-            counters::<N>(*ctr, &mut x);
-            *ctr = ctr.wrapping_add(4 * N as u128);
-            enc_n::<NR, N>(&mut x, k);
-            for (v, c) in x.iter().zip(d.chunks_exact_mut(64)) {
-                store64(c, _mm512_xor_si512(load64(c), *v));
             }
         }
 

@@ -29,10 +29,7 @@ macro_rules! vaes_modes {
             k: &Keys,
         ) {
             assert_eq!(d.len(), 64 * N);
-            let mut c = [_mm512_setzero_si512(); N];
-            for (v, s) in c.iter_mut().zip(d.chunks_exact(64)) {
-                *v = load64(s);
-            }
+            let c = load_n::<N>(d);
             let mut prev = [_mm512_setzero_si512(); N];
             prev[0] = preceding(c[0], *chain);
             for r in 1..N {
@@ -41,9 +38,8 @@ macro_rules! vaes_modes {
             // CBC: P = D(C_i) ⊕ C_{i-1}; CFB: P = E(C_{i-1}) ⊕ C_i.
             let (mut x, other) = if CBC { (c, prev) } else { (prev, c) };
             crypt_n::<NR, N, CBC>(&mut x, k);
-            for ((v, o), s) in x.iter().zip(&other).zip(d.chunks_exact_mut(64)) {
-                store64(s, _mm512_xor_si512(*v, *o));
-            }
+            xor_n(&mut x, &other);
+            store_n(d, &x);
             *chain = c[N - 1];
         }
 
@@ -85,14 +81,11 @@ macro_rules! vaes_modes {
             for r in 1..N {
                 tw[r] = xts_mul_alpha4(tw[r - 1]);
             }
-            let mut x = [_mm512_setzero_si512(); N];
-            for ((v, s), tr) in x.iter_mut().zip(d.chunks_exact(64)).zip(&tw) {
-                *v = _mm512_xor_si512(load64(s), *tr);
-            }
+            let mut x = load_n::<N>(d);
+            xor_n(&mut x, &tw);
             crypt_n::<NR, N, DEC>(&mut x, k);
-            for ((v, s), tr) in x.iter().zip(d.chunks_exact_mut(64)).zip(&tw) {
-                store64(s, _mm512_xor_si512(*v, *tr));
-            }
+            xor_n(&mut x, &tw);
+            store_n(d, &x);
             *t = xts_mul_alpha4(tw[N - 1]);
         }
 
