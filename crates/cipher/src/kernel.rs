@@ -249,7 +249,9 @@ pub fn ctr_xor_with_blocks<K: Kernel + ?Sized>(
     *counter = ctr.to_be_bytes();
 }
 
-/// A [`Kernel`] impl from one table: the kernel's descriptive methods, and
+/// A [`Kernel`] impl from one table: the kernel's descriptive methods (with
+/// `needs`, the CPU features it needs, also an inherent `require()` that
+/// panics unless they are there), and
 /// the operations it implements itself as functions of the key schedule
 /// (the rest keep the trait's generic versions). `ecb` takes a `decrypt`
 /// flag and serves both directions; the others take the arguments of the
@@ -260,6 +262,7 @@ macro_rules! impl_kernel {
             name: $name:literal,
             description: $desc:literal,
             available: $avail:expr,
+            $(needs: $needs:literal,)?
             constant_time: $ct:literal,
             rank: $rank:literal,
             $(isa: $isa:ident,)?
@@ -272,6 +275,14 @@ macro_rules! impl_kernel {
             $(xts_blocks: $xts:expr,)?
         }
     ) => {
+        $(impl $ty {
+            /// Panics (rather than run an illegal instruction) unless this
+            /// CPU runs the kernel.
+            fn require() {
+                $crate::kernels::require($avail, $name, $needs);
+            }
+        })?
+
         impl<$($($gen)*)?> $crate::kernel::Kernel for $ty {
             fn name(&self) -> &'static str {
                 $name
@@ -294,27 +305,49 @@ macro_rules! impl_kernel {
             $(fn vector_bits(&self) -> u32 {
                 $bits
             })?
-            fn encrypt_blocks(&self, keys: &$crate::key_schedule::KeySchedule, blocks: &mut [$crate::kernel::Block]) {
-                $ecb(keys, blocks, false)
-            }
-            fn decrypt_blocks(&self, keys: &$crate::key_schedule::KeySchedule, blocks: &mut [$crate::kernel::Block]) {
-                $ecb(keys, blocks, true)
-            }
-            $(fn ctr_xor(&self, keys: &$crate::key_schedule::KeySchedule, counter: &mut $crate::kernel::Block, data: &mut [u8]) {
+            $crate::kernel::impl_kernel!(@ecb encrypt_blocks, $ecb, false);
+            $crate::kernel::impl_kernel!(@ecb decrypt_blocks, $ecb, true);
+            $(fn ctr_xor(
+                &self,
+                keys: &$crate::key_schedule::KeySchedule,
+                counter: &mut $crate::kernel::Block,
+                data: &mut [u8],
+            ) {
                 $ctr(keys, counter, data)
             })?
-            $(fn cbc_encrypt(&self, keys: &$crate::key_schedule::KeySchedule, iv: &mut $crate::kernel::Block, blocks: &mut [$crate::kernel::Block]) {
-                $cbc_enc(keys, iv, blocks)
-            })?
-            $(fn cbc_decrypt(&self, keys: &$crate::key_schedule::KeySchedule, iv: &mut $crate::kernel::Block, blocks: &mut [$crate::kernel::Block]) {
-                $cbc_dec(keys, iv, blocks)
-            })?
-            $(fn cfb_decrypt(&self, keys: &$crate::key_schedule::KeySchedule, iv: &mut $crate::kernel::Block, blocks: &mut [$crate::kernel::Block]) {
-                $cfb_dec(keys, iv, blocks)
-            })?
-            $(fn xts_blocks(&self, keys: &$crate::key_schedule::KeySchedule, tweak: &mut $crate::kernel::Block, blocks: &mut [$crate::kernel::Block], decrypt: bool) {
+            $($crate::kernel::impl_kernel!(@chain cbc_encrypt, $cbc_enc);)?
+            $($crate::kernel::impl_kernel!(@chain cbc_decrypt, $cbc_dec);)?
+            $($crate::kernel::impl_kernel!(@chain cfb_decrypt, $cfb_dec);)?
+            $(fn xts_blocks(
+                &self,
+                keys: &$crate::key_schedule::KeySchedule,
+                tweak: &mut $crate::kernel::Block,
+                blocks: &mut [$crate::kernel::Block],
+                decrypt: bool,
+            ) {
                 $xts(keys, tweak, blocks, decrypt)
             })?
+        }
+    };
+    // ECB in one direction.
+    (@ecb $method:ident, $ecb:expr, $decrypt:literal) => {
+        fn $method(
+            &self,
+            keys: &$crate::key_schedule::KeySchedule,
+            blocks: &mut [$crate::kernel::Block],
+        ) {
+            $ecb(keys, blocks, $decrypt)
+        }
+    };
+    // A chained mode: CBC encryption, CBC or CFB128 decryption.
+    (@chain $method:ident, $f:expr) => {
+        fn $method(
+            &self,
+            keys: &$crate::key_schedule::KeySchedule,
+            iv: &mut $crate::kernel::Block,
+            blocks: &mut [$crate::kernel::Block],
+        ) {
+            $f(keys, iv, blocks)
         }
     };
 }

@@ -39,14 +39,6 @@ const WIDTH: usize = 8;
 /// group of this many blocks (1 KiB).
 pub const ONLINE_BATCH: usize = 64;
 
-fn detected() -> bool {
-    crate::cpu::features().aesni()
-}
-
-fn require() {
-    super::require(detected(), "aesni", "aes, sse2 and ssse3");
-}
-
 /// Run `f` over `data` with the round keys in the form the AES instructions
 /// want — encryption order, or with `dec` the equivalent inverse cipher's
 /// keys in decryption order (what `AESDEC` wants): with stored keys, once
@@ -294,7 +286,7 @@ fn run<const NR: usize, const OP: u8, const DEC: bool>(
 
 /// `OP` over whole blocks with AES-NI, on any key schedule.
 fn keyed<const OP: u8>(keys: &KeySchedule, state: &mut Block, blocks: &mut [Block], dec: bool) {
-    require();
+    AesNi::require();
     for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
         // SAFETY: `require` checked aes, sse2 and ssse3.
         unsafe { by_rounds!(rk, dec => run::<_, OP, ?>(rk, state, b)) }
@@ -303,7 +295,7 @@ fn keyed<const OP: u8>(keys: &KeySchedule, state: &mut Block, blocks: &mut [Bloc
 
 /// Counter mode with AES-NI, the counters generated in registers.
 fn ctr_xor(keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-    require();
+    AesNi::require();
     ctr_keyed(keys, counter, data, |rk, c, d| {
         // SAFETY: `require` checked aes, sse2 and ssse3.
         unsafe { by_rounds!(rk => ctr::<_>(rk, c, d)) }
@@ -314,7 +306,8 @@ impl_kernel! {
     impl for AesNi {
         name: "aesni",
         description: "x86-64 AES-NI, 8 blocks interleaved, fused CTR (constant-time)",
-        available: detected(),
+        available: crate::cpu::features().aesni(),
+        needs: "aes, sse2 and ssse3",
         constant_time: true,
         rank: 20,
         isa: Aesni,

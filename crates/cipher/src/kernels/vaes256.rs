@@ -37,14 +37,6 @@ pub struct Vaes256;
 /// ymm registers (2 blocks each) in flight in the main loop.
 pub const IN_FLIGHT: usize = 8;
 
-fn detected() -> bool {
-    crate::cpu::features().vaes256()
-}
-
-fn require() {
-    super::require(detected(), "vaes256", "avx2, vaes and aes");
-}
-
 /// What one register-group step does to the bytes of `data` (`32 * N`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -210,7 +202,7 @@ fn blocks_op(
     blocks: &mut [Block],
     mut f: impl FnMut(&[[u8; 16]], &mut [u8]),
 ) {
-    require();
+    Vaes256::require();
     for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
         f(rk, b.as_flattened_mut())
     });
@@ -227,7 +219,7 @@ fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
 }
 
 fn ctr_xor(keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-    require();
+    Vaes256::require();
     ctr_keyed(keys, counter, data, |rk, c, d| {
         // SAFETY: `require` checked avx2, vaes and aes.
         unsafe {
@@ -264,7 +256,8 @@ impl_kernel! {
     impl for Vaes256 {
         name: "vaes256",
         description: "AVX2 + VAES (256-bit), 16 blocks in flight, fused CTR (constant-time)",
-        available: detected(),
+        available: crate::cpu::features().vaes256(),
+        needs: "avx2, vaes and aes",
         constant_time: true,
         rank: 25,
         isa: Aesni,
@@ -272,7 +265,7 @@ impl_kernel! {
         ecb: ecb,
         ctr_xor: ctr_xor,
         cbc_encrypt: |keys, iv, blocks| {
-            require();
+            Vaes256::require();
             cbc_encrypt_ni(keys, iv, blocks)
         },
         cbc_decrypt: |keys, iv, blocks| chain(keys, iv, blocks, Op::CbcDec),

@@ -43,14 +43,6 @@ pub struct Vaes;
 /// Ice Lake and later); 4 (16 blocks) is the alternative.
 pub const IN_FLIGHT: usize = 8;
 
-fn detected() -> bool {
-    crate::cpu::features().vaes()
-}
-
-fn require() {
-    super::require(detected(), "vaes", "avx512f, avx512bw, vaes and aes");
-}
-
 #[macro_use]
 mod body;
 #[macro_use]
@@ -79,20 +71,21 @@ macro_rules! vaes_kernel {
 mod hw {
     vaes_body!(
         "avx512f,avx512bw,vaes",
-        super::require,
+        super::Vaes::require,
         _mm512_aesenc_epi128,
         _mm512_aesenclast_epi128,
         _mm512_aesdec_epi128,
         _mm512_aesdeclast_epi128
     );
-    vaes_modes!("avx512f,avx512bw,vaes", super::require);
+    vaes_modes!("avx512f,avx512bw,vaes", super::Vaes::require);
 }
 
 vaes_kernel! {
     impl for Vaes => hw, IN_FLIGHT {
         name: "vaes",
         description: "AVX-512 + VAES, 32 blocks in flight, fused CTR (constant-time)",
-        available: detected(),
+        available: crate::cpu::features().vaes(),
+        needs: "avx512f, avx512bw, vaes and aes",
         constant_time: true,
         rank: 30,
         isa: Vaes,
