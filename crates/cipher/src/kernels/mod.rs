@@ -128,16 +128,18 @@ pub(crate) fn crypt<S: Steps, const INV: bool>(
         );
     };
     add_next(s);
-    for round in 1..=nr {
+    for _ in 1..nr {
         s.sub_shift::<INV>();
-        if !INV && round < nr {
+        if !INV {
             s.mix_columns::<false>();
         }
         add_next(s);
-        if INV && round < nr {
+        if INV {
             s.mix_columns::<true>();
         }
     }
+    s.sub_shift::<INV>();
+    add_next(s);
 }
 
 /// Every kernel compiled into this build, in registry order.

@@ -130,6 +130,14 @@ fn load_keys(keys: &KeySchedule, dec: bool, rk: &mut [[u32; 4]; 15]) {
 
 /// ECB in either direction; online keys are derived afresh per [`GROUP`].
 fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    if dec {
+        ecb_dir::<true>(keys, blocks);
+    } else {
+        ecb_dir::<false>(keys, blocks);
+    }
+}
+
+fn ecb_dir<const INV: bool>(keys: &KeySchedule, blocks: &mut [Block]) {
     let n = keys.size().nr() + 1;
     let mut rk = [[0u32; 4]; 15];
     let group = if matches!(keys, KeySchedule::Online(_)) {
@@ -138,13 +146,9 @@ fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
         usize::MAX
     };
     for chunk in blocks.chunks_mut(group) {
-        load_keys(keys, dec, &mut rk);
+        load_keys(keys, INV, &mut rk);
         for b in chunk {
-            if dec {
-                crypt_one::<true>(b, &rk[..n]);
-            } else {
-                crypt_one::<false>(b, &rk[..n]);
-            }
+            crypt_one::<INV>(b, &rk[..n]);
         }
     }
     rk.fill([0; 4]);
