@@ -23,62 +23,62 @@
 
 use std::sync::OnceLock;
 
-/// The x86-64 features aesflow's kernels use (all `false` elsewhere).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Features {
+/// `Features` and its detection from one table: each field with its
+/// documentation and the name `is_x86_feature_detected!` knows it by.
+macro_rules! features {
+    ($($(#[$doc:meta])* $field:ident = $name:tt,)+) => {
+        /// The x86-64 features aesflow's kernels use (all `false` elsewhere).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Features {
+            $($(#[$doc])* pub $field: bool,)+
+        }
+
+        impl Features {
+            /// Ask the CPU now (no cache). Prefer [`features`].
+            pub fn detect_now() -> Self {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    Features {
+                        $($field: std::arch::is_x86_feature_detected!($name),)+
+                    }
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    Features::default()
+                }
+            }
+        }
+    };
+}
+
+features! {
     /// AES-NI (`AESENC` … on xmm registers).
-    pub aes: bool,
+    aes = "aes",
     /// Carry-less multiplication on xmm registers.
-    pub pclmulqdq: bool,
+    pclmulqdq = "pclmulqdq",
     /// SSE2 (part of x86-64).
-    pub sse2: bool,
+    sse2 = "sse2",
     /// SSSE3 (`PSHUFB`).
-    pub ssse3: bool,
+    ssse3 = "ssse3",
     /// SSE4.1 (`PEXTRQ`, …).
-    pub sse41: bool,
+    sse41 = "sse4.1",
     /// AVX (VEX encoding, three-operand forms).
-    pub avx: bool,
+    avx = "avx",
     /// AVX2.
-    pub avx2: bool,
+    avx2 = "avx2",
     /// AVX-512 Foundation.
-    pub avx512f: bool,
+    avx512f = "avx512f",
     /// AVX-512 byte and word instructions (byte masks, 512-bit `VPSHUFB`).
-    pub avx512bw: bool,
+    avx512bw = "avx512bw",
     /// AVX-512 vector-length extensions (EVEX on xmm/ymm).
-    pub avx512vl: bool,
+    avx512vl = "avx512vl",
     /// Vector AES (`VAESENC` on ymm/zmm).
-    pub vaes: bool,
+    vaes = "vaes",
     /// Vector carry-less multiplication (`VPCLMULQDQ` on ymm/zmm).
-    pub vpclmulqdq: bool,
+    vpclmulqdq = "vpclmulqdq",
 }
 
 impl Features {
-    /// Ask the CPU now (no cache). Prefer [`features`].
-    pub fn detect_now() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            Features {
-                aes: has!("aes"),
-                pclmulqdq: has!("pclmulqdq"),
-                sse2: has!("sse2"),
-                ssse3: has!("ssse3"),
-                sse41: has!("sse4.1"),
-                avx: has!("avx"),
-                avx2: has!("avx2"),
-                avx512f: has!("avx512f"),
-                avx512bw: has!("avx512bw"),
-                avx512vl: has!("avx512vl"),
-                vaes: has!("vaes"),
-                vpclmulqdq: has!("vpclmulqdq"),
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Features::default()
-        }
-    }
-
     /// The `aesni` kernel: AES-NI with SSE2 and SSSE3.
     pub fn aesni(&self) -> bool {
         self.aes && self.sse2 && self.ssse3

@@ -16,6 +16,7 @@
 use crate::cpu::Isa;
 use crate::key_schedule::KeySchedule;
 use core::fmt;
+use zeroize::Zeroize;
 
 /// One 16-byte AES block.
 pub type Block = [u8; 16];
@@ -94,9 +95,7 @@ pub trait Kernel: Send + Sync + 'static {
     /// return `iv` holds the last ciphertext block (the chaining value).
     fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
         for b in blocks {
-            for (x, y) in b.iter_mut().zip(iv.iter()) {
-                *x ^= y;
-            }
+            xor_into(b, iv);
             self.encrypt_blocks(keys, core::slice::from_mut(b));
             *iv = *b;
         }
@@ -140,6 +139,38 @@ pub fn xts_mul_alpha(t: &Block) -> Block {
     ((x << 1) ^ (0u128.wrapping_sub(x >> 127) & 0x87)).to_le_bytes()
 }
 
+/// `a ^= b` byte by byte, over the shorter of the two.
+#[inline]
+pub(crate) fn xor_into(a: &mut [u8], b: &[u8]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x ^= y;
+    }
+}
+
+/// `a ^= b` block by block, over the shorter of the two.
+#[inline]
+fn xor_blocks(a: &mut [Block], b: &[Block]) {
+    xor_into(a.as_flattened_mut(), b.as_flattened());
+}
+
+/// Blocks per batch of the generic modes.
+const BATCH: usize = 64;
+
+/// `f(piece, scratch)` on each piece of `data` of up to [`BATCH`] blocks
+/// (`per_block` elements each), with a scratch batch of blocks that is
+/// zeroized afterwards.
+fn in_batches<T>(
+    data: &mut [T],
+    per_block: usize,
+    mut f: impl FnMut(&mut [T], &mut [Block; BATCH]),
+) {
+    let mut scratch = [[0u8; 16]; BATCH];
+    for piece in data.chunks_mut(BATCH * per_block) {
+        f(piece, &mut scratch);
+    }
+    scratch.zeroize();
+}
+
 /// Generic CFB128 decryption built on [`Kernel::encrypt_blocks`], in batches.
 pub fn cfb_decrypt_with_blocks<K: Kernel + ?Sized>(
     kernel: &K,
@@ -147,21 +178,14 @@ pub fn cfb_decrypt_with_blocks<K: Kernel + ?Sized>(
     iv: &mut Block,
     blocks: &mut [Block],
 ) {
-    const BATCH: usize = 64;
-    let mut ks = [[0u8; 16]; BATCH];
-    for chunk in blocks.chunks_mut(BATCH) {
+    in_batches(blocks, 1, |chunk, ks| {
         let n = chunk.len();
         ks[0] = *iv;
         ks[1..n].copy_from_slice(&chunk[..n - 1]);
         *iv = chunk[n - 1];
         kernel.encrypt_blocks(keys, &mut ks[..n]);
-        for (b, k) in chunk.iter_mut().zip(&ks) {
-            for (x, y) in b.iter_mut().zip(k) {
-                *x ^= y;
-            }
-        }
-    }
-    ks.fill([0; 16]);
+        xor_blocks(chunk, ks);
+    });
 }
 
 /// Generic XTS built on the kernel's ECB, in batches (see
@@ -173,28 +197,19 @@ pub fn xts_with_blocks<K: Kernel + ?Sized>(
     blocks: &mut [Block],
     decrypt: bool,
 ) {
-    const BATCH: usize = 64;
-    let mut ts = [[0u8; 16]; BATCH];
-    for chunk in blocks.chunks_mut(BATCH) {
+    in_batches(blocks, 1, |chunk, ts| {
         for (t, b) in ts.iter_mut().zip(chunk.iter_mut()) {
             *t = *tweak;
             *tweak = xts_mul_alpha(tweak);
-            for (x, y) in b.iter_mut().zip(t.iter()) {
-                *x ^= y;
-            }
+            xor_into(b, t);
         }
         if decrypt {
             kernel.decrypt_blocks(keys, chunk);
         } else {
             kernel.encrypt_blocks(keys, chunk);
         }
-        for (b, t) in chunk.iter_mut().zip(&ts) {
-            for (x, y) in b.iter_mut().zip(t) {
-                *x ^= y;
-            }
-        }
-    }
-    ts.fill([0; 16]);
+        xor_blocks(chunk, ts);
+    });
 }
 
 /// Generic CBC decryption built on [`Kernel::decrypt_blocks`], in batches.
@@ -204,21 +219,14 @@ pub fn cbc_decrypt_with_blocks<K: Kernel + ?Sized>(
     iv: &mut Block,
     blocks: &mut [Block],
 ) {
-    const BATCH: usize = 64;
-    let mut saved = [[0u8; 16]; BATCH];
-    for chunk in blocks.chunks_mut(BATCH) {
+    in_batches(blocks, 1, |chunk, saved| {
         let n = chunk.len();
         saved[..n].copy_from_slice(chunk);
         kernel.decrypt_blocks(keys, chunk);
-        for (i, b) in chunk.iter_mut().enumerate() {
-            let prev = if i == 0 { &*iv } else { &saved[i - 1] };
-            for (x, y) in b.iter_mut().zip(prev.iter()) {
-                *x ^= y;
-            }
-        }
+        xor_into(&mut chunk[0], iv);
+        xor_blocks(&mut chunk[1..], &saved[..n - 1]);
         *iv = saved[n - 1];
-    }
-    saved.fill([0; 16]);
+    });
 }
 
 /// Generic counter mode built on [`Kernel::encrypt_blocks`], in batches.
@@ -228,23 +236,122 @@ pub fn ctr_xor_with_blocks<K: Kernel + ?Sized>(
     counter: &mut Block,
     data: &mut [u8],
 ) {
-    const BATCH: usize = 64;
-    let mut ks = [[0u8; 16]; BATCH];
     let mut ctr = u128::from_be_bytes(*counter);
-    for chunk in data.chunks_mut(BATCH * 16) {
+    in_batches(data, 16, |chunk, ks| {
         let n = chunk.len().div_ceil(16);
         for k in ks.iter_mut().take(n) {
             *k = ctr.to_be_bytes();
             ctr = ctr.wrapping_add(1);
         }
         kernel.encrypt_blocks(keys, &mut ks[..n]);
-        for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
-            *d ^= k;
-        }
-    }
-    ks.fill([0; 16]);
+        xor_into(chunk, ks.as_flattened());
+    });
     *counter = ctr.to_be_bytes();
 }
+
+/// A [`Kernel`] impl from one table: the kernel's descriptive methods (with
+/// `needs`, the CPU features it needs, also an inherent `require()` that
+/// panics unless they are there), and
+/// the operations it implements itself as functions of the key schedule
+/// (the rest keep the trait's generic versions). `ecb` takes a `decrypt`
+/// flag and serves both directions; the others take the arguments of the
+/// method they implement, without `&self`.
+macro_rules! impl_kernel {
+    (
+        impl $([$($gen:tt)*])? for $ty:ty {
+            name: $name:literal,
+            description: $desc:literal,
+            available: $avail:expr,
+            $(needs: $needs:literal,)?
+            constant_time: $ct:literal,
+            rank: $rank:literal,
+            $(isa: $isa:ident,)?
+            $(vector_bits: $bits:literal,)?
+            ecb: $ecb:expr,
+            $(ctr_xor: $ctr:expr,)?
+            $(cbc_encrypt: $cbc_enc:expr,)?
+            $(cbc_decrypt: $cbc_dec:expr,)?
+            $(cfb_decrypt: $cfb_dec:expr,)?
+            $(xts_blocks: $xts:expr,)?
+        }
+    ) => {
+        $(impl $ty {
+            /// Panics (rather than run an illegal instruction) unless this
+            /// CPU runs the kernel.
+            fn require() {
+                $crate::kernels::require($avail, $name, $needs);
+            }
+        })?
+
+        impl<$($($gen)*)?> $crate::kernel::Kernel for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn description(&self) -> &'static str {
+                $desc
+            }
+            fn is_available(&self) -> bool {
+                $avail
+            }
+            fn is_constant_time(&self) -> bool {
+                $ct
+            }
+            fn rank(&self) -> u32 {
+                $rank
+            }
+            $(fn isa(&self) -> $crate::cpu::Isa {
+                $crate::cpu::Isa::$isa
+            })?
+            $(fn vector_bits(&self) -> u32 {
+                $bits
+            })?
+            $crate::kernel::impl_kernel!(@ecb encrypt_blocks, $ecb, false);
+            $crate::kernel::impl_kernel!(@ecb decrypt_blocks, $ecb, true);
+            $(fn ctr_xor(
+                &self,
+                keys: &$crate::key_schedule::KeySchedule,
+                counter: &mut $crate::kernel::Block,
+                data: &mut [u8],
+            ) {
+                $ctr(keys, counter, data)
+            })?
+            $($crate::kernel::impl_kernel!(@chain cbc_encrypt, $cbc_enc);)?
+            $($crate::kernel::impl_kernel!(@chain cbc_decrypt, $cbc_dec);)?
+            $($crate::kernel::impl_kernel!(@chain cfb_decrypt, $cfb_dec);)?
+            $(fn xts_blocks(
+                &self,
+                keys: &$crate::key_schedule::KeySchedule,
+                tweak: &mut $crate::kernel::Block,
+                blocks: &mut [$crate::kernel::Block],
+                decrypt: bool,
+            ) {
+                $xts(keys, tweak, blocks, decrypt)
+            })?
+        }
+    };
+    // ECB in one direction.
+    (@ecb $method:ident, $ecb:expr, $decrypt:literal) => {
+        fn $method(
+            &self,
+            keys: &$crate::key_schedule::KeySchedule,
+            blocks: &mut [$crate::kernel::Block],
+        ) {
+            $ecb(keys, blocks, $decrypt)
+        }
+    };
+    // A chained mode: CBC encryption, CBC or CFB128 decryption.
+    (@chain $method:ident, $f:expr) => {
+        fn $method(
+            &self,
+            keys: &$crate::key_schedule::KeySchedule,
+            iv: &mut $crate::kernel::Block,
+            blocks: &mut [$crate::kernel::Block],
+        ) {
+            $f(keys, iv, blocks)
+        }
+    };
+}
+pub(crate) use impl_kernel;
 
 /// An error choosing a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]

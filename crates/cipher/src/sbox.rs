@@ -67,21 +67,18 @@ pub const fn inv_affine(b: u8) -> u8 {
     b.rotate_left(1) ^ b.rotate_left(3) ^ b.rotate_left(6) ^ 0x05
 }
 
-const fn build_sbox() -> [u8; 256] {
+/// The S-box (`inverse`: the inverse S-box) as a table, from its
+/// definition.
+const fn build(inverse: bool) -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = affine(gf_inv(i as u8));
-        i += 1;
-    }
-    t
-}
-
-const fn build_inv_sbox() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = gf_inv(inv_affine(i as u8));
+        let x = i as u8;
+        t[i] = if inverse {
+            gf_inv(inv_affine(x))
+        } else {
+            affine(gf_inv(x))
+        };
         i += 1;
     }
     t
@@ -92,10 +89,10 @@ const fn build_inv_sbox() -> [u8; 256] {
 /// Indexing this table with secret data is **not** constant-time; the
 /// `reference` and `ttable` kernels do so and say so. The `ctime` kernel
 /// computes the S-box arithmetically instead.
-pub const SBOX: [u8; 256] = build_sbox();
+pub const SBOX: [u8; 256] = build(false);
 
 /// The inverse S-box used by InvSubBytes (FIPS-197 Figure 14).
-pub const INV_SBOX: [u8; 256] = build_inv_sbox();
+pub const INV_SBOX: [u8; 256] = build(true);
 
 #[cfg(test)]
 mod tests {

@@ -138,24 +138,26 @@ pub fn set_column(state: &mut State, c: usize, col: [u8; 4]) {
     state[4 * c..4 * c + 4].copy_from_slice(&col);
 }
 
+/// `f` on each column of the state.
+#[inline]
+fn each_column(state: &mut State, f: fn(&mut [u8; 4])) {
+    for c in 0..4 {
+        let mut col = column(state, c);
+        f(&mut col);
+        set_column(state, c, col);
+    }
+}
+
 /// MixColumns (FIPS-197 §5.1.3) on the whole state: *MixColumns-16*.
 #[inline]
 pub fn mix_columns(state: &mut State) {
-    for c in 0..4 {
-        let mut col = column(state, c);
-        mix_column(&mut col);
-        set_column(state, c, col);
-    }
+    each_column(state, mix_column);
 }
 
 /// InvMixColumns (FIPS-197 §5.3.3) on the whole state.
 #[inline]
 pub fn inv_mix_columns(state: &mut State) {
-    for c in 0..4 {
-        let mut col = column(state, c);
-        inv_mix_column(&mut col);
-        set_column(state, c, col);
-    }
+    each_column(state, inv_mix_column);
 }
 
 /// AddRoundKey (FIPS-197 §5.1.4) on any slice of state bytes with the

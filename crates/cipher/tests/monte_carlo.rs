@@ -6,9 +6,8 @@
 
 mod common;
 
-use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit, generic_array::GenericArray};
 use aesflow_cipher::KeySize;
-use common::{aes, combos, report};
+use common::{aes, combos, report, rustcrypto_block};
 
 /// One block operation with a given key: (key, block) -> output.
 trait Oracle {
@@ -54,33 +53,7 @@ fn monte_carlo(size: KeySize, encrypt: bool, oracle: &mut dyn Oracle) -> Vec<[u8
 struct RustCrypto;
 impl Oracle for RustCrypto {
     fn op(&mut self, key: &[u8], block: &mut [u8; 16], encrypt: bool) {
-        let b = GenericArray::from_mut_slice(block);
-        match key.len() {
-            16 => {
-                let c = aes::Aes128::new_from_slice(key).unwrap();
-                if encrypt {
-                    c.encrypt_block(b)
-                } else {
-                    c.decrypt_block(b)
-                }
-            }
-            24 => {
-                let c = aes::Aes192::new_from_slice(key).unwrap();
-                if encrypt {
-                    c.encrypt_block(b)
-                } else {
-                    c.decrypt_block(b)
-                }
-            }
-            _ => {
-                let c = aes::Aes256::new_from_slice(key).unwrap();
-                if encrypt {
-                    c.encrypt_block(b)
-                } else {
-                    c.decrypt_block(b)
-                }
-            }
-        }
+        rustcrypto_block(key, block, encrypt);
     }
 }
 

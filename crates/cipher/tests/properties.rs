@@ -4,9 +4,8 @@
 
 mod common;
 
-use aes::cipher::{BlockEncrypt, KeyInit, generic_array::GenericArray};
 use aesflow_cipher::{Aes, KeyExpansion, kernel_by_name};
-use common::{aes, combos};
+use common::{aes, combos, rustcrypto_block};
 use proptest::prelude::*;
 
 fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
@@ -19,12 +18,7 @@ fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
 
 fn rustcrypto_encrypt(key: &[u8], blocks: &mut [[u8; 16]]) {
     for b in blocks {
-        let g = GenericArray::from_mut_slice(b);
-        match key.len() {
-            16 => aes::Aes128::new_from_slice(key).unwrap().encrypt_block(g),
-            24 => aes::Aes192::new_from_slice(key).unwrap().encrypt_block(g),
-            _ => aes::Aes256::new_from_slice(key).unwrap().encrypt_block(g),
-        }
+        rustcrypto_block(key, b, true);
     }
 }
 
@@ -118,18 +112,19 @@ proptest! {
         for (kernel, style) in run {
             let a = aes(&key, kernel, style);
             let mut b = data.clone();
-            let mut v = iv;
-            let (x, y) = b.split_at_mut(split);
-            a.cbc_encrypt(&mut v, x);
-            a.cbc_encrypt(&mut v, y);
-            prop_assert_eq!(&b, &expect, "{} {} cbc encrypt", kernel.name(), style);
-            prop_assert_eq!(v, chain);
-            let mut v = iv;
-            let (x, y) = b.split_at_mut(split);
-            a.cbc_decrypt(&mut v, x);
-            a.cbc_decrypt(&mut v, y);
-            prop_assert_eq!(&b, &data, "{} {} cbc decrypt", kernel.name(), style);
-            prop_assert_eq!(v, chain);
+            type Cbc = fn(&Aes, &mut [u8; 16], &mut [[u8; 16]]);
+            let steps: [(&str, Cbc, &Vec<[u8; 16]>); 2] = [
+                ("encrypt", Aes::cbc_encrypt, &expect),
+                ("decrypt", Aes::cbc_decrypt, &data),
+            ];
+            for (what, cbc, want) in steps {
+                let mut v = iv;
+                let (x, y) = b.split_at_mut(split);
+                cbc(&a, &mut v, x);
+                cbc(&a, &mut v, y);
+                prop_assert_eq!(&b, want, "{} {} cbc {}", kernel.name(), style, what);
+                prop_assert_eq!(v, chain);
+            }
         }
     }
 }

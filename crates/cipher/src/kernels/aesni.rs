@@ -19,11 +19,10 @@
 //!
 //! [`RoundKeys::dec_equiv`]: crate::key_schedule::RoundKeys::dec_equiv
 
-use crate::kernel::xts_mul_alpha;
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
 use crate::x86::v128::{
-    Keys, counters, crypt_n, dec_n, enc_n, load, load_at, load_keys, store, store_at,
+    Keys, counters, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
     xts_mul_alpha8,
 };
 use core::arch::x86_64::*;
@@ -40,31 +39,10 @@ const WIDTH: usize = 8;
 /// group of this many blocks (1 KiB).
 pub const ONLINE_BATCH: usize = 64;
 
-fn detected() -> bool {
-    crate::cpu::features().aesni()
-}
-
-fn require() {
-    if !detected() {
-        panic!(
-            "aesflow: the 'aesni' kernel needs the CPU features aes, sse2 and ssse3, \
-             which this CPU lacks; choose a kernel with kernel_by_name/available_kernels"
-        );
-    }
-}
-
-/// Which way the round keys are wanted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Dir {
-    /// Encryption order, as stored.
-    Enc,
-    /// Equivalent-inverse-cipher keys in decryption order (what `AESDEC`
-    /// wants).
-    Dec,
-}
-
 /// Run `f` over `data` with the round keys in the form the AES instructions
-/// want: with stored keys, once over the whole slice; with online expansion,
+/// want — encryption order, or with `dec` the equivalent inverse cipher's
+/// keys in decryption order (what `AESDEC` wants): with stored keys, once
+/// over the whole slice; with online expansion,
 /// once per `online_batch` elements with the keys derived afresh (and, for
 /// decryption, converted to the equivalent inverse cipher's with `AESIMC`).
 /// The temporary key buffer is zeroized.
@@ -72,31 +50,25 @@ pub(super) enum Dir {
 /// Callers must have checked that the CPU has AES-NI (`aes`).
 pub(super) fn for_each_keyed<T>(
     keys: &KeySchedule,
-    dir: Dir,
+    dec: bool,
     data: &mut [T],
     online_batch: usize,
     mut f: impl FnMut(&[[u8; 16]], &mut [T]),
 ) {
     let nr = keys.size().nr();
     match keys {
-        KeySchedule::Offline(rk) => match dir {
-            Dir::Enc => f(rk.enc(), data),
-            Dir::Dec => f(rk.dec_equiv(), data),
-        },
+        KeySchedule::Offline(rk) => f(if dec { rk.dec_equiv() } else { rk.enc() }, data),
         KeySchedule::Online(_) => {
             let mut buf = [[0u8; 16]; MAX_ROUND_KEYS];
             for chunk in data.chunks_mut(online_batch) {
-                match dir {
-                    Dir::Enc => {
-                        for (d, k) in buf.iter_mut().zip(keys.enc_keys()) {
-                            *d = k;
-                        }
+                if dec {
+                    for (d, k) in buf.iter_mut().zip(keys.dec_keys()) {
+                        *d = k;
                     }
-                    Dir::Dec => {
-                        for (d, k) in buf.iter_mut().zip(keys.dec_keys()) {
-                            *d = k;
-                        }
-                        inv_mix_keys(&mut buf[1..nr]);
+                    inv_mix_keys(&mut buf[1..nr]);
+                } else {
+                    for (d, k) in buf.iter_mut().zip(keys.enc_keys()) {
+                        *d = k;
                     }
                 }
                 f(&buf[..=nr], chunk);
@@ -104,6 +76,23 @@ pub(super) fn for_each_keyed<T>(
             buf.zeroize();
         }
     }
+}
+
+/// Counter mode over `data` with the encryption keys: `f(rk, counter,
+/// piece)` as [`for_each_keyed`] hands out the pieces, the counter a
+/// 128-bit integer running on from `counter` (which gets the next unused
+/// value).
+pub(super) fn ctr_keyed(
+    keys: &KeySchedule,
+    counter: &mut Block,
+    data: &mut [u8],
+    mut f: impl FnMut(&[[u8; 16]], &mut u128, &mut [u8]),
+) {
+    let mut c = u128::from_be_bytes(*counter);
+    for_each_keyed(keys, false, data, ONLINE_BATCH * 16, |rk, d| {
+        f(rk, &mut c, d)
+    });
+    *counter = c.to_be_bytes();
 }
 
 /// InvMixColumns (`AESIMC`) on each key: turns the straightforward inverse
@@ -127,92 +116,28 @@ fn inv_mix_keys_ni(keys: &mut [[u8; 16]]) {
     }
 }
 
-/// ECB over exactly `N` blocks.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(blocks: &mut [Block], k: &Keys) {
-    assert_eq!(blocks.len(), N);
-    let mut x = [_mm_setzero_si128(); N];
-    for (v, b) in x.iter_mut().zip(blocks.iter()) {
-        *v = load(b);
-    }
-    if DEC {
-        dec_n::<NR, N>(&mut x, k);
-    } else {
-        enc_n::<NR, N>(&mut x, k);
-    }
-    for (v, b) in x.iter().zip(blocks.iter_mut()) {
-        store(b, *v);
-    }
-}
+crate::x86::ecb_ctr_steps!("aes,sse2,ssse3", 16, _mm_setzero_si128);
 
-#[target_feature(enable = "aes,sse2")]
-fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) {
-    let keys = load_keys(rk);
-    let k = &keys;
-    let mut chunks = blocks.chunks_exact_mut(WIDTH);
-    for c in &mut chunks {
-        ecb_step::<NR, WIDTH, DEC>(c, k);
-    }
-    let mut rest = chunks.into_remainder();
-    if rest.len() >= 4 {
-        let (a, b) = rest.split_at_mut(4);
-        ecb_step::<NR, 4, DEC>(a, k);
-        rest = b;
-    }
-    if rest.len() >= 2 {
-        let (a, b) = rest.split_at_mut(2);
-        ecb_step::<NR, 2, DEC>(a, k);
-        rest = b;
-    }
-    if rest.len() == 1 {
-        ecb_step::<NR, 1, DEC>(rest, k);
-    }
-}
-
-/// CTR over exactly `16 * N` bytes.
-#[inline]
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn ctr_step<const NR: usize, const N: usize>(data: &mut [u8], ctr: &mut u128, k: &Keys) {
-    assert_eq!(data.len(), 16 * N);
-    let mut x = [_mm_setzero_si128(); N];
-    counters::<N>(*ctr, &mut x);
-    *ctr = ctr.wrapping_add(N as u128);
-    enc_n::<NR, N>(&mut x, k);
-    for (v, d) in x.iter().zip(data.chunks_exact_mut(16)) {
-        store_at(d, _mm_xor_si128(load_at(d), *v));
-    }
+fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) {
+    let k = load_keys(rk);
+    in_pieces!(
+        blocks.as_flattened_mut(),
+        16,
+        WIDTH,
+        ecb_step::<NR, _, DEC>(&k)
+    );
 }
 
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn ctr<const NR: usize>(rk: &[[u8; 16]], ctr: &mut u128, data: &mut [u8]) {
-    let keys = load_keys(rk);
-    let k = &keys;
-    let mut chunks = data.chunks_exact_mut(16 * WIDTH);
-    for c in &mut chunks {
-        ctr_step::<NR, WIDTH>(c, ctr, k);
-    }
-    let mut rest = chunks.into_remainder();
-    if rest.len() >= 64 {
-        let (a, b) = rest.split_at_mut(64);
-        ctr_step::<NR, 4>(a, ctr, k);
-        rest = b;
-    }
-    if rest.len() >= 32 {
-        let (a, b) = rest.split_at_mut(32);
-        ctr_step::<NR, 2>(a, ctr, k);
-        rest = b;
-    }
-    if rest.len() >= 16 {
-        let (a, b) = rest.split_at_mut(16);
-        ctr_step::<NR, 1>(a, ctr, k);
-        rest = b;
-    }
+    let k = load_keys(rk);
+    let rest = in_pieces!(data, 16, WIDTH, ctr_step::<NR, _>(ctr, &k));
     if !rest.is_empty() {
         // Partial final block: its counter is consumed.
         let mut buf = [0u8; 16];
         buf[..rest.len()].copy_from_slice(rest);
-        ctr_step::<NR, 1>(&mut buf, ctr, k);
+        ctr_step::<NR, 1>(&mut buf, ctr, &k);
         rest.copy_from_slice(&buf[..rest.len()]);
         buf.zeroize();
     }
@@ -271,42 +196,20 @@ fn cbc_dec<const NR: usize>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block
     store(iv, chain);
 }
 
-/// CBC with AES-NI, dispatched on the number of rounds and direction.
-///
-/// # Safety
-/// The CPU must support `aes` and `sse2`.
-unsafe fn cbc_dispatch<const DEC: bool>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block]) {
-    // SAFETY: the caller guarantees the features these functions enable.
-    unsafe {
-        match (rk.len() - 1, DEC) {
-            (10, false) => cbc_enc::<10>(rk, iv, blocks),
-            (12, false) => cbc_enc::<12>(rk, iv, blocks),
-            (14, false) => cbc_enc::<14>(rk, iv, blocks),
-            (10, true) => cbc_dec::<10>(rk, iv, blocks),
-            (12, true) => cbc_dec::<12>(rk, iv, blocks),
-            (14, true) => cbc_dec::<14>(rk, iv, blocks),
-            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-        }
+/// CBC in the direction `DEC`.
+#[target_feature(enable = "aes,sse2")]
+fn cbc<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], iv: &mut Block, blocks: &mut [Block]) {
+    if DEC {
+        cbc_dec::<NR>(rk, iv, blocks)
+    } else {
+        cbc_enc::<NR>(rk, iv, blocks)
     }
 }
 
-/// CBC encryption with AES-NI on any key schedule (for the `vaes` kernel
+/// CBC encryption with AES-NI on any key schedule (for the `vaes` kernels
 /// too: CBC encryption is serial, so wider registers do not help).
 pub(super) fn cbc_encrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-    require();
-    for_each_keyed(keys, Dir::Enc, blocks, ONLINE_BATCH, |rk, b| {
-        // SAFETY: `require` checked aes, sse2 and ssse3.
-        unsafe { cbc_dispatch::<false>(rk, iv, b) }
-    });
-}
-
-/// CBC decryption with AES-NI, eight blocks interleaved.
-pub(super) fn cbc_decrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-    require();
-    for_each_keyed(keys, Dir::Dec, blocks, ONLINE_BATCH, |rk, b| {
-        // SAFETY: `require` checked aes, sse2 and ssse3.
-        unsafe { cbc_dispatch::<true>(rk, iv, b) }
-    });
+    keyed::<CBC>(keys, iv, blocks, false);
 }
 
 /// XTS over whole blocks: eight tweak registers, each advanced by α^8 per
@@ -343,25 +246,6 @@ fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blo
     store(tweak, tw[rest.len()]);
 }
 
-/// XTS with AES-NI, dispatched on the number of rounds and direction.
-///
-/// # Safety
-/// The CPU must support `aes` and `sse2`.
-unsafe fn xts_dispatch(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block], dec: bool) {
-    // SAFETY: the caller guarantees the features these functions enable.
-    unsafe {
-        match (rk.len() - 1, dec) {
-            (10, false) => xts::<10, false>(rk, tweak, blocks),
-            (12, false) => xts::<12, false>(rk, tweak, blocks),
-            (14, false) => xts::<14, false>(rk, tweak, blocks),
-            (10, true) => xts::<10, true>(rk, tweak, blocks),
-            (12, true) => xts::<12, true>(rk, tweak, blocks),
-            (14, true) => xts::<14, true>(rk, tweak, blocks),
-            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-        }
-    }
-}
-
 /// KeySubWord with the AES instruction: with the word in all four columns,
 /// ShiftRows moves nothing, so `AESENCLAST` with a zero round key is SubBytes
 /// on each byte. Constant-time, and much faster than the bitsliced circuit;
@@ -380,143 +264,75 @@ fn sub_word_ni(w: u32) -> u32 {
     _mm_cvtsi128_si32(_mm_aesenclast_si128(v, _mm_setzero_si128())) as u32
 }
 
-/// ECB with AES-NI, dispatched on the number of rounds.
-///
-/// # Safety
-/// The CPU must support `aes`, `sse2` and `ssse3`.
-unsafe fn ecb_dispatch<const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) {
-    // SAFETY: the caller guarantees the features these functions enable.
-    unsafe {
-        match rk.len() - 1 {
-            10 => ecb::<10, DEC>(rk, blocks),
-            12 => ecb::<12, DEC>(rk, blocks),
-            14 => ecb::<14, DEC>(rk, blocks),
-            n => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-        }
+/// What [`keyed`] runs: ECB, CBC (the state is the chaining value) or XTS
+/// (the tweak).
+const ECB: u8 = 0;
+const CBC: u8 = 1;
+const XTS: u8 = 2;
+
+/// `OP` in the direction `DEC` with AES-`NR`.
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn run<const NR: usize, const OP: u8, const DEC: bool>(
+    rk: &[[u8; 16]],
+    state: &mut Block,
+    blocks: &mut [Block],
+) {
+    match OP {
+        ECB => ecb::<NR, DEC>(rk, blocks),
+        CBC => cbc::<NR, DEC>(rk, state, blocks),
+        _ => xts::<NR, DEC>(rk, state, blocks),
     }
 }
 
-/// CTR with AES-NI, dispatched on the number of rounds.
-///
-/// # Safety
-/// The CPU must support `aes`, `sse2` and `ssse3`.
-unsafe fn ctr_dispatch(rk: &[[u8; 16]], counter: &mut u128, data: &mut [u8]) {
-    // SAFETY: the caller guarantees the features these functions enable.
-    unsafe {
-        match rk.len() - 1 {
-            10 => ctr::<10>(rk, counter, data),
-            12 => ctr::<12>(rk, counter, data),
-            14 => ctr::<14>(rk, counter, data),
-            n => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-        }
-    }
+/// `OP` over whole blocks with AES-NI, on any key schedule.
+fn keyed<const OP: u8>(keys: &KeySchedule, state: &mut Block, blocks: &mut [Block], dec: bool) {
+    AesNi::require();
+    for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
+        // SAFETY: `require` checked aes, sse2 and ssse3.
+        unsafe { by_rounds!(rk, dec => run::<_, OP, ?>(rk, state, b)) }
+    });
 }
 
-impl Kernel for AesNi {
-    fn name(&self) -> &'static str {
-        "aesni"
-    }
-    fn description(&self) -> &'static str {
-        "x86-64 AES-NI, 8 blocks interleaved, fused CTR (constant-time)"
-    }
-    fn is_available(&self) -> bool {
-        detected()
-    }
-    fn is_constant_time(&self) -> bool {
-        true
-    }
-    fn rank(&self) -> u32 {
-        20
-    }
-    fn isa(&self) -> crate::cpu::Isa {
-        crate::cpu::Isa::Aesni
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        require();
-        for_each_keyed(keys, Dir::Enc, blocks, ONLINE_BATCH, |rk, b| {
-            // SAFETY: `require` checked aes, sse2 and ssse3.
-            unsafe { ecb_dispatch::<false>(rk, b) }
-        });
-    }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        require();
-        for_each_keyed(keys, Dir::Dec, blocks, ONLINE_BATCH, |rk, b| {
-            // SAFETY: `require` checked aes, sse2 and ssse3.
-            unsafe { ecb_dispatch::<true>(rk, b) }
-        });
-    }
-    fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-        require();
-        let mut c = u128::from_be_bytes(*counter);
-        for_each_keyed(keys, Dir::Enc, data, ONLINE_BATCH * 16, |rk, d| {
-            // SAFETY: `require` checked aes, sse2 and ssse3.
-            unsafe { ctr_dispatch(rk, &mut c, d) }
-        });
-        *counter = c.to_be_bytes();
-    }
-    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        cbc_encrypt_ni(keys, iv, blocks);
-    }
-    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        cbc_decrypt_ni(keys, iv, blocks);
-    }
-    fn xts_blocks(
-        &self,
-        keys: &KeySchedule,
-        tweak: &mut Block,
-        blocks: &mut [Block],
-        decrypt: bool,
-    ) {
-        require();
-        let dir = if decrypt { Dir::Dec } else { Dir::Enc };
-        for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
-            // SAFETY: `require` checked aes, sse2 and ssse3.
-            unsafe { xts_dispatch(rk, tweak, b, decrypt) }
-        });
+/// Counter mode with AES-NI, the counters generated in registers.
+fn ctr_xor(keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
+    AesNi::require();
+    ctr_keyed(keys, counter, data, |rk, c, d| {
+        // SAFETY: `require` checked aes, sse2 and ssse3.
+        unsafe { by_rounds!(rk => ctr::<_>(rk, c, d)) }
+    });
+}
+
+impl_kernel! {
+    impl for AesNi {
+        name: "aesni",
+        description: "x86-64 AES-NI, 8 blocks interleaved, fused CTR (constant-time)",
+        available: crate::cpu::features().aesni(),
+        needs: "aes, sse2 and ssse3",
+        constant_time: true,
+        rank: 20,
+        isa: Aesni,
+        ecb: |keys, blocks, dec| keyed::<ECB>(keys, &mut [0; 16], blocks, dec),
+        ctr_xor: ctr_xor,
+        cbc_encrypt: cbc_encrypt_ni,
+        cbc_decrypt: |keys, iv, blocks| keyed::<CBC>(keys, iv, blocks, true),
+        xts_blocks: keyed::<XTS>,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::testutil;
+    use crate::kernel::Kernel;
+    use crate::kernels::testutil::{matches_reference, runnable};
 
-    fn available() -> bool {
-        if AesNi.is_available() {
-            true
-        } else {
-            println!("skipped: aesni not available");
-            false
-        }
-    }
-
-    #[test]
-    fn ecb_matches_reference() {
-        if available() {
-            testutil::check_ecb(&AesNi, 1);
-        }
-    }
-
-    #[test]
-    fn ctr_matches_reference() {
-        if available() {
-            testutil::check_ctr(&AesNi, 2);
-        }
-    }
-
-    #[test]
-    fn chained_modes_match_reference() {
-        if available() {
-            testutil::check_chained(&AesNi, 3);
-        }
-    }
+    matches_reference!(AesNi => 1);
 
     /// The counter setup is branch-free now; its result must still be
     /// exact where the old fast path ended, for every width and every
     /// position of the carry out of the low 64 bits.
     #[test]
     fn counters_carry_at_every_position() {
-        if !available() {
+        if !runnable(&AesNi) {
             return;
         }
         #[target_feature(enable = "sse2,ssse3")]
@@ -534,7 +350,7 @@ mod tests {
                 }
             }
         }
-        // SAFETY: `available` checked aes, sse2 and ssse3.
+        // SAFETY: `runnable` checked aes, sse2 and ssse3.
         unsafe {
             check::<1>();
             check::<2>();

@@ -24,25 +24,68 @@ pub fn random_blocks(rng: &mut StdRng, n: usize) -> Vec<Block> {
     (0..n).map(|_| rng.random()).collect()
 }
 
-/// ECB encrypt/decrypt of 0..=100 blocks against `reference`.
+/// Whether this CPU runs `k`; when not, says that its tests are skipped.
+pub fn runnable(k: &dyn Kernel) -> bool {
+    let ok = k.is_available();
+    if !ok {
+        println!("skipped: {} not available", k.name());
+    }
+    ok
+}
+
+/// The tests of kernels against `reference` ([`check_ecb`], [`check_ctr`],
+/// [`check_chained`]), each run for every `kernel => seed` given that this
+/// CPU runs, the seed advanced by one from test to test.
+macro_rules! matches_reference {
+    ($($kernel:expr => $seed:expr),+ $(,)?) => {
+        #[test]
+        fn ecb_matches_reference() {
+            $(if $crate::kernels::testutil::runnable(&$kernel) {
+                $crate::kernels::testutil::check_ecb(&$kernel, $seed);
+            })+
+        }
+
+        #[test]
+        fn ctr_matches_reference() {
+            $(if $crate::kernels::testutil::runnable(&$kernel) {
+                $crate::kernels::testutil::check_ctr(&$kernel, $seed + 1);
+            })+
+        }
+
+        #[test]
+        fn chained_modes_match_reference() {
+            $(if $crate::kernels::testutil::runnable(&$kernel) {
+                $crate::kernels::testutil::check_chained(&$kernel, $seed + 2);
+            })+
+        }
+    };
+}
+pub(crate) use matches_reference;
+
+/// ECB encrypt/decrypt of 0..=100 blocks against `reference`: our
+/// encryption and decryption of random blocks, and decryption of our own
+/// ciphertext.
 pub fn check_ecb(k: &dyn Kernel, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     for ks in schedules(&mut rng) {
         for n in 0..=100 {
-            let pt = random_blocks(&mut rng, n);
-            let mut expect = pt.clone();
-            Reference.encrypt_blocks(&ks, &mut expect);
-            let mut got = pt.clone();
-            k.encrypt_blocks(&ks, &mut got);
-            assert_eq!(got, expect, "encrypt {:?} n={n}", ks);
-            k.decrypt_blocks(&ks, &mut got);
-            assert_eq!(got, pt, "decrypt(encrypt) {:?} n={n}", ks);
-            let ct = random_blocks(&mut rng, n);
-            let mut expect = ct.clone();
-            Reference.decrypt_blocks(&ks, &mut expect);
-            let mut got = ct.clone();
-            k.decrypt_blocks(&ks, &mut got);
-            assert_eq!(got, expect, "decrypt {:?} n={n}", ks);
+            for dec in [false, true] {
+                let data = random_blocks(&mut rng, n);
+                let crypt = |k: &dyn Kernel, b: &mut [Block], dec: bool| {
+                    if dec {
+                        k.decrypt_blocks(&ks, b)
+                    } else {
+                        k.encrypt_blocks(&ks, b)
+                    }
+                };
+                let mut expect = data.clone();
+                crypt(&Reference, &mut expect, dec);
+                let mut got = data.clone();
+                crypt(k, &mut got, dec);
+                assert_eq!(got, expect, "dec={dec} {ks:?} n={n}");
+                crypt(k, &mut got, !dec);
+                assert_eq!(got, data, "inverse of dec={dec} {ks:?} n={n}");
+            }
         }
     }
 }

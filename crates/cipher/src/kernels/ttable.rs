@@ -8,64 +8,40 @@
 //! comparison with the papers' software baselines and is never chosen by
 //! default.
 
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::KeySchedule;
 use crate::sbox::{INV_SBOX, SBOX, gf_mul};
 use crate::steps::inv_mix_columns;
 
-const fn te0() -> [u32; 256] {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let s = SBOX[i];
-        t[i] = (gf_mul(s, 2) as u32)
-            | ((s as u32) << 8)
-            | ((s as u32) << 16)
-            | ((gf_mul(s, 3) as u32) << 24);
-        i += 1;
+/// The four tables of one direction: `t[r][x]` is the column (a
+/// little-endian word) that S-box output `s = sbox[x]` entering at row `r`
+/// contributes, `mul[i]·s` in row `(r + i) mod 4` — the first column of
+/// MixColumns' (or InvMixColumns') matrix, rotated down by `r`.
+const fn tables(sbox: &[u8; 256], mul: [u8; 4]) -> [[u32; 256]; 4] {
+    let mut t = [[0u32; 256]; 4];
+    let mut x = 0;
+    while x < 256 {
+        let s = sbox[x];
+        let col = u32::from_le_bytes([
+            gf_mul(s, mul[0]),
+            gf_mul(s, mul[1]),
+            gf_mul(s, mul[2]),
+            gf_mul(s, mul[3]),
+        ]);
+        let mut r = 0;
+        while r < 4 {
+            t[r][x] = col.rotate_left(8 * r as u32);
+            r += 1;
+        }
+        x += 1;
     }
     t
 }
 
-const fn td0() -> [u32; 256] {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let s = INV_SBOX[i];
-        t[i] = (gf_mul(s, 0x0e) as u32)
-            | ((gf_mul(s, 0x09) as u32) << 8)
-            | ((gf_mul(s, 0x0d) as u32) << 16)
-            | ((gf_mul(s, 0x0b) as u32) << 24);
-        i += 1;
-    }
-    t
-}
-
-const fn rotate(t: [u32; 256], bits: u32) -> [u32; 256] {
-    let mut out = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        out[i] = t[i].rotate_left(bits);
-        i += 1;
-    }
-    out
-}
-
-/// Encryption tables: `TE[r][x]` is the MixColumns column contributed by
-/// S-box output `S[x]` entering at row `r` (little-endian column words).
-static TE: [[u32; 256]; 4] = [
-    te0(),
-    rotate(te0(), 8),
-    rotate(te0(), 16),
-    rotate(te0(), 24),
-];
-/// Decryption tables (InvSubBytes + InvMixColumns).
-static TD: [[u32; 256]; 4] = [
-    td0(),
-    rotate(td0(), 8),
-    rotate(td0(), 16),
-    rotate(td0(), 24),
-];
+/// Encryption tables (SubBytes + MixColumns: `02 01 01 03`).
+static TE: [[u32; 256]; 4] = tables(&SBOX, [2, 1, 1, 3]);
+/// Decryption tables (InvSubBytes + InvMixColumns: `0e 09 0d 0b`).
+static TD: [[u32; 256]; 4] = tables(&INV_SBOX, [0x0e, 0x09, 0x0d, 0x0b]);
 
 #[inline(always)]
 fn words(b: &[u8; 16]) -> [u32; 4] {
@@ -88,7 +64,14 @@ fn byte(w: u32, r: usize) -> usize {
     ((w >> (8 * r)) & 0xff) as usize
 }
 
-fn encrypt_one(block: &mut Block, keys: &[[u32; 4]]) {
+/// One block through the cipher (`INV`: the equivalent inverse cipher) with
+/// the round keys `keys` as words, in the order they are added. Row `r` of
+/// output column `c` comes from input column `c + r` (ShiftRows) or `c - r`
+/// (InvShiftRows).
+#[inline(always)]
+fn crypt_one<const INV: bool>(block: &mut Block, keys: &[[u32; 4]]) {
+    let (t, sbox) = if INV { (&TD, &INV_SBOX) } else { (&TE, &SBOX) };
+    let from = |c: usize, r: usize| if INV { (c + 4 - r) % 4 } else { (c + r) % 4 };
     let nr = keys.len() - 1;
     let mut s = words(block);
     for c in 0..4 {
@@ -96,44 +79,15 @@ fn encrypt_one(block: &mut Block, keys: &[[u32; 4]]) {
     }
     for rk in &keys[1..nr] {
         s = core::array::from_fn(|c| {
-            TE[0][byte(s[c], 0)]
-                ^ TE[1][byte(s[(c + 1) % 4], 1)]
-                ^ TE[2][byte(s[(c + 2) % 4], 2)]
-                ^ TE[3][byte(s[(c + 3) % 4], 3)]
+            t[0][byte(s[c], 0)]
+                ^ t[1][byte(s[from(c, 1)], 1)]
+                ^ t[2][byte(s[from(c, 2)], 2)]
+                ^ t[3][byte(s[from(c, 3)], 3)]
                 ^ rk[c]
         });
     }
     let out: [u32; 4] = core::array::from_fn(|c| {
-        (SBOX[byte(s[c], 0)] as u32
-            | (SBOX[byte(s[(c + 1) % 4], 1)] as u32) << 8
-            | (SBOX[byte(s[(c + 2) % 4], 2)] as u32) << 16
-            | (SBOX[byte(s[(c + 3) % 4], 3)] as u32) << 24)
-            ^ keys[nr][c]
-    });
-    *block = bytes(out);
-}
-
-fn decrypt_one(block: &mut Block, dkeys: &[[u32; 4]]) {
-    let nr = dkeys.len() - 1;
-    let mut s = words(block);
-    for c in 0..4 {
-        s[c] ^= dkeys[0][c];
-    }
-    for rk in &dkeys[1..nr] {
-        s = core::array::from_fn(|c| {
-            TD[0][byte(s[c], 0)]
-                ^ TD[1][byte(s[(c + 3) % 4], 1)]
-                ^ TD[2][byte(s[(c + 2) % 4], 2)]
-                ^ TD[3][byte(s[(c + 1) % 4], 3)]
-                ^ rk[c]
-        });
-    }
-    let out: [u32; 4] = core::array::from_fn(|c| {
-        (INV_SBOX[byte(s[c], 0)] as u32
-            | (INV_SBOX[byte(s[(c + 3) % 4], 1)] as u32) << 8
-            | (INV_SBOX[byte(s[(c + 2) % 4], 2)] as u32) << 16
-            | (INV_SBOX[byte(s[(c + 1) % 4], 3)] as u32) << 24)
-            ^ dkeys[nr][c]
+        u32::from_le_bytes(core::array::from_fn(|r| sbox[byte(s[from(c, r)], r)])) ^ keys[nr][c]
     });
     *block = bytes(out);
 }
@@ -146,70 +100,67 @@ pub struct TTable;
 /// once per group of blocks in flight.
 const GROUP: usize = 8;
 
-impl Kernel for TTable {
-    fn name(&self) -> &'static str {
-        "ttable"
-    }
-    fn description(&self) -> &'static str {
-        "T-table lookups (NOT constant-time; for comparison only)"
-    }
-    fn is_available(&self) -> bool {
-        true
-    }
-    fn is_constant_time(&self) -> bool {
-        false
-    }
-    fn rank(&self) -> u32 {
-        1
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        let n = keys.size().nr() + 1;
-        let mut rk = [[0u32; 4]; 15];
-        let group = if matches!(keys, KeySchedule::Online(_)) {
-            GROUP
-        } else {
-            usize::MAX
-        };
-        for chunk in blocks.chunks_mut(group) {
+/// The round keys as words in the order the (equivalent inverse) cipher
+/// adds them.
+fn load_keys(keys: &KeySchedule, dec: bool, rk: &mut [[u32; 4]; 15]) {
+    let nr = keys.size().nr();
+    match keys {
+        KeySchedule::Offline(k) if dec => {
+            for (dst, k) in rk.iter_mut().zip(k.dec_equiv()) {
+                *dst = words(k);
+            }
+        }
+        _ if dec => {
+            // Derive the keys backwards and turn them into the equivalent
+            // inverse cipher's keys on the fly.
+            for (r, (dst, mut k)) in rk.iter_mut().zip(keys.dec_keys()).enumerate() {
+                if r != 0 && r != nr {
+                    inv_mix_columns(&mut k);
+                }
+                *dst = words(&k);
+            }
+        }
+        _ => {
             for (dst, k) in rk.iter_mut().zip(keys.enc_keys()) {
                 *dst = words(&k);
             }
-            for b in chunk {
-                encrypt_one(b, &rk[..n]);
-            }
         }
-        rk.fill([0; 4]);
     }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        let nr = keys.size().nr();
-        let mut rk = [[0u32; 4]; 15];
-        let group = if matches!(keys, KeySchedule::Online(_)) {
-            GROUP
-        } else {
-            usize::MAX
-        };
-        for chunk in blocks.chunks_mut(group) {
-            match keys {
-                KeySchedule::Offline(k) => {
-                    for (dst, k) in rk.iter_mut().zip(k.dec_equiv()) {
-                        *dst = words(k);
-                    }
-                }
-                KeySchedule::Online(_) => {
-                    // Derive the keys backwards and turn them into the
-                    // equivalent inverse cipher's keys on the fly.
-                    for (r, (dst, mut k)) in rk.iter_mut().zip(keys.dec_keys()).enumerate() {
-                        if r != 0 && r != nr {
-                            inv_mix_columns(&mut k);
-                        }
-                        *dst = words(&k);
-                    }
-                }
-            }
-            for b in chunk {
-                decrypt_one(b, &rk[..=nr]);
-            }
+}
+
+/// ECB in either direction; online keys are derived afresh per [`GROUP`].
+fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    if dec {
+        ecb_dir::<true>(keys, blocks);
+    } else {
+        ecb_dir::<false>(keys, blocks);
+    }
+}
+
+fn ecb_dir<const INV: bool>(keys: &KeySchedule, blocks: &mut [Block]) {
+    let n = keys.size().nr() + 1;
+    let mut rk = [[0u32; 4]; 15];
+    let group = if matches!(keys, KeySchedule::Online(_)) {
+        GROUP
+    } else {
+        usize::MAX
+    };
+    for chunk in blocks.chunks_mut(group) {
+        load_keys(keys, INV, &mut rk);
+        for b in chunk {
+            crypt_one::<INV>(b, &rk[..n]);
         }
-        rk.fill([0; 4]);
+    }
+    rk.fill([0; 4]);
+}
+
+impl_kernel! {
+    impl for TTable {
+        name: "ttable",
+        description: "T-table lookups (NOT constant-time; for comparison only)",
+        available: true,
+        constant_time: false,
+        rank: 1,
+        ecb: ecb,
     }
 }

@@ -20,11 +20,12 @@
 //! Constant-time: the AES instructions take data-independent time and no
 //! memory access depends on the key or the data.
 
-use super::aesni::{Dir, ONLINE_BATCH, for_each_keyed};
-use crate::kernel::{Block, Kernel, xts_mul_alpha};
+use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
+use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Keys, broadcast_keys, counters, crypt_n, load32, preceding, store32, xts_mul_alpha16,
+    Keys, broadcast_keys, counters, crypt_n, load_n, load32, preceding, splat, store_n, store32,
+    xor_n, xts_mul_alpha16,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -35,19 +36,6 @@ pub struct Vaes256;
 
 /// ymm registers (2 blocks each) in flight in the main loop.
 pub const IN_FLIGHT: usize = 8;
-
-fn detected() -> bool {
-    crate::cpu::features().vaes256()
-}
-
-fn require() {
-    if !detected() {
-        panic!(
-            "aesflow: the 'vaes256' kernel needs the CPU features avx2, vaes and aes, \
-             which this CPU lacks; choose a kernel with kernel_by_name/available_kernels"
-        );
-    }
-}
 
 /// What one register-group step does to the bytes of `data` (`32 * N`).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -74,10 +62,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
     k: &Keys,
 ) {
     assert_eq!(d.len(), 32 * N);
-    let mut c = [_mm256_setzero_si256(); N];
-    for (v, s) in c.iter_mut().zip(d.chunks_exact(32)) {
-        *v = load32(s);
-    }
+    let c = load_n::<N>(d);
     // `post`: XORed after the rounds.
     let mut post = [_mm256_setzero_si256(); N];
     let mut x = c;
@@ -104,9 +89,8 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
         }
     }
     crypt_n::<NR, N, DEC>(&mut x, k);
-    for ((v, p), s) in x.iter().zip(&post).zip(d.chunks_exact_mut(32)) {
-        store32(s, _mm256_xor_si256(*v, *p));
-    }
+    xor_n(&mut x, &post);
+    store_n(d, &x);
 }
 
 /// `op` over `data` (whole blocks, or any length for CTR) with the keys
@@ -165,14 +149,11 @@ fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block,
     ts.zeroize();
     let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
     for c in &mut chunks {
-        let mut x = [_mm256_setzero_si256(); IN_FLIGHT];
-        for ((v, s), t) in x.iter_mut().zip(c.chunks_exact(32)).zip(&tw) {
-            *v = _mm256_xor_si256(load32(s), *t);
-        }
+        let mut x = load_n::<IN_FLIGHT>(c);
+        xor_n(&mut x, &tw);
         crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-        for ((v, s), t) in x.iter().zip(c.chunks_exact_mut(32)).zip(&tw) {
-            store32(s, _mm256_xor_si256(*v, *t));
-        }
+        xor_n(&mut x, &tw);
+        store_n(c, &x);
         for t in tw.iter_mut() {
             *t = xts_mul_alpha16(*t);
         }
@@ -202,14 +183,6 @@ fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block,
     *tweak = lane(tw[r], next);
 }
 
-/// A block into lane 0 and lane 1 of a register.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn splat(b: &Block) -> __m256i {
-    // SAFETY: `b` is 16 readable bytes; unaligned load.
-    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(b.as_ptr().cast()) })
-}
-
 /// Lane `i` (0 or 1) of a register as a block.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -222,173 +195,89 @@ fn lane(v: __m256i, i: usize) -> Block {
     out
 }
 
-/// Dispatch on the number of rounds and direction.
-///
-/// # Safety
-/// The CPU has AVX2, VAES and AES-NI.
-unsafe fn dispatch(
-    op: Op,
-    dec: bool,
-    rk: &[[u8; 16]],
-    data: &mut [u8],
-    st: __m256i,
-    ctr: &mut u128,
-) -> (__m256i, bool) {
-    // SAFETY: the caller guarantees the features these functions enable.
-    unsafe {
-        match (rk.len() - 1, dec) {
-            (10, false) => run::<10, false>(op, rk, data, st, ctr),
-            (12, false) => run::<12, false>(op, rk, data, st, ctr),
-            (14, false) => run::<14, false>(op, rk, data, st, ctr),
-            (10, true) => run::<10, true>(op, rk, data, st, ctr),
-            (12, true) => run::<12, true>(op, rk, data, st, ctr),
-            (14, true) => run::<14, true>(op, rk, data, st, ctr),
-            (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-        }
-    }
-}
-
-/// Whole blocks through `op` with the keys in the direction `dec`.
+/// Whole blocks through `f` with the keys in the direction `dec`.
 fn blocks_op(
     keys: &KeySchedule,
     dec: bool,
     blocks: &mut [Block],
     mut f: impl FnMut(&[[u8; 16]], &mut [u8]),
 ) {
-    require();
-    let dir = if dec { Dir::Dec } else { Dir::Enc };
-    for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
+    Vaes256::require();
+    for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
         f(rk, b.as_flattened_mut())
     });
 }
 
-impl Kernel for Vaes256 {
-    fn name(&self) -> &'static str {
-        "vaes256"
-    }
-    fn description(&self) -> &'static str {
-        "AVX2 + VAES (256-bit), 16 blocks in flight, fused CTR (constant-time)"
-    }
-    fn is_available(&self) -> bool {
-        detected()
-    }
-    fn is_constant_time(&self) -> bool {
-        true
-    }
-    fn rank(&self) -> u32 {
-        25
-    }
-    fn isa(&self) -> crate::cpu::Isa {
-        crate::cpu::Isa::Aesni
-    }
-    fn vector_bits(&self) -> u32 {
-        256
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        blocks_op(keys, false, blocks, |rk, d| {
-            // SAFETY: `blocks_op` checked avx2, vaes and aes.
-            unsafe { dispatch(Op::Ecb, false, rk, d, _mm256_setzero_si256(), &mut 0) };
-        });
-    }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        blocks_op(keys, true, blocks, |rk, d| {
-            // SAFETY: `blocks_op` checked avx2, vaes and aes.
-            unsafe { dispatch(Op::Ecb, true, rk, d, _mm256_setzero_si256(), &mut 0) };
-        });
-    }
-    fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-        require();
-        let mut c = u128::from_be_bytes(*counter);
-        // SAFETY: `require` checked avx2 (and so SSE2) just above.
-        let z = unsafe { _mm256_setzero_si256() };
-        for_each_keyed(keys, Dir::Enc, data, ONLINE_BATCH * 16, |rk, d| {
-            // SAFETY: `require` checked avx2, vaes and aes.
-            unsafe { dispatch(Op::Ctr, false, rk, d, z, &mut c) };
-        });
-        *counter = c.to_be_bytes();
-    }
-    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        require();
-        super::aesni::cbc_encrypt_ni(keys, iv, blocks);
-    }
-    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        self.chain(keys, iv, blocks, Op::CbcDec);
-    }
-    fn cfb_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        self.chain(keys, iv, blocks, Op::CfbDec);
-    }
-    fn xts_blocks(
-        &self,
-        keys: &KeySchedule,
-        tweak: &mut Block,
-        blocks: &mut [Block],
-        decrypt: bool,
-    ) {
-        blocks_op(keys, decrypt, blocks, |rk, d| {
-            // SAFETY: `blocks_op` checked avx2, vaes and aes.
-            unsafe {
-                match (rk.len() - 1, decrypt) {
-                    (10, false) => xts_run::<10, false>(rk, tweak, d),
-                    (12, false) => xts_run::<12, false>(rk, tweak, d),
-                    (14, false) => xts_run::<14, false>(rk, tweak, d),
-                    (10, true) => xts_run::<10, true>(rk, tweak, d),
-                    (12, true) => xts_run::<12, true>(rk, tweak, d),
-                    (14, true) => xts_run::<14, true>(rk, tweak, d),
-                    (n, _) => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-                }
-            }
-        });
-    }
+fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    blocks_op(keys, dec, blocks, |rk, d| {
+        // SAFETY: `blocks_op` checked avx2, vaes and aes.
+        unsafe {
+            let z = _mm256_setzero_si256();
+            by_rounds!(rk, dec => run::<_, ?>(Op::Ecb, rk, d, z, &mut 0))
+        };
+    });
 }
 
-impl Vaes256 {
-    fn chain(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
-        let Some(&last) = blocks.last() else {
-            return;
+fn ctr_xor(keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
+    Vaes256::require();
+    ctr_keyed(keys, counter, data, |rk, c, d| {
+        // SAFETY: `require` checked avx2, vaes and aes.
+        unsafe {
+            let z = _mm256_setzero_si256();
+            by_rounds!(rk, false => run::<_, ?>(Op::Ctr, rk, d, z, c))
         };
-        let dec = op == Op::CbcDec;
-        blocks_op(keys, dec, blocks, |rk, d| {
-            let prev: Block = d[d.len() - 16..].try_into().expect("whole blocks");
-            // SAFETY: `blocks_op` checked avx2, vaes and aes.
-            unsafe { dispatch(op, dec, rk, d, splat(iv), &mut 0) };
-            *iv = prev;
-        });
-        debug_assert_eq!(*iv, last);
+    });
+}
+
+/// CBC (`op` = [`Op::CbcDec`]) or CFB128 decryption; `iv` becomes the last
+/// ciphertext block.
+fn chain(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
+    let Some(&last) = blocks.last() else {
+        return;
+    };
+    let dec = op == Op::CbcDec;
+    blocks_op(keys, dec, blocks, |rk, d| {
+        let prev: Block = d[d.len() - 16..].try_into().expect("whole blocks");
+        // SAFETY: `blocks_op` checked avx2, vaes and aes.
+        unsafe { by_rounds!(rk, dec => run::<_, ?>(op, rk, d, splat(iv), &mut 0)) };
+        *iv = prev;
+    });
+    debug_assert_eq!(*iv, last);
+}
+
+fn xts(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    blocks_op(keys, dec, blocks, |rk, d| {
+        // SAFETY: `blocks_op` checked avx2, vaes and aes.
+        unsafe { by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d)) }
+    });
+}
+
+impl_kernel! {
+    impl for Vaes256 {
+        name: "vaes256",
+        description: "AVX2 + VAES (256-bit), 16 blocks in flight, fused CTR (constant-time)",
+        available: crate::cpu::features().vaes256(),
+        needs: "avx2, vaes and aes",
+        constant_time: true,
+        rank: 25,
+        isa: Aesni,
+        vector_bits: 256,
+        ecb: ecb,
+        ctr_xor: ctr_xor,
+        cbc_encrypt: |keys, iv, blocks| {
+            Vaes256::require();
+            cbc_encrypt_ni(keys, iv, blocks)
+        },
+        cbc_decrypt: |keys, iv, blocks| chain(keys, iv, blocks, Op::CbcDec),
+        cfb_decrypt: |keys, iv, blocks| chain(keys, iv, blocks, Op::CfbDec),
+        xts_blocks: xts,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::testutil;
+    use crate::kernels::testutil::matches_reference;
 
-    fn available() -> bool {
-        if Vaes256.is_available() {
-            true
-        } else {
-            println!("skipped: vaes256 not available");
-            false
-        }
-    }
-
-    #[test]
-    fn ecb_matches_reference() {
-        if available() {
-            testutil::check_ecb(&Vaes256, 31);
-        }
-    }
-
-    #[test]
-    fn ctr_matches_reference() {
-        if available() {
-            testutil::check_ctr(&Vaes256, 32);
-        }
-    }
-
-    #[test]
-    fn chained_modes_match_reference() {
-        if available() {
-            testutil::check_chained(&Vaes256, 33);
-        }
-    }
+    matches_reference!(Vaes256 => 31);
 }

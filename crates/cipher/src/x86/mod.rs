@@ -11,9 +11,200 @@
 //! safe to call; the caller must have checked the CPU with
 //! [`features`](crate::cpu::features) first.
 
+/// Round keys as stored: at most 15 (AES-256), `0..=Nr` meaningful.
+pub const MAX_ROUND_KEYS: usize = crate::key_schedule::MAX_ROUND_KEYS;
+
+/// `$load(p)` and `$store(p, v)`: the first `$bytes` bytes of a slice (at
+/// least that long) as a register of type `$v` and back, unaligned; and
+/// `load_n`, `store_n` and `xor_n` on `N` such registers.
+macro_rules! load_store {
+    ($features:literal, $v:ty, $bytes:literal, $load:ident, $store:ident,
+     $loadu:ident, $storeu:ident, $zero:ident, $xor:ident) => {
+        #[doc = concat!("The first ", $bytes, " bytes of `p` (at least ", $bytes, " long).")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $load(p: &[u8]) -> $v {
+            assert!(p.len() >= $bytes);
+            // SAFETY: just checked that the bytes are readable; unaligned
+            // load.
+            unsafe { $loadu(p.as_ptr().cast()) }
+        }
+
+        #[doc = concat!("Store to the first ", $bytes, " bytes of `p` (at least ", $bytes, " long).")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $store(p: &mut [u8], v: $v) {
+            assert!(p.len() >= $bytes);
+            // SAFETY: just checked that the bytes are writable; unaligned
+            // store.
+            unsafe { $storeu(p.as_mut_ptr().cast(), v) }
+        }
+
+        #[doc = concat!("`N` registers from the first `", $bytes, " · N` bytes of `p`.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn load_n<const N: usize>(p: &[u8]) -> [$v; N] {
+            let mut x = [$zero(); N];
+            for (v, c) in x.iter_mut().zip(p[..$bytes * N].chunks_exact($bytes)) {
+                *v = $load(c);
+            }
+            x
+        }
+
+        #[doc = concat!("`N` registers to the first `", $bytes, " · N` bytes of `p`.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn store_n<const N: usize>(p: &mut [u8], x: &[$v; N]) {
+            for (v, c) in x.iter().zip(p[..$bytes * N].chunks_exact_mut($bytes)) {
+                $store(c, *v);
+            }
+        }
+
+        /// `x[i] ^= y[i]` for every register.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn xor_n<const N: usize>(x: &mut [$v; N], y: &[$v; N]) {
+            for (a, b) in x.iter_mut().zip(y) {
+                *a = $xor(*a, *b);
+            }
+        }
+    };
+}
+
+/// `ecb_step` and `ctr_step`, ECB and CTR over exactly `N` registers of
+/// `$bytes` bytes, written with the width's `crypt_n`, `enc_n`, `counters`,
+/// `load_n`, `store_n`, `xor_n` and `Keys` where it is expanded.
+macro_rules! ecb_ctr_steps {
+    ($features:literal, $bytes:literal, $zero:path) => {
+        #[doc = concat!("ECB over exactly `", $bytes, " · N` bytes.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn ecb_step<const NR: usize, const N: usize, const DEC: bool>(d: &mut [u8], k: &Keys) {
+            assert_eq!(d.len(), $bytes * N);
+            let mut x = load_n::<N>(d);
+            crypt_n::<NR, N, DEC>(&mut x, k);
+            store_n(d, &x);
+        }
+
+        #[doc = concat!("CTR over exactly `", $bytes, " · N` bytes.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn ctr_step<const NR: usize, const N: usize>(d: &mut [u8], ctr: &mut u128, k: &Keys) {
+            assert_eq!(d.len(), $bytes * N);
+            let mut x = [$zero(); N];
+            counters::<N>(*ctr, &mut x);
+            *ctr = ctr.wrapping_add(($bytes / 16 * N) as u128);
+            enc_n::<NR, N>(&mut x, k);
+            xor_n(&mut x, &load_n::<N>(d));
+            store_n(d, &x);
+        }
+    };
+}
+pub(crate) use ecb_ctr_steps;
+
+/// `Keys` and `$name(rk)`: the round keys `rk` (at most 15) in registers
+/// of type `$v`, each made from its key block by `$from` (a load, or a
+/// broadcast to every 128-bit lane).
+macro_rules! round_keys {
+    ($features:literal, $v:ty, $name:ident, $zero:ident, $from:ident) => {
+        /// The round keys in registers, each in every 128-bit lane (only
+        /// `0..=Nr` are meaningful).
+        pub type Keys = [$v; MAX_ROUND_KEYS];
+
+        /// The round keys `rk` (at most 15) into registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $name(rk: &[[u8; 16]]) -> Keys {
+            let mut keys = [$zero(); MAX_ROUND_KEYS];
+            for (d, k) in keys.iter_mut().zip(rk) {
+                *d = $from(k);
+            }
+            keys
+        }
+    };
+}
+
+/// `$name(t)`: each 128-bit lane of `t` (an XTS tweak, little-endian) times
+/// α^`$bits` (IEEE 1619 §5.2): shifted left by `$bits`, the bits shifted out
+/// of the top reduced with x^7 + x^2 + x + 1 (their carry-less product with
+/// 0x87 fits in the low qword: four shifted XORs, no carry-less multiply).
+/// Branch-free; advancing every register of a group by the group's power of
+/// α keeps their updates independent (no serial chain through the group).
+macro_rules! xts_mul_alpha_pow {
+    ($features:literal, $v:ty, $name:ident, $bits:literal,
+     $slli:ident, $srli:ident, $bslli:ident, $bsrli:ident, $xor:ident) => {
+        #[doc = concat!("Each 128-bit lane (an XTS tweak) times α^", $bits, ", branch-free.")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $name(t: $v) -> $v {
+            let shifted = $slli::<$bits>(t);
+            let out = $srli::<{ 64 - $bits }>(t);
+            // Bits leaving qword 0 enter qword 1.
+            let into_hi = $bslli::<8>(out);
+            // Bits leaving qword 1, moved to qword 0, times 0x87.
+            let hi = $bsrli::<8>(out);
+            let red = $xor(
+                $xor(hi, $slli::<1>(hi)),
+                $xor($slli::<2>(hi), $slli::<7>(hi)),
+            );
+            $xor($xor(shifted, into_hi), red)
+        }
+    };
+}
+
+/// `enc_n`, `dec_n` and `crypt_n`: AES-`NR` on `N` registers of type `$v`
+/// held in registers, rounds interleaved across them, with the round
+/// operations given — after each middle round `$barrier(x)` where one is
+/// given (see `v128::round_barrier`).
+macro_rules! aes_rounds {
+    ($vis:vis, $features:literal, $v:ty, $xor:path,
+     enc: $enc:path, $enclast:path, dec: $dec:path, $declast:path $(, barrier: $barrier:path)?) => {
+        $crate::x86::aes_rounds!(@one $vis, $features, $v, $xor, $enc, $enclast $(, $barrier)?;
+            enc_n, "Encrypt `N` registers (AES-`NR`), rounds interleaved across them.");
+        $crate::x86::aes_rounds!(@one $vis, $features, $v, $xor, $dec, $declast $(, $barrier)?;
+            dec_n, "Decrypt `N` registers with the equivalent inverse cipher's keys \
+                    (FIPS-197 §5.3.5), in decryption order.");
+
+        /// Encrypt or decrypt (`DEC`) `N` registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(
+            x: &mut [$v; N],
+            k: &[$v; $crate::x86::MAX_ROUND_KEYS],
+        ) {
+            if DEC {
+                dec_n::<NR, N>(x, k)
+            } else {
+                enc_n::<NR, N>(x, k)
+            }
+        }
+    };
+    (@one $vis:vis, $features:literal, $v:ty, $xor:path, $round:path, $last:path
+     $(, $barrier:path)?; $name:ident, $doc:expr) => {
+        #[doc = $doc]
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn $name<const NR: usize, const N: usize>(
+            x: &mut [$v; N],
+            k: &[$v; $crate::x86::MAX_ROUND_KEYS],
+        ) {
+            for v in x.iter_mut() {
+                *v = $xor(*v, k[0]);
+            }
+            for kr in &k[1..NR] {
+                for v in x.iter_mut() {
+                    *v = $round(*v, *kr);
+                }
+                $($barrier(x);)?
+            }
+            for v in x.iter_mut() {
+                *v = $last(*v, k[NR]);
+            }
+        }
+    };
+}
+pub(crate) use aes_rounds;
+
 pub mod v128;
 pub mod v256;
 pub mod v512;
-
-/// Round keys as stored: at most 15 (AES-256), `0..=Nr` meaningful.
-pub const MAX_ROUND_KEYS: usize = crate::key_schedule::MAX_ROUND_KEYS;

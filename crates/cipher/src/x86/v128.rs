@@ -12,55 +12,33 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys as registers (only `0..=Nr` are meaningful).
-pub type Keys = [__m128i; MAX_ROUND_KEYS];
+load_store!(
+    "sse2",
+    __m128i,
+    16,
+    load_at,
+    store_at,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    _mm_setzero_si128,
+    _mm_xor_si128
+);
 
 /// A block as a register.
 #[inline]
 #[target_feature(enable = "sse2")]
 pub fn load(b: &[u8; 16]) -> __m128i {
-    // SAFETY: `b` is 16 readable bytes and `loadu` has no alignment
-    // requirement; `sse2` is enabled on this function.
-    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+    load_at(b)
 }
 
 /// A register into a block.
 #[inline]
 #[target_feature(enable = "sse2")]
 pub fn store(b: &mut [u8; 16], v: __m128i) {
-    // SAFETY: `b` is 16 writable bytes and `storeu` has no alignment
-    // requirement; `sse2` is enabled on this function.
-    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
+    store_at(b, v)
 }
 
-/// The first 16 bytes of `p` (at least 16 long).
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn load_at(p: &[u8]) -> __m128i {
-    assert!(p.len() >= 16);
-    // SAFETY: just checked that 16 bytes are readable; unaligned load.
-    unsafe { _mm_loadu_si128(p.as_ptr().cast()) }
-}
-
-/// Store to the first 16 bytes of `p` (at least 16 long).
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn store_at(p: &mut [u8], v: __m128i) {
-    assert!(p.len() >= 16);
-    // SAFETY: just checked that 16 bytes are writable; unaligned store.
-    unsafe { _mm_storeu_si128(p.as_mut_ptr().cast(), v) }
-}
-
-/// The round keys `rk` (at most 15) into registers.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn load_keys(rk: &[[u8; 16]]) -> Keys {
-    let mut k = [_mm_setzero_si128(); MAX_ROUND_KEYS];
-    for (d, s) in k.iter_mut().zip(rk) {
-        *d = load(s);
-    }
-    k
-}
+round_keys!("sse2", __m128i, load_keys, _mm_setzero_si128, load);
 
 /// A scheduling barrier: an empty `asm!` that LLVM must keep in program
 /// order with the other barriers, so round `r` of every block in flight is
@@ -82,54 +60,10 @@ pub fn round_barrier<const N: usize>(x: &mut [__m128i; N]) {
     }
 }
 
-/// Encrypt `N` blocks held in registers (AES-`NR`), rounds interleaved
-/// across blocks.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm_xor_si128(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm_aesenc_si128(*v, *kr);
-        }
-        round_barrier(x);
-    }
-    for v in x.iter_mut() {
-        *v = _mm_aesenclast_si128(*v, k[NR]);
-    }
-}
-
-/// Decrypt `N` blocks held in registers with the equivalent inverse
-/// cipher's keys (FIPS-197 §5.3.5), in decryption order.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m128i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm_xor_si128(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm_aesdec_si128(*v, *kr);
-        }
-        round_barrier(x);
-    }
-    for v in x.iter_mut() {
-        *v = _mm_aesdeclast_si128(*v, k[NR]);
-    }
-}
-
-/// Encrypt or decrypt (`DEC`) `N` blocks in registers.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m128i; N], k: &Keys) {
-    if DEC {
-        dec_n::<NR, N>(x, k)
-    } else {
-        enc_n::<NR, N>(x, k)
-    }
-}
+super::aes_rounds!(pub, "aes,sse2", __m128i, _mm_xor_si128,
+    enc: _mm_aesenc_si128, _mm_aesenclast_si128,
+    dec: _mm_aesdec_si128, _mm_aesdeclast_si128,
+    barrier: round_barrier);
 
 /// `VPSHUFB` mask reversing the 16 bytes of a register.
 #[inline]
@@ -175,20 +109,15 @@ pub fn xts_double(t: __m128i) -> __m128i {
     _mm_xor_si128(_mm_add_epi64(t, t), mask)
 }
 
-/// The XTS tweak times α^8: shifted left by a byte, the byte shifted out of
-/// the top reduced with 0x87 (carry-less, it fits in the low qword).
-/// Branch-free; advancing each of eight registers by α^8 keeps their
-/// updates independent.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn xts_mul_alpha8(t: __m128i) -> __m128i {
-    let shifted = _mm_slli_epi64::<8>(t);
-    let out = _mm_srli_epi64::<56>(t);
-    let into_hi = _mm_slli_si128::<8>(out);
-    let hi = _mm_srli_si128::<8>(out);
-    let red = _mm_xor_si128(
-        _mm_xor_si128(hi, _mm_slli_epi64::<1>(hi)),
-        _mm_xor_si128(_mm_slli_epi64::<2>(hi), _mm_slli_epi64::<7>(hi)),
-    );
-    _mm_xor_si128(_mm_xor_si128(shifted, into_hi), red)
-}
+// The XTS tweak times α^8: each of eight registers advanced by α^8.
+xts_mul_alpha_pow!(
+    "sse2",
+    __m128i,
+    xts_mul_alpha8,
+    8,
+    _mm_slli_epi64,
+    _mm_srli_epi64,
+    _mm_slli_si128,
+    _mm_srli_si128,
+    _mm_xor_si128
+);

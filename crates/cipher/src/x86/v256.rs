@@ -13,84 +13,30 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys broadcast to both lanes (only `0..=Nr` meaningful).
-pub type Keys = [__m256i; MAX_ROUND_KEYS];
-
-/// Broadcast each round key of `rk` (at most 15) to both lanes.
+/// A block in both lanes of a register.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub fn broadcast_keys(rk: &[[u8; 16]]) -> Keys {
-    let mut k = [_mm256_setzero_si256(); MAX_ROUND_KEYS];
-    for (d, s) in k.iter_mut().zip(rk) {
-        // SAFETY: `s` is 16 readable bytes; unaligned load.
-        let x = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
-        *d = _mm256_broadcastsi128_si256(x);
-    }
-    k
+pub fn splat(b: &[u8; 16]) -> __m256i {
+    _mm256_broadcastsi128_si256(super::v128::load(b))
 }
 
-/// 32 bytes from the start of `p`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn load32(p: &[u8]) -> __m256i {
-    assert!(p.len() >= 32);
-    // SAFETY: just checked that 32 bytes are readable; unaligned load.
-    unsafe { _mm256_loadu_si256(p.as_ptr().cast()) }
-}
+round_keys!("avx2", __m256i, broadcast_keys, _mm256_setzero_si256, splat);
 
-/// 32 bytes to the start of `p`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn store32(p: &mut [u8], v: __m256i) {
-    assert!(p.len() >= 32);
-    // SAFETY: just checked that 32 bytes are writable; unaligned store.
-    unsafe { _mm256_storeu_si256(p.as_mut_ptr().cast(), v) }
-}
+load_store!(
+    "avx2",
+    __m256i,
+    32,
+    load32,
+    store32,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_setzero_si256,
+    _mm256_xor_si256
+);
 
-/// Encrypt `N` registers (2 blocks each), AES-`NR`, rounds interleaved.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m256i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm256_xor_si256(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm256_aesenc_epi128(*v, *kr);
-        }
-    }
-    for v in x.iter_mut() {
-        *v = _mm256_aesenclast_epi128(*v, k[NR]);
-    }
-}
-
-/// Decrypt `N` registers with the equivalent inverse cipher's keys.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m256i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm256_xor_si256(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm256_aesdec_epi128(*v, *kr);
-        }
-    }
-    for v in x.iter_mut() {
-        *v = _mm256_aesdeclast_epi128(*v, k[NR]);
-    }
-}
-
-/// Encrypt or decrypt (`DEC`) `N` registers.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-pub fn crypt_n<const NR: usize, const N: usize, const DEC: bool>(x: &mut [__m256i; N], k: &Keys) {
-    if DEC {
-        dec_n::<NR, N>(x, k)
-    } else {
-        enc_n::<NR, N>(x, k)
-    }
-}
+super::aes_rounds!(pub, "avx2,vaes", __m256i, _mm256_xor_si256,
+    enc: _mm256_aesenc_epi128, _mm256_aesenclast_epi128,
+    dec: _mm256_aesdec_epi128, _mm256_aesdeclast_epi128);
 
 /// `a + b` on each 128-bit little-endian lane (carry from the low into the
 /// high 64 bits), wrapping; branch-free (AVX2 has no unsigned 64-bit
@@ -132,21 +78,14 @@ pub fn preceding(c: __m256i, prev: __m256i) -> __m256i {
     _mm256_permute2x128_si256::<0x21>(prev, c)
 }
 
-/// Each 128-bit lane (an XTS tweak) times α^16: shifted left by 16 bits,
-/// the 16 bits shifted out of the top reduced with 0x87 (their carry-less
-/// product with 0x87 fits in the low qword). Branch-free. Advancing every
-/// register of a group by α^16 keeps the tweak updates independent of each
-/// other (no serial chain through the group).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn xts_mul_alpha16(t: __m256i) -> __m256i {
-    let shifted = _mm256_slli_epi64::<16>(t);
-    let out = _mm256_srli_epi64::<48>(t);
-    let into_hi = _mm256_bslli_epi128::<8>(out);
-    let hi = _mm256_bsrli_epi128::<8>(out);
-    let red = _mm256_xor_si256(
-        _mm256_xor_si256(hi, _mm256_slli_epi64::<1>(hi)),
-        _mm256_xor_si256(_mm256_slli_epi64::<2>(hi), _mm256_slli_epi64::<7>(hi)),
-    );
-    _mm256_xor_si256(_mm256_xor_si256(shifted, into_hi), red)
-}
+xts_mul_alpha_pow!(
+    "avx2",
+    __m256i,
+    xts_mul_alpha16,
+    16,
+    _mm256_slli_epi64,
+    _mm256_srli_epi64,
+    _mm256_bslli_epi128,
+    _mm256_bsrli_epi128,
+    _mm256_xor_si256
+);

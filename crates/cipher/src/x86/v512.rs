@@ -19,40 +19,32 @@
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;
 
-/// The round keys broadcast to all four lanes (only `0..=Nr` meaningful).
-pub type Keys = [__m512i; MAX_ROUND_KEYS];
-
-/// Broadcast each round key of `rk` (at most 15) to the four lanes of a
-/// register (`VBROADCASTI32X4`).
+/// A block in all four lanes of a register (`VBROADCASTI32X4`).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub fn broadcast_keys(rk: &[[u8; 16]]) -> Keys {
-    let mut k = [_mm512_setzero_si512(); MAX_ROUND_KEYS];
-    for (d, s) in k.iter_mut().zip(rk) {
-        // SAFETY: `s` is 16 readable bytes; unaligned load.
-        let x = unsafe { _mm_loadu_si128(s.as_ptr().cast()) };
-        *d = _mm512_broadcast_i32x4(x);
-    }
-    k
+pub fn splat(b: &[u8; 16]) -> __m512i {
+    _mm512_broadcast_i32x4(super::v128::load(b))
 }
 
-/// 64 bytes from the start of `p`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub fn load64(p: &[u8]) -> __m512i {
-    assert!(p.len() >= 64);
-    // SAFETY: just checked that 64 bytes are readable; unaligned load.
-    unsafe { _mm512_loadu_si512(p.as_ptr().cast()) }
-}
+round_keys!(
+    "avx512f",
+    __m512i,
+    broadcast_keys,
+    _mm512_setzero_si512,
+    splat
+);
 
-/// 64 bytes to the start of `p`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub fn store64(p: &mut [u8], v: __m512i) {
-    assert!(p.len() >= 64);
-    // SAFETY: just checked that 64 bytes are writable; unaligned store.
-    unsafe { _mm512_storeu_si512(p.as_mut_ptr().cast(), v) }
-}
+load_store!(
+    "avx512f",
+    __m512i,
+    64,
+    load64,
+    store64,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_setzero_si512,
+    _mm512_xor_si512
+);
 
 /// The first `p.len()` (< 64) bytes of a register, rest zero.
 #[inline]
@@ -77,39 +69,9 @@ pub fn store_partial(p: &mut [u8], v: __m512i) {
     unsafe { _mm512_mask_storeu_epi8(p.as_mut_ptr().cast(), mask, v) }
 }
 
-/// Encrypt `N` registers (4 blocks each), AES-`NR`, rounds interleaved.
-#[inline]
-#[target_feature(enable = "avx512f,vaes")]
-pub fn enc_n<const NR: usize, const N: usize>(x: &mut [__m512i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm512_xor_si512(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm512_aesenc_epi128(*v, *kr);
-        }
-    }
-    for v in x.iter_mut() {
-        *v = _mm512_aesenclast_epi128(*v, k[NR]);
-    }
-}
-
-/// Decrypt `N` registers with the equivalent inverse cipher's keys.
-#[inline]
-#[target_feature(enable = "avx512f,vaes")]
-pub fn dec_n<const NR: usize, const N: usize>(x: &mut [__m512i; N], k: &Keys) {
-    for v in x.iter_mut() {
-        *v = _mm512_xor_si512(*v, k[0]);
-    }
-    for kr in &k[1..NR] {
-        for v in x.iter_mut() {
-            *v = _mm512_aesdec_epi128(*v, *kr);
-        }
-    }
-    for v in x.iter_mut() {
-        *v = _mm512_aesdeclast_epi128(*v, k[NR]);
-    }
-}
+super::aes_rounds!(pub, "avx512f,vaes", __m512i, _mm512_xor_si512,
+    enc: _mm512_aesenc_epi128, _mm512_aesenclast_epi128,
+    dec: _mm512_aesdec_epi128, _mm512_aesdeclast_epi128);
 
 /// `VPSHUFB` mask reversing the bytes of each 128-bit lane.
 #[inline]
@@ -147,22 +109,14 @@ pub fn counters<const N: usize>(ctr: u128, x: &mut [__m512i; N]) {
     }
 }
 
-/// Each 128-bit lane (an XTS tweak, little-endian) times α^4: shifted
-/// left by four bits, the four bits shifted out of the top reduced with
-/// x^7 + x^2 + x + 1 (IEEE 1619 §5.2). Branch-free; no carry-less multiply
-/// (the product of a 4-bit value by 0x87 is four shifted XORs).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub fn xts_mul_alpha4(t: __m512i) -> __m512i {
-    let shifted = _mm512_slli_epi64::<4>(t);
-    let out = _mm512_srli_epi64::<60>(t);
-    // Bits leaving qword 0 enter qword 1.
-    let into_hi = _mm512_bslli_epi128::<8>(out);
-    // Bits leaving qword 1, moved to qword 0, times 0x87.
-    let hi = _mm512_bsrli_epi128::<8>(out);
-    let red = _mm512_xor_si512(
-        _mm512_xor_si512(hi, _mm512_slli_epi64::<1>(hi)),
-        _mm512_xor_si512(_mm512_slli_epi64::<2>(hi), _mm512_slli_epi64::<7>(hi)),
-    );
-    _mm512_ternarylogic_epi64::<0x96>(shifted, into_hi, red)
-}
+xts_mul_alpha_pow!(
+    "avx512f,avx512bw",
+    __m512i,
+    xts_mul_alpha4,
+    4,
+    _mm512_slli_epi64,
+    _mm512_srli_epi64,
+    _mm512_bslli_epi128,
+    _mm512_bsrli_epi128,
+    _mm512_xor_si512
+);

@@ -2,8 +2,28 @@
 
 #![allow(dead_code)]
 
+use aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit, generic_array::GenericArray};
 use aesflow_cipher::{Aes, Kernel, KeyExpansion, kernels};
 use std::io::Write;
+
+/// One block through RustCrypto's `aes` (the independent oracle) with a
+/// 16-, 24- or 32-byte key; `encrypt` selects the direction.
+pub fn rustcrypto_block(key: &[u8], block: &mut [u8; 16], encrypt: bool) {
+    fn run<C: KeyInit + BlockEncrypt + BlockDecrypt>(key: &[u8], b: &mut [u8; 16], enc: bool) {
+        let c = C::new_from_slice(key).expect("a valid AES key");
+        let b = GenericArray::from_mut_slice(b);
+        if enc {
+            c.encrypt_block(b)
+        } else {
+            c.decrypt_block(b)
+        }
+    }
+    match key.len() {
+        16 => run::<aes::Aes128>(key, block, encrypt),
+        24 => run::<aes::Aes192>(key, block, encrypt),
+        _ => run::<aes::Aes256>(key, block, encrypt),
+    }
+}
 
 /// Every (kernel, style) combination this CPU can run, and the kernels it
 /// cannot (reported as skipped).

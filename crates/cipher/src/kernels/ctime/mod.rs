@@ -91,9 +91,9 @@
 //! the arithmetic S-box of the key schedule dominates). The previous
 //! byte-at-a-time arithmetic version of this kernel ran at ≈ 0.8 MB/s.
 
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitXor, BitXorAssign};
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
 use zeroize::Zeroize;
 
 /// The constant-time kernel.
@@ -159,14 +159,7 @@ macro_rules! lane_op {
 }
 lane_op!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
 lane_op!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
-
-impl BitOr for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn bitor(self, o: Lanes) -> Lanes {
-        Lanes(core::array::from_fn(|i| self.0[i] | o.0[i]))
-    }
-}
+lane_op!(BitOr, bitor, |, BitOrAssign, bitor_assign);
 
 impl Zeroize for Lanes {
     fn zeroize(&mut self) {
@@ -214,22 +207,18 @@ fn swap_move(a: &mut Lanes, b: &mut Lanes, mask: u64, n: u32) {
 /// word `k` was. An involution.
 #[inline(always)]
 fn transpose(w: &mut Planes) {
-    let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    const M1: u64 = 0x5555_5555_5555_5555;
-    const M2: u64 = 0x3333_3333_3333_3333;
-    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    swap_move(w0, w1, M1, 1);
-    swap_move(w2, w3, M1, 1);
-    swap_move(w4, w5, M1, 1);
-    swap_move(w6, w7, M1, 1);
-    swap_move(w0, w2, M2, 2);
-    swap_move(w1, w3, M2, 2);
-    swap_move(w4, w6, M2, 2);
-    swap_move(w5, w7, M2, 2);
-    swap_move(w0, w4, M4, 4);
-    swap_move(w1, w5, M4, 4);
-    swap_move(w2, w6, M4, 4);
-    swap_move(w3, w7, M4, 4);
+    // Three rounds of SWAPMOVE: words `n` apart exchange `n`-bit groups.
+    for (n, mask) in [
+        (1, 0x5555_5555_5555_5555),
+        (2, 0x3333_3333_3333_3333),
+        (4, 0x0f0f_0f0f_0f0f_0f0f),
+    ] {
+        for i in (0..8).filter(|i| i & n == 0) {
+            let (mut a, mut b) = (w[i], w[i + n]);
+            swap_move(&mut a, &mut b, mask, n as u32);
+            (w[i], w[i + n]) = (a, b);
+        }
+    }
 }
 
 /// Bitslice a 64-byte batch (four blocks) into planes.
@@ -289,39 +278,21 @@ mod circuit;
 pub use circuit::sub_word;
 use circuit::{inv_sub_bytes_nc, sub_bytes_nc};
 
-/// ShiftRows on one plane: row segment `r` rotated right by `4r` bits.
+/// ShiftRows (`INV`: InvShiftRows) on every plane: row segment `r` rotated
+/// right (left) by `4r` bits.
 #[inline(always)]
-fn shift_rows_1(x: Lanes) -> Lanes {
-    // Rows 2 and 3: rotate by 8 (swap the two bytes of the segment).
-    let t = (x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
-    let x = x ^ t ^ t.shl(8);
-    // Rows 1 and 3: rotate right by 4.
-    (x & 0x0000_ffff_0000_ffff)
-        | (x.shr(4) & 0x0fff_0000_0fff_0000)
-        | (x.shl(12) & 0xf000_0000_f000_0000)
-}
-
-/// InvShiftRows on one plane: row segment `r` rotated left by `4r` bits.
-#[inline(always)]
-fn inv_shift_rows_1(x: Lanes) -> Lanes {
-    let t = (x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
-    let x = x ^ t ^ t.shl(8);
-    (x & 0x0000_ffff_0000_ffff)
-        | (x.shl(4) & 0xfff0_0000_fff0_0000)
-        | (x.shr(12) & 0x000f_0000_000f_0000)
-}
-
-#[inline(always)]
-fn shift_rows(p: &mut Planes) {
+fn shift_rows_by<const INV: bool>(p: &mut Planes) {
     for x in p {
-        *x = shift_rows_1(*x);
-    }
-}
-
-#[inline(always)]
-fn inv_shift_rows(p: &mut Planes) {
-    for x in p {
-        *x = inv_shift_rows_1(*x);
+        // Rows 2 and 3: rotate by 8 (swap the two bytes of the segment).
+        let t = (*x ^ x.shr(8)) & 0x00ff_00ff_0000_0000;
+        let y = *x ^ t ^ t.shl(8);
+        // Rows 1 and 3: rotate by 4.
+        *x = (y & 0x0000_ffff_0000_ffff)
+            | if INV {
+                (y.shl(4) & 0xfff0_0000_fff0_0000) | (y.shr(12) & 0x000f_0000_000f_0000)
+            } else {
+                (y.shr(4) & 0x0fff_0000_0fff_0000) | (y.shl(12) & 0xf000_0000_f000_0000)
+            };
     }
 }
 
@@ -377,48 +348,34 @@ fn inv_mix_columns(a: &mut Planes) {
     mix_columns(a);
 }
 
-#[inline(always)]
-fn add_round_key(p: &mut Planes, k: &Planes) {
-    for (x, y) in p.iter_mut().zip(k) {
-        *x ^= *y;
+/// SubBytes without its constant and InvSubBytes with its input constant
+/// removed: the constants are folded into the round keys.
+impl super::Steps for Planes {
+    type Key = Planes;
+    #[inline(always)]
+    fn sub_shift<const INV: bool>(&mut self) {
+        if INV {
+            shift_rows_by::<true>(self);
+            inv_sub_bytes_nc(self);
+        } else {
+            sub_bytes_nc(self);
+            shift_rows_by::<false>(self);
+        }
     }
-}
-
-fn next_key(keys: &mut impl Iterator<Item = Planes>) -> Planes {
-    keys.next()
-        .expect("a key schedule yields Nr + 1 round keys")
-}
-
-/// The cipher (FIPS-197 Figure 5) on four bitsliced blocks; `keys` yields the
-/// `Nr + 1` bitsliced round keys (with the folded constant) in order.
-#[inline(always)]
-fn encrypt_planes(p: &mut Planes, mut keys: impl Iterator<Item = Planes>, nr: usize) {
-    add_round_key(p, &next_key(&mut keys));
-    for _ in 1..nr {
-        sub_bytes_nc(p);
-        shift_rows(p);
-        mix_columns(p);
-        add_round_key(p, &next_key(&mut keys));
+    #[inline(always)]
+    fn mix_columns<const INV: bool>(&mut self) {
+        if INV {
+            inv_mix_columns(self);
+        } else {
+            mix_columns(self);
+        }
     }
-    sub_bytes_nc(p);
-    shift_rows(p);
-    add_round_key(p, &next_key(&mut keys));
-}
-
-/// The inverse cipher (FIPS-197 Figure 12) on four bitsliced blocks; `keys`
-/// yields the bitsliced round keys Nr down to 0.
-#[inline(always)]
-fn decrypt_planes(p: &mut Planes, mut keys: impl Iterator<Item = Planes>, nr: usize) {
-    add_round_key(p, &next_key(&mut keys));
-    for _ in 1..nr {
-        inv_shift_rows(p);
-        inv_sub_bytes_nc(p);
-        add_round_key(p, &next_key(&mut keys));
-        inv_mix_columns(p);
+    #[inline(always)]
+    fn add_round_key(&mut self, k: &Planes) {
+        for (x, y) in self.iter_mut().zip(k) {
+            *x ^= *y;
+        }
     }
-    inv_shift_rows(p);
-    inv_sub_bytes_nc(p);
-    add_round_key(p, &next_key(&mut keys));
 }
 
 /// Run `f` on every batch of (up to) four blocks, zero-padding the last.
@@ -438,12 +395,16 @@ fn for_each_batch(blocks: &mut [Block], mut f: impl FnMut(&mut Planes)) {
     planes.zeroize();
 }
 
+/// The cipher (FIPS-197 Figure 5) on a batch of bitsliced blocks, or with
+/// `dec` the inverse cipher (Figure 12); `keys` yields the `Nr + 1`
+/// bitsliced round keys (with the folded constant) in the order they are
+/// added.
 #[inline(always)]
 fn run_batch(p: &mut Planes, keys: impl Iterator<Item = Planes>, nr: usize, dec: bool) {
     if dec {
-        decrypt_planes(p, keys, nr);
+        super::crypt::<_, true>(p, keys, nr);
     } else {
-        encrypt_planes(p, keys, nr);
+        super::crypt::<_, false>(p, keys, nr);
     }
 }
 
@@ -481,27 +442,14 @@ fn crypt(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
     }
 }
 
-impl Kernel for ConstantTime {
-    fn name(&self) -> &'static str {
-        "ctime"
-    }
-    fn description(&self) -> &'static str {
-        "portable constant-time (bitsliced, 8 blocks at a time, Boyar-Peralta S-box circuit)"
-    }
-    fn is_available(&self) -> bool {
-        true
-    }
-    fn is_constant_time(&self) -> bool {
-        true
-    }
-    fn rank(&self) -> u32 {
-        10
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        crypt(keys, blocks, false);
-    }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        crypt(keys, blocks, true);
+impl_kernel! {
+    impl for ConstantTime {
+        name: "ctime",
+        description: "portable constant-time (bitsliced, 8 blocks at a time, Boyar-Peralta S-box circuit)",
+        available: true,
+        constant_time: true,
+        rank: 10,
+        ecb: crypt,
     }
 }
 

@@ -34,9 +34,6 @@
 // declared MSRV predates that.
 #![allow(clippy::incompatible_msrv)]
 
-use crate::kernel::{Block, Kernel};
-use crate::key_schedule::KeySchedule;
-
 /// The VAES kernel.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Vaes;
@@ -46,100 +43,52 @@ pub struct Vaes;
 /// Ice Lake and later); 4 (16 blocks) is the alternative.
 pub const IN_FLIGHT: usize = 8;
 
-fn detected() -> bool {
-    crate::cpu::features().vaes()
-}
-
-fn require() {
-    if !detected() {
-        panic!(
-            "aesflow: the 'vaes' kernel needs the CPU features avx512f, avx512bw, vaes and aes, \
-             which this CPU lacks; choose a kernel with kernel_by_name/available_kernels"
-        );
-    }
-}
-
 #[macro_use]
 mod body;
 #[macro_use]
 mod modes;
 
+/// A `Kernel` impl that runs the module `$m` made by `vaes_body!` and
+/// `vaes_modes!` with `$w` registers in flight; the descriptive fields as
+/// for `impl_kernel!`.
+macro_rules! vaes_kernel {
+    (impl $([$($gen:tt)*])? for $ty:ty => $m:ident, $w:tt { $($meta:tt)* }) => {
+        crate::kernel::impl_kernel! {
+            impl $([$($gen)*])? for $ty {
+                $($meta)*
+                ecb: $m::ecb_blocks::<$w>,
+                ctr_xor: $m::ctr_xor::<$w>,
+                cbc_encrypt: $m::cbc_encrypt,
+                cbc_decrypt: $m::chain_decrypt::<$w, true>,
+                cfb_decrypt: $m::chain_decrypt::<$w, false>,
+                xts_blocks: $m::xts_blocks::<$w>,
+            }
+        }
+    };
+}
+
 /// The real thing: VAES instructions.
 mod hw {
     vaes_body!(
         "avx512f,avx512bw,vaes",
+        super::Vaes::require,
         _mm512_aesenc_epi128,
         _mm512_aesenclast_epi128,
         _mm512_aesdec_epi128,
         _mm512_aesdeclast_epi128
     );
-    vaes_modes!("avx512f,avx512bw,vaes");
+    vaes_modes!("avx512f,avx512bw,vaes", super::Vaes::require);
 }
 
-impl Kernel for Vaes {
-    fn name(&self) -> &'static str {
-        "vaes"
-    }
-    fn description(&self) -> &'static str {
-        "AVX-512 + VAES, 32 blocks in flight, fused CTR (constant-time)"
-    }
-    fn is_available(&self) -> bool {
-        detected()
-    }
-    fn is_constant_time(&self) -> bool {
-        true
-    }
-    fn rank(&self) -> u32 {
-        30
-    }
-    fn isa(&self) -> crate::cpu::Isa {
-        crate::cpu::Isa::Vaes
-    }
-    fn encrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::ecb_blocks::<IN_FLIGHT, false>(keys, blocks) }
-    }
-    fn decrypt_blocks(&self, keys: &KeySchedule, blocks: &mut [Block]) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::ecb_blocks::<IN_FLIGHT, true>(keys, blocks) }
-    }
-    fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::ctr_xor::<IN_FLIGHT>(keys, counter, data) }
-    }
-    /// CBC encryption is serial: the 128-bit AES-NI loop is as fast as it
-    /// gets (a CPU with VAES has AES-NI).
-    fn cbc_encrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        require();
-        super::aesni::cbc_encrypt_ni(keys, iv, blocks);
-    }
-    /// CBC decryption with 32 blocks in flight.
-    fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::chain_decrypt::<IN_FLIGHT, true>(keys, iv, blocks) }
-    }
-    /// CFB128 decryption with 32 blocks in flight.
-    fn cfb_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::chain_decrypt::<IN_FLIGHT, false>(keys, iv, blocks) }
-    }
-    /// XTS with 32 blocks in flight, the tweaks advanced four lanes at a
-    /// time in registers.
-    fn xts_blocks(
-        &self,
-        keys: &KeySchedule,
-        tweak: &mut Block,
-        blocks: &mut [Block],
-        decrypt: bool,
-    ) {
-        require();
-        // SAFETY: `require` checked avx512f, avx512bw, vaes and aes.
-        unsafe { hw::xts_blocks::<IN_FLIGHT>(keys, tweak, blocks, decrypt) }
+vaes_kernel! {
+    impl for Vaes => hw, IN_FLIGHT {
+        name: "vaes",
+        description: "AVX-512 + VAES, 32 blocks in flight, fused CTR (constant-time)",
+        available: crate::cpu::features().vaes(),
+        needs: "avx512f, avx512bw, vaes and aes",
+        constant_time: true,
+        rank: 30,
+        isa: Vaes,
     }
 }
 

@@ -1,10 +1,12 @@
 //! The `vaes` kernel's parallel chained modes: CBC and CFB128 decryption
-//! and XTS, 32 blocks in flight. Expanded after `vaes_body!` in the same
-//! module (it uses its round functions and imports).
+//! and XTS, 32 blocks in flight, and the entry points of ECB and the
+//! chained modes. Expanded after `vaes_body!` in the same module (it uses
+//! its round functions and imports).
 
-/// CBC and CFB128 decryption and XTS, compiled for `$features`.
+/// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
+/// as for `vaes_body!`.
 macro_rules! vaes_modes {
-    ($features:literal) => {
+    ($features:literal, $check:path) => {
         use crate::kernel::xts_mul_alpha;
         use crate::x86::v512::xts_mul_alpha4;
 
@@ -27,10 +29,7 @@ macro_rules! vaes_modes {
             k: &Keys,
         ) {
             assert_eq!(d.len(), 64 * N);
-            let mut c = [_mm512_setzero_si512(); N];
-            for (v, s) in c.iter_mut().zip(d.chunks_exact(64)) {
-                *v = load64(s);
-            }
+            let c = load_n::<N>(d);
             let mut prev = [_mm512_setzero_si512(); N];
             prev[0] = preceding(c[0], *chain);
             for r in 1..N {
@@ -39,9 +38,8 @@ macro_rules! vaes_modes {
             // CBC: P = D(C_i) ⊕ C_{i-1}; CFB: P = E(C_{i-1}) ⊕ C_i.
             let (mut x, other) = if CBC { (c, prev) } else { (prev, c) };
             crypt_n::<NR, N, CBC>(&mut x, k);
-            for ((v, o), s) in x.iter().zip(&other).zip(d.chunks_exact_mut(64)) {
-                store64(s, _mm512_xor_si512(*v, *o));
-            }
+            xor_n(&mut x, &other);
+            store_n(d, &x);
             *chain = c[N - 1];
         }
 
@@ -55,29 +53,9 @@ macro_rules! vaes_modes {
                 return;
             };
             let k = load_keys(rk);
-            // SAFETY: `iv` is 16 readable bytes; unaligned load.
-            let mut chain = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(iv.as_ptr().cast()) });
+            let mut chain = crate::x86::v512::splat(iv);
             let data = blocks.as_flattened_mut();
-            let mut chunks = data.chunks_exact_mut(64 * W);
-            for c in &mut chunks {
-                chain_step::<NR, W, CBC>(c, &mut chain, &k);
-            }
-            let mut rest = chunks.into_remainder();
-            if W > 4 && rest.len() >= 256 {
-                let (a, b) = rest.split_at_mut(256);
-                chain_step::<NR, 4, CBC>(a, &mut chain, &k);
-                rest = b;
-            }
-            if rest.len() >= 128 {
-                let (a, b) = rest.split_at_mut(128);
-                chain_step::<NR, 2, CBC>(a, &mut chain, &k);
-                rest = b;
-            }
-            if rest.len() >= 64 {
-                let (a, b) = rest.split_at_mut(64);
-                chain_step::<NR, 1, CBC>(a, &mut chain, &k);
-                rest = b;
-            }
+            let rest = in_pieces!(data, 64, W, chain_step::<NR, _, CBC>(&mut chain, &k));
             if !rest.is_empty() {
                 // One to three blocks.
                 let c = load_partial(rest);
@@ -103,14 +81,11 @@ macro_rules! vaes_modes {
             for r in 1..N {
                 tw[r] = xts_mul_alpha4(tw[r - 1]);
             }
-            let mut x = [_mm512_setzero_si512(); N];
-            for ((v, s), tr) in x.iter_mut().zip(d.chunks_exact(64)).zip(&tw) {
-                *v = _mm512_xor_si512(load64(s), *tr);
-            }
+            let mut x = load_n::<N>(d);
+            xor_n(&mut x, &tw);
             crypt_n::<NR, N, DEC>(&mut x, k);
-            for ((v, s), tr) in x.iter().zip(d.chunks_exact_mut(64)).zip(&tw) {
-                store64(s, _mm512_xor_si512(*v, *tr));
-            }
+            xor_n(&mut x, &tw);
+            store_n(d, &x);
             *t = xts_mul_alpha4(tw[N - 1]);
         }
 
@@ -128,26 +103,7 @@ macro_rules! vaes_modes {
             // SAFETY: `ts` is 64 readable bytes; unaligned load.
             let mut t = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
             let data = blocks.as_flattened_mut();
-            let mut chunks = data.chunks_exact_mut(64 * W);
-            for c in &mut chunks {
-                xts_step::<NR, W, DEC>(c, &mut t, &k);
-            }
-            let mut rest = chunks.into_remainder();
-            if W > 4 && rest.len() >= 256 {
-                let (a, b) = rest.split_at_mut(256);
-                xts_step::<NR, 4, DEC>(a, &mut t, &k);
-                rest = b;
-            }
-            if rest.len() >= 128 {
-                let (a, b) = rest.split_at_mut(128);
-                xts_step::<NR, 2, DEC>(a, &mut t, &k);
-                rest = b;
-            }
-            if rest.len() >= 64 {
-                let (a, b) = rest.split_at_mut(64);
-                xts_step::<NR, 1, DEC>(a, &mut t, &k);
-                rest = b;
-            }
+            let rest = in_pieces!(data, 64, W, xts_step::<NR, _, DEC>(&mut t, &k));
             let used = rest.len() / 16;
             if !rest.is_empty() {
                 let mut x = [_mm512_xor_si512(load_partial(rest), t)];
@@ -160,84 +116,74 @@ macro_rules! vaes_modes {
             ts.fill([0; 16]);
         }
 
-        /// # Safety
-        /// The CPU must support the features this module is compiled for.
-        unsafe fn chain_dispatch<const W: usize, const CBC: bool>(
+        /// What [`keyed`] runs: ECB, CBC or CFB128 decryption (the state is
+        /// the chaining value; CBC is the one with decryption keys) or XTS
+        /// (the tweak).
+        const ECB: u8 = 0;
+        const CHAIN: u8 = 1;
+        const XTS: u8 = 2;
+
+        /// `OP` in the direction `DEC` with AES-`NR` and `W` registers in
+        /// flight.
+        #[target_feature(enable = $features)]
+        fn run<const NR: usize, const W: usize, const OP: u8, const DEC: bool>(
             rk: &[[u8; 16]],
-            iv: &mut Block,
+            state: &mut Block,
             blocks: &mut [Block],
         ) {
-            // SAFETY: the caller guarantees the features these functions
-            // enable.
-            unsafe {
-                match rk.len() - 1 {
-                    10 => chain_dec::<10, W, CBC>(rk, iv, blocks),
-                    12 => chain_dec::<12, W, CBC>(rk, iv, blocks),
-                    14 => chain_dec::<14, W, CBC>(rk, iv, blocks),
-                    n => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-                }
+            match OP {
+                ECB => ecb::<NR, W, DEC>(rk, blocks),
+                CHAIN => chain_dec::<NR, W, DEC>(rk, state, blocks),
+                _ => xts::<NR, W, DEC>(rk, state, blocks),
             }
         }
 
-        /// # Safety
-        /// The CPU must support the features this module is compiled for.
-        unsafe fn xts_dispatch<const W: usize, const DEC: bool>(
-            rk: &[[u8; 16]],
-            tweak: &mut Block,
+        /// `OP` over whole blocks with `W` registers in flight, on any key
+        /// schedule.
+        fn keyed<const W: usize, const OP: u8>(
+            keys: &KeySchedule,
+            state: &mut Block,
             blocks: &mut [Block],
+            dec: bool,
         ) {
-            // SAFETY: the caller guarantees the features these functions
-            // enable.
-            unsafe {
-                match rk.len() - 1 {
-                    10 => xts::<10, W, DEC>(rk, tweak, blocks),
-                    12 => xts::<12, W, DEC>(rk, tweak, blocks),
-                    14 => xts::<14, W, DEC>(rk, tweak, blocks),
-                    n => unreachable!("AES has 10, 12 or 14 rounds, not {n}"),
-                }
-            }
+            $check();
+            for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
+                // SAFETY: `$check` confirmed the features.
+                unsafe { by_rounds!(rk, dec => run::<_, W, OP, ?>(rk, state, b)) }
+            });
+        }
+
+        /// ECB encryption or decryption with `W` registers in flight.
+        pub(super) fn ecb_blocks<const W: usize>(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+            keyed::<W, ECB>(keys, &mut [0; 16], blocks, dec);
         }
 
         /// CBC (`CBC`) or CFB128 decryption of whole blocks with `W`
         /// registers in flight; `iv` becomes the last ciphertext block.
-        ///
-        /// # Safety
-        /// The CPU must support the features this module is compiled for,
-        /// and `aes` (online decryption keys use `AESIMC`).
-        pub(super) unsafe fn chain_decrypt<const W: usize, const CBC: bool>(
+        pub(super) fn chain_decrypt<const W: usize, const CBC: bool>(
             keys: &KeySchedule,
             iv: &mut Block,
             blocks: &mut [Block],
         ) {
-            let dir = if CBC { Dir::Dec } else { Dir::Enc };
-            for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
-                // SAFETY: the caller guarantees the features.
-                unsafe { chain_dispatch::<W, CBC>(rk, iv, b) }
-            });
+            keyed::<W, CHAIN>(keys, iv, blocks, CBC);
         }
 
         /// XTS of whole blocks with `W` registers in flight (see
         /// `Kernel::xts_blocks`).
-        ///
-        /// # Safety
-        /// As [`chain_decrypt`].
-        pub(super) unsafe fn xts_blocks<const W: usize>(
+        pub(super) fn xts_blocks<const W: usize>(
             keys: &KeySchedule,
             tweak: &mut Block,
             blocks: &mut [Block],
             decrypt: bool,
         ) {
-            let dir = if decrypt { Dir::Dec } else { Dir::Enc };
-            for_each_keyed(keys, dir, blocks, ONLINE_BATCH, |rk, b| {
-                // SAFETY: the caller guarantees the features.
-                unsafe {
-                    if decrypt {
-                        xts_dispatch::<W, true>(rk, tweak, b)
-                    } else {
-                        xts_dispatch::<W, false>(rk, tweak, b)
-                    }
-                }
-            });
+            keyed::<W, XTS>(keys, tweak, blocks, decrypt);
+        }
+
+        /// CBC encryption: serial, so the 128-bit AES-NI loop is as fast as
+        /// it gets (a CPU with VAES has AES-NI).
+        pub(super) fn cbc_encrypt(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
+            $check();
+            crate::kernels::aesni::cbc_encrypt_ni(keys, iv, blocks);
         }
     };
 }
