@@ -41,35 +41,53 @@ pub enum RawMode {
 }
 
 impl RawMode {
-    /// Parse `ecb`, `cbc`, `ctr`, `cfb`, `ofb`.
+    /// Every mode: its name and a one-line description.
+    const TABLE: [(RawMode, &'static str, &'static str); 7] = [
+        (RawMode::Ecb, "ecb", "Electronic codebook, PKCS#7 padded"),
+        (RawMode::Cbc, "cbc", "Cipher block chaining, PKCS#7 padded"),
+        (
+            RawMode::Ctr,
+            "ctr",
+            "Counter mode (the IV is a 128-bit big-endian counter)",
+        ),
+        (RawMode::Cfb, "cfb", "128-bit cipher feedback"),
+        (RawMode::Ofb, "ofb", "Output feedback"),
+        (RawMode::Cfb8, "cfb8", "8-bit cipher feedback"),
+        (RawMode::Cfb1, "cfb1", "1-bit cipher feedback"),
+    ];
+
+    /// Every mode, in the order of `openssl enc`'s documentation.
+    pub fn all() -> impl Iterator<Item = RawMode> {
+        Self::TABLE.iter().map(|t| t.0)
+    }
+
+    /// Parse `ecb`, `cbc`, `ctr`, `cfb` (or `cfb128`), `ofb`, `cfb8`, `cfb1`
+    /// (any case).
     pub fn parse(s: &str) -> Result<Self> {
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "ecb" => RawMode::Ecb,
-            "cbc" => RawMode::Cbc,
-            "ctr" => RawMode::Ctr,
-            "cfb" | "cfb128" => RawMode::Cfb,
-            "ofb" => RawMode::Ofb,
-            "cfb8" => RawMode::Cfb8,
-            "cfb1" => RawMode::Cfb1,
-            _ => {
-                return Err(Error::InvalidInput(format!(
-                    "unknown mode '{s}' (ecb, cbc, ctr, cfb, cfb8, cfb1, ofb)"
-                )));
-            }
+        let lower = s.to_ascii_lowercase();
+        let name = if lower == "cfb128" { "cfb" } else { &lower };
+        Self::all().find(|m| m.name() == name).ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "unknown mode '{s}' (ecb, cbc, ctr, cfb, cfb8, cfb1, ofb)"
+            ))
         })
+    }
+
+    fn row(self) -> &'static (RawMode, &'static str, &'static str) {
+        Self::TABLE
+            .iter()
+            .find(|t| t.0 == self)
+            .expect("every mode is in the table")
     }
 
     /// The lower-case name.
     pub fn name(self) -> &'static str {
-        match self {
-            RawMode::Ecb => "ecb",
-            RawMode::Cbc => "cbc",
-            RawMode::Ctr => "ctr",
-            RawMode::Cfb => "cfb",
-            RawMode::Ofb => "ofb",
-            RawMode::Cfb8 => "cfb8",
-            RawMode::Cfb1 => "cfb1",
-        }
+        self.row().1
+    }
+
+    /// A one-line description (for help texts).
+    pub fn description(self) -> &'static str {
+        self.row().2
     }
 
     fn padded(self) -> bool {
