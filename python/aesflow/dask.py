@@ -176,21 +176,27 @@ class _Job:
             os.close(dfd)
 
 
+def _submit_ranges(client, job: _Job, plain_len, out_len, per, fail_range, task, args):
+    """Create the job's temporary output (``out_len`` bytes) and submit
+    ``task(src, tmp, *args, first, count, fail)`` for every range of ``per``
+    chunks of a ``plain_len``-byte message (``fail``: the range the tests
+    make fail)."""
+    job.create_tmp(out_len)
+    src = os.path.abspath(job.src)
+    for i, (first, count) in enumerate(_ranges(plain_len // CHUNK_SIZE + 1, per)):
+        job.futures.append(
+            client.submit(task, src, job.tmp, *args, first, count, i == fail_range, pure=False)
+        )
+
+
 def _submit_encrypt(client, job: _Job, key, context, salt, per, fail_range):
     plain_len = os.stat(job.src).st_size
     if salt is None:
         salt = os.urandom(SALT_SIZE)
     job.prefix = _aesflow.cobblestone_prefix(key, context, salt)
-    total = plain_len // CHUNK_SIZE + 1
-    job.create_tmp(_aesflow.cobblestone_ciphertext_len(plain_len))
-    src = os.path.abspath(job.src)
-    for i, (first, count) in enumerate(_ranges(total, per)):
-        job.futures.append(
-            client.submit(
-                _seal_range, src, job.tmp, bytes(key), bytes(context), bytes(salt),
-                plain_len, first, count, i == fail_range, pure=False,
-            )
-        )
+    out_len = _aesflow.cobblestone_ciphertext_len(plain_len)
+    args = (bytes(key), bytes(context), bytes(salt), plain_len)
+    _submit_ranges(client, job, plain_len, out_len, per, fail_range, _seal_range, args)
 
 
 def _submit_decrypt(client, job: _Job, key, context, per, fail_range):
@@ -204,16 +210,8 @@ def _submit_decrypt(client, job: _Job, key, context, per, fail_range):
         raise _aesflow.InvalidTag(
             "wrong key or context (the key commitment does not match), or the header is corrupted"
         )
-    total = plain_len // CHUNK_SIZE + 1
-    job.create_tmp(plain_len)
-    src = os.path.abspath(job.src)
-    for i, (first, count) in enumerate(_ranges(total, per)):
-        job.futures.append(
-            client.submit(
-                _open_range, src, job.tmp, bytes(key), bytes(context), ct_len,
-                first, count, i == fail_range, pure=False,
-            )
-        )
+    args = (bytes(key), bytes(context), ct_len)
+    _submit_ranges(client, job, plain_len, plain_len, per, fail_range, _open_range, args)
 
 
 def _run(client, jobs: Sequence[_Job], submit) -> List[int]:

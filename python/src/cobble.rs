@@ -11,26 +11,100 @@
 //! raises `InvalidTag` and ends the object.
 
 use crate::buffer::{View, new_bytes, write_into};
-use crate::chunks;
 use crate::errors::{self, AlreadyFinalized, InvalidTag};
 use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::{CHUNK_SIZE, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, Suite};
+use aesflow_engine::cobblestone::{
+    CHUNK_SIZE, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, Suite, opened_len, sealed_len,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeroize::{Zeroize, Zeroizing};
 
-/// Checks the key length, and `AESFLOW_KERNEL` as the command does (the
-/// chunk keys themselves run on the engine's best kernel).
-fn check_key(suite: Suite, key: &[u8]) -> PyResult<()> {
+/// Reads the key and the optional context; checks the key length, and
+/// `AESFLOW_KERNEL` as the command does (the chunk keys themselves run on
+/// the engine's best kernel).
+fn key_and_context<T>(
+    suite: Suite,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    new: impl FnOnce(&[u8], &[u8]) -> PyResult<T>,
+) -> PyResult<T> {
+    let k = View::read(key, "key")?;
+    let c = crate::buffer::read_opt(context, "context")?;
     crate::kernel()?;
-    if key.len() != suite.key_len() {
+    if k.len() != suite.key_len() {
         return Err(PyValueError::new_err(format!(
             "key must be {} bytes.",
             suite.key_len()
         )));
     }
-    Ok(())
+    new(k.bytes(), c.as_ref().map_or(&[][..], |v| v.bytes()))
+}
+
+fn auth_failed() -> PyErr {
+    InvalidTag::new_err("authentication failed")
+}
+
+/// What the encryption and decryption states share: the four classes'
+/// methods are written once over it.
+trait Stream: Send {
+    /// Whether the object was finalized (or failed).
+    fn done(&self) -> bool;
+    /// Output bytes an update with `n` input bytes releases.
+    fn update_len(&self, n: usize) -> usize;
+    /// Process `data` into `out` (exactly `update_len` bytes).
+    fn update(&mut self, data: &[u8], out: &mut [u8]) -> PyResult<()>;
+    /// The last output's length; `None` if the message cannot end here.
+    fn final_len(&self) -> Option<usize>;
+    /// The last output into `out` (exactly `final_len` bytes).
+    fn finalize(&mut self, out: &mut [u8]) -> PyResult<()>;
+    /// Record a failed call.
+    fn fail(&mut self);
+
+    fn check(&self) -> PyResult<()> {
+        if self.done() {
+            return Err(AlreadyFinalized::new_err("Context was already finalized."));
+        }
+        Ok(())
+    }
+}
+
+/// `update`: a new `bytes` (filled with the GIL released).
+fn update<'py>(
+    st: &mut impl Stream,
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    st.check()?;
+    let d = View::read(data, "data")?;
+    let input = d.bytes();
+    let r = new_bytes(py, st.update_len(d.len()), |out| st.update(input, out));
+    r.inspect_err(|_| st.fail())
+}
+
+/// `update_into`: into the writable buffer `buf`; returns the bytes written.
+fn update_into(
+    st: &mut impl Stream,
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    buf: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    st.check()?;
+    let d = View::read(data, "data")?;
+    let n = st.update_len(d.len());
+    let r = write_into(py, &d, buf, n, false, |input, out| st.update(input, out))?;
+    r.inspect_err(|_| st.fail()).map(|()| n)
+}
+
+/// `finalize`: the last output as a new `bytes`.
+fn finalize<'py>(st: &mut impl Stream, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    st.check()?;
+    let r = match st.final_len() {
+        Some(n) => PyBytes::new_with(py, n, |out| st.finalize(out)),
+        None => Err(auth_failed()),
+    };
+    r.inspect_err(|_| st.fail())
 }
 
 /// Encryption state: the derived keys, the partial chunk, the next index.
@@ -44,7 +118,6 @@ pub struct EncState {
 
 impl EncState {
     fn new(suite: Suite, key: &[u8], context: &[u8]) -> PyResult<Self> {
-        check_key(suite, key)?;
         Ok(EncState {
             keys: ChunkKeys::for_encryption(suite, key, context).map_err(errors::engine)?,
             buf: Zeroizing::new(Vec::with_capacity(CHUNK_SIZE)),
@@ -54,27 +127,22 @@ impl EncState {
         })
     }
 
-    fn check(&self) -> PyResult<()> {
-        if self.done {
-            return Err(AlreadyFinalized::new_err("Context was already finalized."));
-        }
-        Ok(())
-    }
-
     fn pre(&self) -> usize {
         if self.started { 0 } else { PREFIX_SIZE }
+    }
+}
+
+impl Stream for EncState {
+    fn done(&self) -> bool {
+        self.done
     }
 
     fn update_len(&self, n: usize) -> usize {
         self.pre() + (self.buf.len() + n) / CHUNK_SIZE * ENC_CHUNK_SIZE
     }
 
-    fn final_len(&self) -> usize {
-        self.pre() + chunks::sealed_len(self.buf.len(), true)
-    }
-
-    /// Seal what `data` completes into `out` (exactly `update_len` bytes).
-    fn update(&mut self, data: &[u8], out: &mut [u8]) {
+    /// Seal what `data` completes.
+    fn update(&mut self, data: &[u8], out: &mut [u8]) -> PyResult<()> {
         let mut off = 0;
         if !self.started {
             out[..PREFIX_SIZE].copy_from_slice(&self.keys.prefix());
@@ -98,37 +166,40 @@ impl EncState {
         if self.buf.is_empty() {
             let m = d.len() / CHUNK_SIZE;
             let (whole, rest) = d.split_at(m * CHUNK_SIZE);
-            chunks::seal(
-                crate::pool(),
-                &self.keys,
-                self.index,
-                whole,
-                &mut out[off..],
-                false,
-            );
+            let (pool, out) = (crate::pool(), &mut out[off..]);
+            let sealed = self
+                .keys
+                .seal_chunks_into(pool, self.index, whole, false, out);
+            sealed.map_err(errors::engine)?;
             self.index += m as u64;
             d = rest;
         }
         self.buf.extend_from_slice(d);
+        Ok(())
     }
 
-    /// Seal the last (short) chunk into `out` (exactly `final_len` bytes).
-    fn finalize(&mut self, out: &mut [u8]) {
+    fn final_len(&self) -> Option<usize> {
+        Some(self.pre() + sealed_len(self.buf.len(), true))
+    }
+
+    /// Seal the last (short) chunk, after the prefix if nothing was output.
+    fn finalize(&mut self, out: &mut [u8]) -> PyResult<()> {
         let pre = self.pre();
         if !self.started {
             out[..PREFIX_SIZE].copy_from_slice(&self.keys.prefix());
         }
-        chunks::seal(
-            Pool::inline(),
-            &self.keys,
-            self.index,
-            &self.buf,
-            &mut out[pre..],
-            true,
-        );
+        let (pool, out) = (Pool::inline(), &mut out[pre..]);
+        let r = self
+            .keys
+            .seal_chunks_into(pool, self.index, &self.buf, true, out);
         self.buf.zeroize();
         self.done = true;
+        r.map_err(errors::engine)
     }
+
+    /// Sealing does not fail: an error before it (no memory for the
+    /// output) leaves the state as it was.
+    fn fail(&mut self) {}
 }
 
 /// Decryption state: the input key until the prefix is in, then the keys.
@@ -145,7 +216,6 @@ pub struct DecState {
 
 impl DecState {
     fn new(suite: Suite, key: &[u8], context: &[u8]) -> PyResult<Self> {
-        check_key(suite, key)?;
         Ok(DecState {
             suite,
             key: Zeroizing::new(key.to_vec()),
@@ -158,27 +228,8 @@ impl DecState {
         })
     }
 
-    fn check(&self) -> PyResult<()> {
-        if self.done {
-            return Err(AlreadyFinalized::new_err("Context was already finalized."));
-        }
-        Ok(())
-    }
-
-    /// Plaintext bytes an update with `n` bytes releases.
-    fn update_len(&self, n: usize) -> usize {
-        let p = (PREFIX_SIZE - self.prefix.len()).min(n);
-        (self.buf.len() + n - p) / ENC_CHUNK_SIZE * CHUNK_SIZE
-    }
-
-    fn fail(&mut self) -> PyErr {
-        self.done = true;
-        self.buf.clear();
-        InvalidTag::new_err("authentication failed")
-    }
-
     /// Take prefix bytes from `d`; derive and check the keys once complete.
-    fn take_prefix<'a>(&mut self, d: &'a [u8]) -> Result<&'a [u8], ()> {
+    fn take_prefix<'a>(&mut self, d: &'a [u8]) -> PyResult<&'a [u8]> {
         if self.keys.is_some() {
             return Ok(d);
         }
@@ -186,15 +237,26 @@ impl DecState {
         self.prefix.extend_from_slice(&d[..p]);
         if self.prefix.len() == PREFIX_SIZE {
             let keys = ChunkKeys::from_prefix(self.suite, &self.key, &self.context, &self.prefix)
-                .map_err(|_| ())?;
+                .map_err(|_| auth_failed())?;
             self.keys = Some(keys);
             self.key.zeroize();
         }
         Ok(&d[p..])
     }
+}
 
-    /// Open every chunk `data` completes into `out` (exactly `update_len`).
-    fn update(&mut self, data: &[u8], out: &mut [u8]) -> Result<(), ()> {
+impl Stream for DecState {
+    fn done(&self) -> bool {
+        self.done
+    }
+
+    fn update_len(&self, n: usize) -> usize {
+        let p = (PREFIX_SIZE - self.prefix.len()).min(n);
+        (self.buf.len() + n - p) / ENC_CHUNK_SIZE * CHUNK_SIZE
+    }
+
+    /// Open every chunk `data` completes; on failure `out` is zeroed.
+    fn update(&mut self, data: &[u8], out: &mut [u8]) -> PyResult<()> {
         let mut d = self.take_prefix(data)?;
         let Some(keys) = &self.keys else {
             return Ok(());
@@ -203,15 +265,9 @@ impl DecState {
         if !self.buf.is_empty() && self.buf.len() + d.len() >= ENC_CHUNK_SIZE {
             let need = ENC_CHUNK_SIZE - self.buf.len();
             self.buf.extend_from_slice(&d[..need]);
-            chunks::open(
-                Pool::inline(),
-                keys,
-                self.index,
-                &self.buf,
-                &mut out[..CHUNK_SIZE],
-                false,
-            )
-            .map_err(|_| ())?;
+            let (pool, first) = (Pool::inline(), &mut out[..CHUNK_SIZE]);
+            let opened = keys.open_chunks_into(pool, self.index, &self.buf, false, first);
+            opened.map_err(|_| auth_failed())?;
             self.buf.clear();
             self.index += 1;
             off = CHUNK_SIZE;
@@ -220,18 +276,13 @@ impl DecState {
         if self.buf.is_empty() {
             let m = d.len() / ENC_CHUNK_SIZE;
             let (whole, rest) = d.split_at(m * ENC_CHUNK_SIZE);
-            if chunks::open(
-                crate::pool(),
-                keys,
-                self.index,
-                whole,
-                &mut out[off..],
-                false,
-            )
-            .is_err()
+            let (pool, bulk) = (crate::pool(), &mut out[off..]);
+            if keys
+                .open_chunks_into(pool, self.index, whole, false, bulk)
+                .is_err()
             {
                 out.zeroize();
-                return Err(());
+                return Err(auth_failed());
             }
             self.index += m as u64;
             d = rest;
@@ -242,148 +293,104 @@ impl DecState {
 
     fn final_len(&self) -> Option<usize> {
         self.keys.as_ref()?;
-        chunks::opened_len(self.buf.len(), true)
+        opened_len(self.buf.len(), true).ok()
     }
 
-    fn finalize(&mut self, out: &mut [u8]) -> Result<(), ()> {
-        let keys = self.keys.as_ref().ok_or(())?;
-        let r =
-            chunks::open(Pool::inline(), keys, self.index, &self.buf, out, true).map_err(|_| ());
+    /// Authenticate and open the last chunk.
+    fn finalize(&mut self, out: &mut [u8]) -> PyResult<()> {
+        let keys = self.keys.as_ref().ok_or_else(auth_failed)?;
+        let r = keys.open_chunks_into(Pool::inline(), self.index, &self.buf, true, out);
         self.done = true;
-        r
+        r.map_err(|_| auth_failed())
+    }
+
+    /// A failure ends the object.
+    fn fail(&mut self) {
+        self.done = true;
+        self.buf.clear();
     }
 }
 
-macro_rules! cobblestone_classes {
-    ($enc:ident, $dec:ident, $suite:expr, $name:literal, $bits:literal) => {
-        #[doc = concat!("Streaming ", $name, " encryption (C2SP chunked encryption, HKDF-SHA-512, AES-", $bits, "-GCM). ")]
-        #[doc = "`update(data)` returns the chunks completed so far (the first call also the 56-byte prefix); `finalize()` the last chunk. Interoperates with `cryptography.cobblestone` and `aesflow encrypt`. Keys are zeroized on drop; the GIL is released while sealing."]
+/// One class: `$state` behind the interface of `cryptography.cobblestone`,
+/// with the docstrings of its `update` and `finalize`, and `$extra` methods.
+macro_rules! cobblestone_class {
+    (
+        $(#[$doc:meta])*
+        $class:ident($state:ident, $suite:expr),
+        update: $update_doc:literal,
+        finalize: $finalize_doc:literal,
+        { $($extra:tt)* }
+    ) => {
+        $(#[$doc])*
         #[pyclass(module = "aesflow")]
-        pub struct $enc {
-            st: EncState,
+        pub struct $class {
+            st: $state,
         }
 
         #[pymethods]
-        impl $enc {
+        impl $class {
             #[new]
             #[pyo3(signature = (key, context = None))]
             fn new(key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-                let k = View::read(key, "key")?;
-                let c = crate::buffer::read_opt(context, "context")?;
-                let ctx = c.as_ref().map_or(&[][..], |v| v.bytes());
-                Ok($enc { st: EncState::new($suite, k.bytes(), ctx)? })
+                let st = key_and_context($suite, key, context, |k, c| $state::new($suite, k, c))?;
+                Ok($class { st })
             }
 
-            #[doc = concat!("A new random ", $bits, "-bit key.")]
-            #[staticmethod]
-            fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
-                crate::random_bytes(py, $suite.key_len())
-            }
+            $($extra)*
 
-            /// Encrypt more data; returns the prefix (first call) and every
-            /// chunk completed.
+            #[doc = $update_doc]
             fn update<'py>(&mut self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-                self.st.check()?;
-                let d = View::read(data, "data")?;
-                let st = &mut self.st;
-                let input = d.bytes();
-                new_bytes(py, st.update_len(d.len()), |out| {
-                    st.update(input, out);
-                    Ok(())
-                })
+                update(&mut self.st, py, data)
             }
 
             /// `update` into `buf` (at least as long as the output);
             /// returns the bytes written.
             fn update_into(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
-                self.st.check()?;
-                let d = View::read(data, "data")?;
-                let n = self.st.update_len(d.len());
-                let st = &mut self.st;
-                write_into(py, &d, buf, n, false, |input, out| st.update(input, out))?;
-                Ok(n)
+                update_into(&mut self.st, py, data, buf)
             }
 
-            /// The last chunk (and the prefix if nothing was output yet).
+            #[doc = $finalize_doc]
             fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-                self.st.check()?;
-                let st = &mut self.st;
-                PyBytes::new_with(py, st.final_len(), |out| {
-                    st.finalize(out);
-                    Ok(())
-                })
-            }
-        }
-
-        #[doc = concat!("Streaming ", $name, " decryption. `update(data)` returns the plaintext of every chunk completed so far, after authenticating it; `finalize()` authenticates and returns the last chunk. Any failure (wrong key or context, tampering, truncation) raises `aesflow.InvalidTag`.")]
-        #[pyclass(module = "aesflow")]
-        pub struct $dec {
-            st: DecState,
-        }
-
-        #[pymethods]
-        impl $dec {
-            #[new]
-            #[pyo3(signature = (key, context = None))]
-            fn new(key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-                let k = View::read(key, "key")?;
-                let c = crate::buffer::read_opt(context, "context")?;
-                let ctx = c.as_ref().map_or(&[][..], |v| v.bytes());
-                Ok($dec { st: DecState::new($suite, k.bytes(), ctx)? })
-            }
-
-            /// Decrypt more data; returns the authenticated plaintext of
-            /// every chunk completed.
-            fn update<'py>(&mut self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-                self.st.check()?;
-                let d = View::read(data, "data")?;
-                let st = &mut self.st;
-                let input = d.bytes();
-                let r = new_bytes(py, st.update_len(d.len()), |out| {
-                    st.update(input, out)
-                        .map_err(|_| InvalidTag::new_err("authentication failed"))
-                });
-                r.map_err(|e| { let _ = self.st.fail(); e })
-            }
-
-            /// `update` into `buf` (at least as long as the output);
-            /// returns the bytes written.
-            fn update_into(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
-                self.st.check()?;
-                let d = View::read(data, "data")?;
-                let n = self.st.update_len(d.len());
-                let st = &mut self.st;
-                match write_into(py, &d, buf, n, false, |input, out| st.update(input, out))? {
-                    Ok(()) => Ok(n),
-                    Err(()) => Err(self.st.fail()),
-                }
-            }
-
-            /// Authenticate and return the last chunk; raises `InvalidTag`
-            /// if the message is truncated, extended or tampered with.
-            fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-                self.st.check()?;
-                let Some(n) = self.st.final_len() else {
-                    return Err(self.st.fail());
-                };
-                let st = &mut self.st;
-                let r = PyBytes::new_with(py, n, |out| {
-                    st.finalize(out).map_err(|_| InvalidTag::new_err("authentication failed"))
-                });
-                r.map_err(|e| { let _ = self.st.fail(); e })
+                finalize(&mut self.st, py)
             }
         }
     };
 }
 
-cobblestone_classes!(
+macro_rules! cobblestone_suite {
+    ($enc:ident, $dec:ident, $suite:expr, $name:literal, $bits:literal) => {
+        cobblestone_class! {
+            #[doc = concat!("Streaming ", $name, " encryption (C2SP chunked encryption, HKDF-SHA-512, AES-", $bits, "-GCM). ")]
+            #[doc = "`update(data)` returns the chunks completed so far (the first call also the 56-byte prefix); `finalize()` the last chunk. Interoperates with `cryptography.cobblestone` and `aesflow encrypt`. Keys are zeroized on drop; the GIL is released while sealing."]
+            $enc(EncState, $suite),
+            update: "Encrypt more data; returns the prefix (first call) and every\nchunk completed.",
+            finalize: "The last chunk (and the prefix if nothing was output yet).",
+            {
+                #[doc = concat!("A new random ", $bits, "-bit key.")]
+                #[staticmethod]
+                fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+                    crate::random_bytes(py, $suite.key_len())
+                }
+            }
+        }
+        cobblestone_class! {
+            #[doc = concat!("Streaming ", $name, " decryption. `update(data)` returns the plaintext of every chunk completed so far, after authenticating it; `finalize()` authenticates and returns the last chunk. Any failure (wrong key or context, tampering, truncation) raises `aesflow.InvalidTag`.")]
+            $dec(DecState, $suite),
+            update: "Decrypt more data; returns the authenticated plaintext of\nevery chunk completed.",
+            finalize: "Authenticate and return the last chunk; raises `InvalidTag`\nif the message is truncated, extended or tampered with.",
+            {}
+        }
+    };
+}
+
+cobblestone_suite!(
     Cobblestone256Encryptor,
     Cobblestone256Decryptor,
     Suite::Cobblestone256,
     "Cobblestone-256",
     "256"
 );
-cobblestone_classes!(
+cobblestone_suite!(
     Cobblestone128Encryptor,
     Cobblestone128Decryptor,
     Suite::Cobblestone128,

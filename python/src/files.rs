@@ -9,18 +9,18 @@
 //! on its own, given the salt (encryption) or the prefix (decryption).
 
 use crate::buffer::View;
-use crate::chunks;
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::Error;
 use aesflow_engine::cobblestone::{
-    CHUNK_SIZE, CHUNKS_PER_BATCH, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, SALT_SIZE, Suite,
-    ciphertext_len, plaintext_len,
+    CHUNKS_PER_BATCH, ChunkKeys, PREFIX_SIZE, SALT_SIZE, Suite, chunk_bytes, chunk_count,
+    chunk_runs, ciphertext_len, plaintext_len,
 };
 use aesflow_engine::files::{Job, KeyMaterial, Operation, run_job};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::fs::{File, OpenOptions};
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use zeroize::Zeroizing;
@@ -72,40 +72,38 @@ fn file_job(
     Ok(r.bytes_out)
 }
 
-/// Encrypt the file ``src`` to ``dst`` as Cobblestone (-256 for a 32-byte
-/// key, -128 for a 16-byte key) on all cores, exactly as ``aesflow
-/// encrypt -k KEY --context CONTEXT src -o dst``: the output is written to
-/// a temporary file beside ``dst`` and renamed into place only when
-/// complete; an existing ``dst`` is refused unless ``force``. Returns the
-/// bytes written.
-#[pyfunction]
-#[pyo3(signature = (src, dst, key, context = None, *, force = false))]
-pub fn encrypt_file(
-    py: Python<'_>,
-    src: PathBuf,
-    dst: PathBuf,
-    key: &Bound<'_, PyAny>,
-    context: Option<&Bound<'_, PyAny>>,
-    force: bool,
-) -> PyResult<u64> {
-    file_job(py, src, dst, key, context, force, true)
+/// `encrypt_file` and `decrypt_file`: one whole-file job each way.
+macro_rules! file_job_functions {
+    ($($(#[$doc:meta])* $name:ident: $encrypt:literal;)*) => {$(
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (src, dst, key, context = None, *, force = false))]
+        pub fn $name(
+            py: Python<'_>,
+            src: PathBuf,
+            dst: PathBuf,
+            key: &Bound<'_, PyAny>,
+            context: Option<&Bound<'_, PyAny>>,
+            force: bool,
+        ) -> PyResult<u64> {
+            file_job(py, src, dst, key, context, force, $encrypt)
+        }
+    )*};
 }
 
-/// Decrypt the Cobblestone file ``src`` to ``dst`` on all cores (as
-/// ``aesflow decrypt``). ``dst`` appears only if every chunk
-/// authenticated; otherwise :class:`aesflow.InvalidTag` is raised and no
-/// output is left. Returns the plaintext bytes written.
-#[pyfunction]
-#[pyo3(signature = (src, dst, key, context = None, *, force = false))]
-pub fn decrypt_file(
-    py: Python<'_>,
-    src: PathBuf,
-    dst: PathBuf,
-    key: &Bound<'_, PyAny>,
-    context: Option<&Bound<'_, PyAny>>,
-    force: bool,
-) -> PyResult<u64> {
-    file_job(py, src, dst, key, context, force, false)
+file_job_functions! {
+    /// Encrypt the file ``src`` to ``dst`` as Cobblestone (-256 for a 32-byte
+    /// key, -128 for a 16-byte key) on all cores, exactly as ``aesflow
+    /// encrypt -k KEY --context CONTEXT src -o dst``: the output is written to
+    /// a temporary file beside ``dst`` and renamed into place only when
+    /// complete; an existing ``dst`` is refused unless ``force``. Returns the
+    /// bytes written.
+    encrypt_file: true;
+    /// Decrypt the Cobblestone file ``src`` to ``dst`` on all cores (as
+    /// ``aesflow decrypt``). ``dst`` appears only if every chunk
+    /// authenticated; otherwise :class:`aesflow.InvalidTag` is raised and no
+    /// output is left. Returns the plaintext bytes written.
+    decrypt_file: false;
 }
 
 fn io(what: String) -> impl FnOnce(std::io::Error) -> Error {
@@ -137,27 +135,21 @@ fn check_len(f: &File, p: &Path, want: u64) -> Result<(), Error> {
     Ok(())
 }
 
-/// The chunks of a message with `plain_len` plaintext bytes.
-fn chunk_count(plain_len: u64) -> u64 {
-    plain_len / CHUNK_SIZE as u64 + 1
-}
-
-/// Run `step(k, kn, last)` over chunks `first .. first + count` in batches
-/// of [`CHUNKS_PER_BATCH`] (`last`: the batch ends with the message's final
+/// Run `step(chunks, last)` over chunks `first .. first + count` in runs
+/// of [`CHUNKS_PER_BATCH`] (`last`: the run ends with the message's final
 /// chunk); returns the sum of what the steps return.
 fn batches(
     first: u64,
     count: u64,
     total: u64,
-    mut step: impl FnMut(u64, u64, bool) -> Result<u64, Error>,
+    mut step: impl FnMut(Range<u64>, bool) -> Result<u64, Error>,
 ) -> Result<u64, Error> {
-    let (mut k, end, mut done) = (first, first + count, 0);
-    while k < end {
-        let kn = (k + CHUNKS_PER_BATCH as u64).min(end);
-        done += step(k, kn, kn == total)?;
-        k = kn;
-    }
-    Ok(done)
+    chunk_runs(first..first + count, CHUNKS_PER_BATCH as u64)
+        .map(|r| {
+            let last = r.end == total;
+            step(r, last)
+        })
+        .sum()
 }
 
 fn check_range(first: u64, count: u64, total: u64) -> PyResult<()> {
@@ -221,19 +213,18 @@ pub fn seal_file_range(
         let output = open_write(&dst)?;
         let mut plain = Zeroizing::new(Vec::new());
         let mut enc = Zeroizing::new(Vec::new());
-        batches(first, count, total, |k, kn, last| {
-            let p0 = k * CHUNK_SIZE as u64;
-            let p1 = (kn * CHUNK_SIZE as u64).min(plain_len);
-            plain.resize((p1 - p0) as usize, 0);
+        batches(first, count, total, |chunks, last| {
+            let (p, c) = chunk_bytes(&chunks, plain_len);
+            plain.resize((p.end - p.start) as usize, 0);
             input
-                .read_exact_at(&mut plain, p0)
+                .read_exact_at(&mut plain, p.start)
                 .map_err(io(format!("reading {}", src.display())))?;
-            enc.resize(chunks::sealed_len(plain.len(), last), 0);
-            chunks::seal(crate::pool(), &keys, k, &plain, &mut enc, last);
+            enc.resize((c.end - c.start) as usize, 0);
+            keys.seal_chunks_into(crate::pool(), chunks.start, &plain, last, &mut enc)?;
             output
-                .write_all_at(&enc, PREFIX_SIZE as u64 + k * ENC_CHUNK_SIZE as u64)
+                .write_all_at(&enc, PREFIX_SIZE as u64 + c.start)
                 .map_err(io(format!("writing {}", dst.display())))?;
-            Ok(p1 - p0)
+            Ok(p.end - p.start)
         })
     })
     .map_err(errors::engine)
@@ -270,26 +261,20 @@ pub fn open_file_range(
             .map_err(io(format!("reading {}", src.display())))?;
         let keys = ChunkKeys::from_prefix(suite, &key, &ctx, &prefix)?;
         let output = open_write(&dst)?;
-        let body = ct_len - PREFIX_SIZE as u64;
         let mut enc = Vec::new();
         let mut plain = Zeroizing::new(Vec::new());
-        batches(first, count, total, |k, kn, last| {
-            let c0 = k * ENC_CHUNK_SIZE as u64;
-            let c1 = (kn * ENC_CHUNK_SIZE as u64).min(body);
-            enc.resize((c1 - c0) as usize, 0);
+        batches(first, count, total, |chunks, last| {
+            let (p, c) = chunk_bytes(&chunks, plain_len);
+            enc.resize((c.end - c.start) as usize, 0);
             input
-                .read_exact_at(&mut enc, PREFIX_SIZE as u64 + c0)
+                .read_exact_at(&mut enc, PREFIX_SIZE as u64 + c.start)
                 .map_err(io(format!("reading {}", src.display())))?;
-            let n = chunks::opened_len(enc.len(), last).ok_or(Error::Truncated(
-                "the last chunk has an impossible length (truncated or extended)",
-            ))?;
-            plain.resize(n, 0);
-            chunks::open(crate::pool(), &keys, k, &enc, &mut plain, last)
-                .map_err(Error::ChunkAuthentication)?;
+            plain.resize((p.end - p.start) as usize, 0);
+            keys.open_chunks_into(crate::pool(), chunks.start, &enc, last, &mut plain)?;
             output
-                .write_all_at(&plain, k * CHUNK_SIZE as u64)
+                .write_all_at(&plain, p.start)
                 .map_err(io(format!("writing {}", dst.display())))?;
-            Ok(n as u64)
+            Ok(p.end - p.start)
         })
     });
     r.map_err(|e| match e {

@@ -62,18 +62,23 @@ impl AesGcm {
         }
     }
 
-    /// Seal `data` into `out` (`data.len() + 16` bytes).
-    fn seal_to(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> PyResult<()> {
-        let (body, tag) = out.split_at_mut(data.len());
-        body.copy_from_slice(data);
-        let t = self.seal(nonce, aad, body).map_err(errors::engine)?;
-        tag.copy_from_slice(&t);
-        Ok(())
-    }
-
-    /// Open `data` (ciphertext ‖ tag) into `out` (`data.len() - 16` bytes);
-    /// `out` is zeroed on failure.
-    fn open_to(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> PyResult<()> {
+    /// Seal (`encrypt`) `data` into `out` (`data.len() + 16` bytes), or
+    /// open it (ciphertext ‖ tag) into `out` (`data.len() - 16` bytes; zeroed
+    /// on failure).
+    fn run(
+        &self,
+        encrypt: bool,
+        (nonce, aad): (&[u8], &[u8]),
+        data: &[u8],
+        out: &mut [u8],
+    ) -> PyResult<()> {
+        if encrypt {
+            let (body, tag) = out.split_at_mut(data.len());
+            body.copy_from_slice(data);
+            let t = self.seal(nonce, aad, body).map_err(errors::engine)?;
+            tag.copy_from_slice(&t);
+            return Ok(());
+        }
         let (ct, tag) = data.split_at(data.len() - TAG);
         out.copy_from_slice(ct);
         if self.open(nonce, aad, out, tag) {
@@ -84,142 +89,152 @@ impl AesGcm {
     }
 }
 
-#[pymethods]
-impl AesGcm {
-    #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = View::read(key, "key")?;
-        if ![16, 24, 32].contains(&k.len()) {
-            return Err(PyValueError::new_err(
-                "AESGCM key must be 128, 192, or 256 bits.",
-            ));
-        }
-        let aes = crate::aes(k.bytes())?;
-        // The multi-core path runs the engine's kernel, which `crate::aes`
-        // has set to this one.
-        let par = if aes.kernel().name() == aesflow_engine::kernel::kernel().name() {
-            Some(ParGcm::new(k.bytes()).map_err(errors::engine)?)
+/// The arguments of an AEAD call, read and checked, and its output length.
+struct Args {
+    nonce: View,
+    data: View,
+    aad: Option<View>,
+    out_len: usize,
+}
+
+impl Args {
+    fn read(
+        encrypt: bool,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let nonce = View::read(nonce, "nonce")?;
+        let data = View::read(data, "data")?;
+        let aad = read_opt(associated_data, "associated_data")?;
+        check_nonce(nonce.bytes())?;
+        let out_len = if encrypt {
+            data.len() + TAG
         } else {
-            None
+            (data.len().checked_sub(TAG))
+                .ok_or_else(|| InvalidTag::new_err("shorter than the 16-byte tag"))?
         };
-        Ok(AesGcm {
-            gcm: Gcm::from_aes(aes),
-            par,
+        Ok(Args {
+            nonce,
+            data,
+            aad,
+            out_len,
         })
     }
 
-    /// A new random key of ``bit_length`` (128, 192 or 256) bits, from the
-    /// operating system's CSPRNG.
-    #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: i64) -> PyResult<Bound<'_, PyBytes>> {
-        if ![128, 192, 256].contains(&bit_length) {
-            return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
-        }
-        crate::random_bytes(py, bit_length as usize / 8)
+    /// The nonce and the associated data.
+    fn nonce_aad(&self) -> (&[u8], &[u8]) {
+        let aad = self.aad.as_ref().map_or(&[][..], |v| v.bytes());
+        (self.nonce.bytes(), aad)
     }
+}
 
+/// The `#[pymethods]`, with the four AEAD calls written once: for each
+/// direction, to a new `bytes` and into a caller's buffer.
+macro_rules! aesgcm_methods {
+    ($(
+        encrypt: $encrypt:literal,
+        $(#[$doc:meta])* fn $name:ident;
+        $(#[$doc_into:meta])* fn $name_into:ident;
+    )*) => {
+        #[pymethods]
+        impl AesGcm {
+            #[new]
+            fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+                let k = View::read(key, "key")?;
+                if ![16, 24, 32].contains(&k.len()) {
+                    return Err(PyValueError::new_err(
+                        "AESGCM key must be 128, 192, or 256 bits.",
+                    ));
+                }
+                let aes = crate::aes(k.bytes())?;
+                // The multi-core path runs the engine's kernel, which `crate::aes`
+                // has set to this one.
+                let par = if aes.kernel().name() == aesflow_engine::kernel::kernel().name() {
+                    Some(ParGcm::new(k.bytes()).map_err(errors::engine)?)
+                } else {
+                    None
+                };
+                Ok(AesGcm {
+                    gcm: Gcm::from_aes(aes),
+                    par,
+                })
+            }
+
+            /// A new random key of ``bit_length`` (128, 192 or 256) bits, from the
+            /// operating system's CSPRNG.
+            #[staticmethod]
+            fn generate_key(py: Python<'_>, bit_length: i64) -> PyResult<Bound<'_, PyBytes>> {
+                if ![128, 192, 256].contains(&bit_length) {
+                    return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
+                }
+                crate::random_bytes(py, bit_length as usize / 8)
+            }
+
+            $(
+                $(#[$doc])*
+                #[pyo3(signature = (nonce, data, associated_data))]
+                fn $name<'py>(
+                    &self,
+                    py: Python<'py>,
+                    nonce: &Bound<'py, PyAny>,
+                    data: &Bound<'py, PyAny>,
+                    associated_data: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    let a = Args::read($encrypt, nonce, data, associated_data)?;
+                    let (nonce_aad, input) = (a.nonce_aad(), a.data.bytes());
+                    new_bytes(py, a.out_len, |out| self.run($encrypt, nonce_aad, input, out))
+                }
+
+                $(#[$doc_into])*
+                #[pyo3(signature = (nonce, data, associated_data, buf))]
+                fn $name_into(
+                    &self,
+                    py: Python<'_>,
+                    nonce: &Bound<'_, PyAny>,
+                    data: &Bound<'_, PyAny>,
+                    associated_data: Option<&Bound<'_, PyAny>>,
+                    buf: &Bound<'_, PyAny>,
+                ) -> PyResult<usize> {
+                    let a = Args::read($encrypt, nonce, data, associated_data)?;
+                    let nonce_aad = a.nonce_aad();
+                    write_into(py, &a.data, buf, a.out_len, true, |input, out| {
+                        self.run($encrypt, nonce_aad, input, out)
+                    })??;
+                    Ok(a.out_len)
+                }
+            )*
+
+            fn __repr__(&self) -> String {
+                format!(
+                    "<aesflow.AESGCM AES-{} kernel={}>",
+                    self.gcm.aes().key_size().bits(),
+                    self.gcm.aes().kernel().name()
+                )
+            }
+        }
+    };
+}
+
+aesgcm_methods! {
+    encrypt: true,
     /// Encrypt and authenticate ``data`` (and authenticate
     /// ``associated_data``, which may be ``None``) under ``nonce`` (8–128
     /// bytes; 12 recommended, never reused with a key). Returns ciphertext
     /// || 16-byte tag.
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = View::read(nonce, "nonce")?;
-        let d = View::read(data, "data")?;
-        let a = read_opt(associated_data, "associated_data")?;
-        check_nonce(n.bytes())?;
-        let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let (nb, db) = (n.bytes(), d.bytes());
-        new_bytes(py, d.len() + TAG, |out| self.seal_to(nb, aad, db, out))
-    }
-
-    /// Verify and decrypt ``data`` (ciphertext || tag). Raises
-    /// :class:`aesflow.InvalidTag` if the tag does not verify (wrong key,
-    /// nonce or associated data, or tampered data).
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = View::read(nonce, "nonce")?;
-        let d = View::read(data, "data")?;
-        let a = read_opt(associated_data, "associated_data")?;
-        check_nonce(n.bytes())?;
-        if d.len() < TAG {
-            return Err(InvalidTag::new_err("shorter than the 16-byte tag"));
-        }
-        let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let (nb, db) = (n.bytes(), d.bytes());
-        new_bytes(py, d.len() - TAG, |out| self.open_to(nb, aad, db, out))
-    }
-
+    fn encrypt;
     /// ``encrypt`` into ``buf``, a writable buffer of exactly ``len(data) +
     /// 16`` bytes (it may be ``data`` itself grown by 16 bytes, or share
     /// memory with it). Returns the bytes written.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn encrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        let n = View::read(nonce, "nonce")?;
-        let d = View::read(data, "data")?;
-        let a = read_opt(associated_data, "associated_data")?;
-        check_nonce(n.bytes())?;
-        let want = d.len() + TAG;
-        let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let nb = n.bytes();
-        write_into(py, &d, buf, want, true, |input, out| {
-            self.seal_to(nb, aad, input, out)
-        })??;
-        Ok(want)
-    }
+    fn encrypt_into;
 
+    encrypt: false,
+    /// Verify and decrypt ``data`` (ciphertext || tag). Raises
+    /// :class:`aesflow.InvalidTag` if the tag does not verify (wrong key,
+    /// nonce or associated data, or tampered data).
+    fn decrypt;
     /// ``decrypt`` into ``buf``, a writable buffer of exactly ``len(data) -
     /// 16`` bytes. Returns the bytes written; on :class:`InvalidTag` the
     /// buffer is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn decrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        let n = View::read(nonce, "nonce")?;
-        let d = View::read(data, "data")?;
-        let a = read_opt(associated_data, "associated_data")?;
-        check_nonce(n.bytes())?;
-        if d.len() < TAG {
-            return Err(InvalidTag::new_err("shorter than the 16-byte tag"));
-        }
-        let want = d.len() - TAG;
-        let aad = a.as_ref().map_or(&[][..], |v| v.bytes());
-        let nb = n.bytes();
-        write_into(py, &d, buf, want, true, |input, out| {
-            self.open_to(nb, aad, input, out)
-        })??;
-        Ok(want)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<aesflow.AESGCM AES-{} kernel={}>",
-            self.gcm.aes().key_size().bits(),
-            self.gcm.aes().kernel().name()
-        )
-    }
+    fn decrypt_into;
 }

@@ -21,7 +21,6 @@
 //! `pyo3_runtime.PanicException`, never as a crash.
 
 mod buffer;
-mod chunks;
 mod cobble;
 mod errors;
 mod files;
@@ -122,39 +121,34 @@ fn threads() -> usize {
 }
 
 #[pymodule]
-fn _aesflow(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("InvalidTag", py.get_type::<errors::InvalidTag>())?;
-    m.add(
-        "AlreadyFinalized",
-        py.get_type::<errors::AlreadyFinalized>(),
-    )?;
-    m.add_class::<gcm::AesGcm>()?;
-    m.add_class::<cobble::Cobblestone256Encryptor>()?;
-    m.add_class::<cobble::Cobblestone256Decryptor>()?;
-    m.add_class::<cobble::Cobblestone128Encryptor>()?;
-    m.add_class::<cobble::Cobblestone128Decryptor>()?;
-    m.add_function(wrap_pyfunction!(raw::encrypt, m)?)?;
-    m.add_function(wrap_pyfunction!(raw::decrypt, m)?)?;
-    m.add_function(wrap_pyfunction!(raw::encrypt_into, m)?)?;
-    m.add_function(wrap_pyfunction!(raw::decrypt_into, m)?)?;
-    m.add_function(wrap_pyfunction!(multi::cbc_encrypt_many, m)?)?;
-    m.add_function(wrap_pyfunction!(files::encrypt_file, m)?)?;
-    m.add_function(wrap_pyfunction!(files::decrypt_file, m)?)?;
-    m.add_function(wrap_pyfunction!(files::cobblestone_prefix, m)?)?;
-    m.add_function(wrap_pyfunction!(files::seal_file_range, m)?)?;
-    m.add_function(wrap_pyfunction!(files::open_file_range, m)?)?;
-    m.add_function(wrap_pyfunction!(files::cobblestone_ciphertext_len, m)?)?;
-    m.add_function(wrap_pyfunction!(files::cobblestone_plaintext_len, m)?)?;
-    m.add_function(wrap_pyfunction!(kernels, m)?)?;
-    m.add_function(wrap_pyfunction!(default_kernel, m)?)?;
-    m.add_function(wrap_pyfunction!(threads, m)?)?;
-    m.add("CHUNK_SIZE", aesflow_engine::cobblestone::CHUNK_SIZE)?;
-    m.add(
-        "ENC_CHUNK_SIZE",
-        aesflow_engine::cobblestone::ENC_CHUNK_SIZE,
-    )?;
-    m.add("PREFIX_SIZE", aesflow_engine::cobblestone::PREFIX_SIZE)?;
-    m.add("SALT_SIZE", aesflow_engine::cobblestone::SALT_SIZE)?;
-    Ok(())
+mod _aesflow {
+    #[pymodule_export]
+    use super::{default_kernel, kernels, threads};
+    #[pymodule_export]
+    use crate::cobble::{
+        Cobblestone128Decryptor, Cobblestone128Encryptor, Cobblestone256Decryptor,
+        Cobblestone256Encryptor,
+    };
+    #[pymodule_export]
+    use crate::errors::{AlreadyFinalized, InvalidTag};
+    #[pymodule_export]
+    use crate::files::{
+        cobblestone_ciphertext_len, cobblestone_plaintext_len, cobblestone_prefix, decrypt_file,
+        encrypt_file, open_file_range, seal_file_range,
+    };
+    #[pymodule_export]
+    use crate::gcm::AesGcm;
+    #[pymodule_export]
+    use crate::multi::cbc_encrypt_many;
+    #[pymodule_export]
+    use crate::raw::{decrypt, decrypt_into, encrypt, encrypt_into};
+
+    #[pymodule_export]
+    const CHUNK_SIZE: usize = aesflow_engine::cobblestone::CHUNK_SIZE;
+    #[pymodule_export]
+    const ENC_CHUNK_SIZE: usize = aesflow_engine::cobblestone::ENC_CHUNK_SIZE;
+    #[pymodule_export]
+    const PREFIX_SIZE: usize = aesflow_engine::cobblestone::PREFIX_SIZE;
+    #[pymodule_export]
+    const SALT_SIZE: usize = aesflow_engine::cobblestone::SALT_SIZE;
 }

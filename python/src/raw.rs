@@ -152,6 +152,24 @@ impl Params {
         b
     }
 
+    /// The output length of `data` in one direction.
+    fn out_len(&self, encrypt: bool, data: &[u8]) -> PyResult<usize> {
+        if encrypt {
+            self.enc_len(data.len())
+        } else {
+            self.dec_len(data)
+        }
+    }
+
+    /// Encrypt or decrypt `data` into `out` (exactly `out_len` bytes).
+    fn run(&self, encrypt: bool, data: &[u8], out: &mut [u8]) -> aesflow_engine::Result<()> {
+        if encrypt {
+            self.encrypt(data, out)
+        } else {
+            self.decrypt(data, out)
+        }
+    }
+
     /// Decrypt `data` into `out` (exactly `dec_len` bytes).
     fn decrypt(&self, data: &[u8], out: &mut [u8]) -> aesflow_engine::Result<()> {
         let pool = crate::pool();
@@ -179,96 +197,83 @@ impl Params {
     }
 }
 
+/// The parameters and the data of a call.
 fn params(
     mode: &str,
     key: &Bound<'_, PyAny>,
     iv: Option<&Bound<'_, PyAny>>,
+    data: &Bound<'_, PyAny>,
     padding: bool,
-) -> PyResult<Params> {
+) -> PyResult<(Params, View)> {
     let k = View::read(key, "key")?;
     let v = crate::buffer::read_opt(iv, "iv")?;
-    Params::new(mode, k.bytes(), v.as_ref().map(|v| v.bytes()), padding)
+    let p = Params::new(mode, k.bytes(), v.as_ref().map(|v| v.bytes()), padding)?;
+    Ok((p, View::read(data, "data")?))
 }
 
-/// Encrypt ``data`` in a raw mode (``"ecb"``, ``"cbc"``, ``"ctr"``,
-/// ``"cfb"``, ``"ofb"``), byte-identical to ``openssl enc -aes-N-MODE -K
-/// key -iv iv`` (``padding=False``: ``-nopad``). ECB ignores ``iv``.
-#[pyfunction]
-#[pyo3(signature = (mode, key, iv, data, padding = true))]
-pub fn encrypt<'py>(
-    py: Python<'py>,
-    mode: &str,
-    key: &Bound<'py, PyAny>,
-    iv: Option<&Bound<'py, PyAny>>,
-    data: &Bound<'py, PyAny>,
-    padding: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let p = params(mode, key, iv, padding)?;
-    let d = View::read(data, "data")?;
-    let input = d.bytes();
-    new_bytes(py, p.enc_len(d.len())?, |out| {
-        p.encrypt(input, out).map_err(errors::engine)
-    })
+/// For each direction, the call to a new `bytes` and the one into a
+/// caller's buffer (`out_len` runs with the GIL released: decryption
+/// decrypts the last block to learn it).
+macro_rules! raw_functions {
+    ($(
+        encrypt: $encrypt:literal,
+        $(#[$doc:meta])* fn $name:ident;
+        $(#[$doc_into:meta])* fn $name_into:ident;
+    )*) => {$(
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (mode, key, iv, data, padding = true))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            mode: &str,
+            key: &Bound<'py, PyAny>,
+            iv: Option<&Bound<'py, PyAny>>,
+            data: &Bound<'py, PyAny>,
+            padding: bool,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let (p, d) = params(mode, key, iv, data, padding)?;
+            let input = d.bytes();
+            let n = py.detach(|| p.out_len($encrypt, input))?;
+            new_bytes(py, n, |out| p.run($encrypt, input, out).map_err(errors::engine))
+        }
+
+        $(#[$doc_into])*
+        #[pyfunction]
+        #[pyo3(signature = (mode, key, iv, data, buf, padding = true))]
+        pub fn $name_into(
+            py: Python<'_>,
+            mode: &str,
+            key: &Bound<'_, PyAny>,
+            iv: Option<&Bound<'_, PyAny>>,
+            data: &Bound<'_, PyAny>,
+            buf: &Bound<'_, PyAny>,
+            padding: bool,
+        ) -> PyResult<usize> {
+            let (p, d) = params(mode, key, iv, data, padding)?;
+            let whole = d.bytes();
+            let n = py.detach(|| p.out_len($encrypt, whole))?;
+            write_into(py, &d, buf, n, false, |input, out| p.run($encrypt, input, out))?
+                .map_err(errors::engine)?;
+            Ok(n)
+        }
+    )*};
 }
 
-/// Decrypt ``data`` in a raw mode (the inverse of :func:`encrypt`); a
-/// wrong key or corrupted data under padding raises ``ValueError``.
-#[pyfunction]
-#[pyo3(signature = (mode, key, iv, data, padding = true))]
-pub fn decrypt<'py>(
-    py: Python<'py>,
-    mode: &str,
-    key: &Bound<'py, PyAny>,
-    iv: Option<&Bound<'py, PyAny>>,
-    data: &Bound<'py, PyAny>,
-    padding: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let p = params(mode, key, iv, padding)?;
-    let d = View::read(data, "data")?;
-    let input = d.bytes();
-    let n = py.detach(|| p.dec_len(input))?;
-    new_bytes(py, n, |out| p.decrypt(input, out).map_err(errors::engine))
-}
+raw_functions! {
+    encrypt: true,
+    /// Encrypt ``data`` in a raw mode (``"ecb"``, ``"cbc"``, ``"ctr"``,
+    /// ``"cfb"``, ``"ofb"``), byte-identical to ``openssl enc -aes-N-MODE -K
+    /// key -iv iv`` (``padding=False``: ``-nopad``). ECB ignores ``iv``.
+    fn encrypt;
+    /// :func:`encrypt` into the writable buffer ``buf`` (at least as long as
+    /// the output; it may be ``data`` itself). Returns the bytes written.
+    fn encrypt_into;
 
-/// :func:`encrypt` into the writable buffer ``buf`` (at least as long as
-/// the output; it may be ``data`` itself). Returns the bytes written.
-#[pyfunction]
-#[pyo3(signature = (mode, key, iv, data, buf, padding = true))]
-pub fn encrypt_into(
-    py: Python<'_>,
-    mode: &str,
-    key: &Bound<'_, PyAny>,
-    iv: Option<&Bound<'_, PyAny>>,
-    data: &Bound<'_, PyAny>,
-    buf: &Bound<'_, PyAny>,
-    padding: bool,
-) -> PyResult<usize> {
-    let p = params(mode, key, iv, padding)?;
-    let d = View::read(data, "data")?;
-    let n = p.enc_len(d.len())?;
-    write_into(py, &d, buf, n, false, |input, out| p.encrypt(input, out))?
-        .map_err(errors::engine)?;
-    Ok(n)
-}
-
-/// :func:`decrypt` into the writable buffer ``buf`` (at least as long as
-/// the plaintext). Returns the bytes written.
-#[pyfunction]
-#[pyo3(signature = (mode, key, iv, data, buf, padding = true))]
-pub fn decrypt_into(
-    py: Python<'_>,
-    mode: &str,
-    key: &Bound<'_, PyAny>,
-    iv: Option<&Bound<'_, PyAny>>,
-    data: &Bound<'_, PyAny>,
-    buf: &Bound<'_, PyAny>,
-    padding: bool,
-) -> PyResult<usize> {
-    let p = params(mode, key, iv, padding)?;
-    let d = View::read(data, "data")?;
-    let whole = d.bytes();
-    let n = py.detach(|| p.dec_len(whole))?;
-    write_into(py, &d, buf, n, false, |input, out| p.decrypt(input, out))?
-        .map_err(errors::engine)?;
-    Ok(n)
+    encrypt: false,
+    /// Decrypt ``data`` in a raw mode (the inverse of :func:`encrypt`); a
+    /// wrong key or corrupted data under padding raises ``ValueError``.
+    fn decrypt;
+    /// :func:`decrypt` into the writable buffer ``buf`` (at least as long as
+    /// the plaintext). Returns the bytes written.
+    fn decrypt_into;
 }

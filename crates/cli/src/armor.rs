@@ -160,8 +160,6 @@ pub fn run_job(
     armor_out: bool,
 ) -> Result<Report> {
     let t0 = Instant::now();
-    let name =
-        |p: &Option<std::path::PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
     let raw_in: Box<dyn Read> = match &job.input {
         None => Box::new(io::stdin()),
         Some(p) => Box::new(std::fs::File::open(p).map_err(|e| anyhow!("cannot open: {e}"))?),
@@ -201,18 +199,12 @@ pub fn run_job(
     if let Some(f) = file {
         f.commit(opts.sync)?;
     }
-    Ok(Report {
-        input: name(&job.input),
-        output: name(&job.output),
-        bytes_in,
-        bytes_out,
-        seconds: t0.elapsed().as_secs_f64(),
-        operation: if armor_out || armored_in {
-            format!("{operation} (armored)")
-        } else {
-            operation
-        },
-    })
+    let operation = if armor_out || armored_in {
+        format!("{operation} (armored)")
+    } else {
+        operation
+    };
+    Ok(Report::new(job, t0, (bytes_in, bytes_out, operation)))
 }
 
 #[cfg(test)]

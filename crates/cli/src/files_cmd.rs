@@ -17,6 +17,7 @@ use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
 use aesflow_engine::passphrase::{KdfLimits, KdfParams};
 use aesflow_engine::raw::{RawMode, RawParams};
 use anyhow::{Result, anyhow, bail};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -40,25 +41,6 @@ impl From<SuiteArg> for Suite {
     }
 }
 
-/// A raw (`openssl enc`) mode.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ModeArg {
-    /// Electronic codebook, PKCS#7 padded.
-    Ecb,
-    /// Cipher block chaining, PKCS#7 padded.
-    Cbc,
-    /// Counter mode (the IV is a 128-bit big-endian counter).
-    Ctr,
-    /// 128-bit cipher feedback.
-    Cfb,
-    /// Output feedback.
-    Ofb,
-    /// 8-bit cipher feedback.
-    Cfb8,
-    /// 1-bit cipher feedback.
-    Cfb1,
-}
-
 /// The PBKDF2 digest (`openssl enc -md`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum MdArg {
@@ -66,18 +48,10 @@ pub enum MdArg {
     Sha256,
 }
 
-impl From<ModeArg> for RawMode {
-    fn from(m: ModeArg) -> RawMode {
-        match m {
-            ModeArg::Ecb => RawMode::Ecb,
-            ModeArg::Cbc => RawMode::Cbc,
-            ModeArg::Ctr => RawMode::Ctr,
-            ModeArg::Cfb => RawMode::Cfb,
-            ModeArg::Ofb => RawMode::Ofb,
-            ModeArg::Cfb8 => RawMode::Cfb8,
-            ModeArg::Cfb1 => RawMode::Cfb1,
-        }
-    }
+/// `--mode`: the raw modes by name, each with its description in `--help`.
+fn raw_mode_parser() -> impl clap::builder::TypedValueParser<Value = RawMode> {
+    let modes = RawMode::all().map(|m| PossibleValue::new(m.name()).help(m.description()));
+    PossibleValuesParser::new(modes).map(|s| RawMode::parse(&s).expect("a listed mode"))
 }
 
 /// Options shared by `encrypt` and `decrypt`.
@@ -127,8 +101,8 @@ pub struct FileArgs {
     #[arg(long, requires = "mode", conflicts_with_all = ["key_file", "key_env"])]
     pub raw: bool,
     /// Raw mode: the mode.
-    #[arg(long, requires = "raw", value_enum)]
-    pub mode: Option<ModeArg>,
+    #[arg(long, requires = "raw", value_parser = raw_mode_parser())]
+    pub mode: Option<RawMode>,
     /// Raw mode: key in hex (32/48/64 digits: AES-128/192/256).
     #[arg(long, requires = "raw", value_name = "HEX", conflicts_with = "pbkdf2")]
     pub key: Option<String>,
@@ -263,7 +237,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
                 anyhow!("--pbkdf2 needs --passphrase, --passphrase-file or --passphrase-env")
             })?;
             return Ok(Operation::Salted(SaltedRaw {
-                mode: mode.into(),
+                mode,
                 key_len: match a.key_size {
                     KeySizeArg::Aes128 => 16,
                     KeySizeArg::Aes192 => 24,
@@ -279,7 +253,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
             .key
             .as_deref()
             .ok_or_else(|| anyhow!("--raw needs --key HEX (or --pbkdf2 with a passphrase)"))?;
-        let p = RawParams::new(mode.into(), key, a.iv.as_deref(), !a.no_pad)?;
+        let p = RawParams::new(mode, key, a.iv.as_deref(), !a.no_pad)?;
         return Ok(Operation::Raw(p.with_kernel(kernel)));
     }
     let context = context(a)?;

@@ -200,10 +200,14 @@ mod tests {
 
     #[test]
     fn sizes_read_well() {
-        assert_eq!(human_size(0), "0 B");
-        assert_eq!(human_size(1023), "1023 B");
-        assert_eq!(human_size(1536), "1.5 KiB");
-        assert_eq!(human_size(3 << 30), "3.0 GiB");
+        for (n, want) in [
+            (0, "0 B"),
+            (1023, "1023 B"),
+            (1536, "1.5 KiB"),
+            (3 << 30, "3.0 GiB"),
+        ] {
+            assert_eq!(human_size(n), want);
+        }
         assert_eq!(human_speed(100, 0.001), None);
         assert_eq!(human_speed(2 << 30, 1.0).unwrap(), "2.15 GB/s");
     }

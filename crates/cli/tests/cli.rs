@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{BIN, KDF, in_pty, openssl, private, test_dir};
+use common::{BIN, KDF, err, in_pty, openssl, private, s, test_dir};
 
 fn cmd(args: &[&str]) -> Command {
     let mut c = Command::new(BIN);
@@ -23,12 +23,12 @@ fn run(c: &mut Command) -> Output {
     c.stdin(Stdio::null()).output().unwrap()
 }
 
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+/// `aesflow VERB FLAGS… -k KEY -o OUT INPUT`.
+fn with_key(verb: &str, flags: &[&str], key: &Path, out: &str, input: &Path) -> Output {
+    let mut a = vec![verb];
+    a.extend(flags);
+    a.extend(["-k", s(key), "-o", out, s(input)]);
+    run(&mut cmd(&a))
 }
 
 struct D {
@@ -53,29 +53,14 @@ fn setup() -> D {
 #[test]
 fn quiet_in_pipes_summary_on_request() {
     let d = setup();
-    let o = run(&mut cmd(&[
-        "encrypt",
-        "-k",
-        s(&d.key),
-        "-o",
-        s(&d.p.join("a.cob")),
-        s(&d.input),
-    ]));
+    let o = with_key("encrypt", &[], &d.key, s(&d.p.join("a.cob")), &d.input);
     assert!(o.status.success());
     assert!(
         err(&o).is_empty(),
         "quiet when stdout is not a terminal: {}",
         err(&o)
     );
-    let o = run(&mut cmd(&[
-        "encrypt",
-        "-v",
-        "-k",
-        s(&d.key),
-        "-o",
-        s(&d.p.join("b.cob")),
-        s(&d.input),
-    ]));
+    let o = with_key("encrypt", &["-v"], &d.key, s(&d.p.join("b.cob")), &d.input);
     let e = err(&o);
     assert!(
         e.contains("Cobblestone-256 encrypt on the ") && e.contains("kernel"),
@@ -83,15 +68,13 @@ fn quiet_in_pipes_summary_on_request() {
     );
     assert!(e.contains("68.4 KiB"), "human-readable sizes: {e}");
     assert!(!e.contains("GB/s"), "no speed for a tiny file: {e}");
-    let o = run(&mut cmd(&[
+    let o = with_key(
         "encrypt",
-        "--json",
-        "-k",
-        s(&d.key),
-        "-o",
+        &["--json"],
+        &d.key,
         s(&d.p.join("c.cob")),
-        s(&d.input),
-    ]));
+        &d.input,
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["ok"][0]["bytes_in"], 70000);
     assert!(v["ok"][0]["kernel"].is_string());
@@ -177,14 +160,7 @@ fn variable_time_kernels_are_refused_unless_allowed() {
     assert!(o.status.success(), "{}", err(&o));
     assert!(err(&o).contains("on the ctime kernel"), "{}", err(&o));
     let back = d.p.join("c.out");
-    let o = run(&mut cmd(&[
-        "decrypt",
-        "-k",
-        s(&d.key),
-        "-o",
-        s(&back),
-        s(&cob),
-    ]));
+    let o = with_key("decrypt", &[], &d.key, s(&back), &cob);
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(fs::read(&back).unwrap(), fs::read(&d.input).unwrap());
     // `aesflow kernels` says which kernel the variable forces.
@@ -220,26 +196,9 @@ fn key_sources_and_diagnoses() {
     fs::write(&k16, "00112233445566778899aabbccddeeff\n").unwrap();
     private(&k16);
     let ct16 = d.p.join("k16.cob");
-    let o = run(&mut cmd(&[
-        "encrypt",
-        "-v",
-        "-k",
-        s(&k16),
-        "-o",
-        s(&ct16),
-        s(&d.input),
-    ]));
+    let o = with_key("encrypt", &["-v"], &k16, s(&ct16), &d.input);
     assert!(err(&o).contains("Cobblestone-128"), "{}", err(&o));
-    let o = run(&mut cmd(&[
-        "decrypt",
-        "--suite",
-        "256",
-        "-k",
-        s(&k16),
-        "-o",
-        "-",
-        s(&ct16),
-    ]));
+    let o = with_key("decrypt", &["--suite", "256"], &k16, "-", &ct16);
     assert!(err(&o).contains("Cobblestone-128"), "{}", err(&o));
     // -k on a passphrase file.
     let pf = d.p.join("p.cob");
@@ -249,7 +208,7 @@ fn key_sources_and_diagnoses() {
         s(&d.input),
     ]));
     assert!(o.status.success(), "{}", err(&o));
-    let o = run(&mut cmd(&["decrypt", "-k", s(&d.key), "-o", "-", s(&pf)]));
+    let o = with_key("decrypt", &[], &d.key, "-", &pf);
     assert!(
         err(&o).contains("encrypted with a passphrase"),
         "{}",
@@ -270,18 +229,8 @@ fn key_sources_and_diagnoses() {
 fn exit_codes_are_distinct() {
     let d = setup();
     let ct = d.p.join("e.cob");
-    assert!(
-        run(&mut cmd(&[
-            "encrypt",
-            "-k",
-            s(&d.key),
-            "-o",
-            s(&ct),
-            s(&d.input)
-        ]))
-        .status
-        .success()
-    );
+    let o = with_key("encrypt", &[], &d.key, s(&ct), &d.input);
+    assert!(o.status.success());
     let wrong = d.p.join("w.key");
     fs::write(&wrong, [1u8; 32]).unwrap();
     private(&wrong);
@@ -321,27 +270,18 @@ fn openssl_pbkdf2_files_both_ways() {
         ("ecb", "128", "3"),
     ] {
         let cipher = format!("-aes-{bits}-{mode}");
+        let openssl_enc = |extra: &[&str]| {
+            Command::new("openssl")
+                .args(["enc", &cipher, "-pbkdf2", "-md", "sha256", "-iter", iter])
+                .args(["-pass", "pass:pass phrase"])
+                .args(extra)
+                .output()
+                .unwrap()
+        };
         // openssl -> aesflow
         let theirs = d.p.join(format!("{mode}.ossl"));
-        let st = Command::new("openssl")
-            .args([
-                "enc",
-                &cipher,
-                "-pbkdf2",
-                "-md",
-                "sha256",
-                "-iter",
-                iter,
-                "-pass",
-                "pass:pass phrase",
-                "-in",
-                s(&d.input),
-                "-out",
-                s(&theirs),
-            ])
-            .status()
-            .unwrap();
-        assert!(st.success());
+        let o = openssl_enc(&["-in", s(&d.input), "-out", s(&theirs)]);
+        assert!(o.status.success(), "{mode}: {}", err(&o));
         let aesflow = |dir: &str, out: &str, inp: &Path| {
             run(&mut cmd(&[
                 dir,
@@ -367,23 +307,7 @@ fn openssl_pbkdf2_files_both_ways() {
         let mine = d.p.join(format!("{mode}.mine"));
         let o = aesflow("encrypt", s(&mine), &d.input);
         assert!(o.status.success(), "{mode}: {}", err(&o));
-        let o = Command::new("openssl")
-            .args([
-                "enc",
-                "-d",
-                &cipher,
-                "-pbkdf2",
-                "-md",
-                "sha256",
-                "-iter",
-                iter,
-                "-pass",
-                "pass:pass phrase",
-                "-in",
-                s(&mine),
-            ])
-            .output()
-            .unwrap();
+        let o = openssl_enc(&["-d", "-in", s(&mine)]);
         assert!(o.status.success(), "{mode}: {}", err(&o));
         assert_eq!(o.stdout, fs::read(&d.input).unwrap(), "{mode}");
     }
@@ -429,15 +353,7 @@ const BEGIN_LEN: usize = "-----BEGIN AESFLOW ENCRYPTED FILE-----\n".len();
 fn ascii_armor_round_trips() {
     let d = setup();
     let asc = d.p.join("a.asc");
-    let o = run(&mut cmd(&[
-        "encrypt",
-        "-a",
-        "-k",
-        s(&d.key),
-        "-o",
-        s(&asc),
-        s(&d.input),
-    ]));
+    let o = with_key("encrypt", &["-a"], &d.key, s(&asc), &d.input);
     assert!(o.status.success(), "{}", err(&o));
     let text = fs::read_to_string(&asc).unwrap();
     assert!(text.starts_with("-----BEGIN AESFLOW ENCRYPTED FILE-----\n"));
@@ -447,7 +363,7 @@ fn ascii_armor_round_trips() {
             .all(|l| l.len() <= 64 || l.starts_with("-----"))
     );
     // From a file and from stdin; passphrase files too.
-    let o = run(&mut cmd(&["decrypt", "-k", s(&d.key), "-o", "-", s(&asc)]));
+    let o = with_key("decrypt", &[], &d.key, "-", &asc);
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(o.stdout, fs::read(&d.input).unwrap());
     let mut c = cmd(&["decrypt", "-k", s(&d.key)]);
@@ -481,14 +397,7 @@ fn ascii_armor_round_trips() {
     let damaged = String::from_utf8(damaged).unwrap();
     for bad in [damaged, text[..text.len() - 20].to_string()] {
         fs::write(&asc, bad).unwrap();
-        let o = run(&mut cmd(&[
-            "decrypt",
-            "-k",
-            s(&d.key),
-            "-o",
-            s(&back),
-            s(&asc),
-        ]));
+        let o = with_key("decrypt", &[], &d.key, s(&back), &asc);
         assert!(!o.status.success());
         assert!(err(&o).contains("armor"), "{}", err(&o));
         assert!(!back.exists());

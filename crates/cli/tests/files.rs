@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{BIN, KDF, openssl, private};
+use common::{BIN, KDF, names, openssl, private, s};
 const SIZES: &[usize] = &[0, 1, 16383, 16384, 16385, (1 << 20) + 7];
 
 fn data(n: usize) -> Vec<u8> {
@@ -55,19 +55,6 @@ fn fails(args: &[&str], want: &str) {
         "{args:?}: wanted '{want}' in: {err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn only_files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
 }
 
 struct Setup {
@@ -227,12 +214,12 @@ fn decrypt_fails(st: &Setup, ct: &[u8], keyargs: &[&str], want: &str) {
     let d = &st.dir;
     let f = d.join("bad.cob");
     fs::write(&f, ct).unwrap();
-    let before = only_files(d);
+    let before = names(d);
     let out = d.join("plain.out");
     let mut a = vec!["decrypt", "-o", s(&out), s(&f)];
     a.extend(keyargs);
     fails(&a, want);
-    assert_eq!(only_files(d), before, "no output, no temporary file left");
+    assert_eq!(names(d), before, "no output, no temporary file left");
     // From stdin to stdout: non-zero too.
     let mut a = vec!["decrypt", "-q"];
     a.extend(keyargs);

@@ -6,7 +6,7 @@ use std::fs;
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::BIN;
+use common::{BIN, names as entries};
 
 fn run_in(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(BIN)
@@ -15,15 +15,6 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-fn entries(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

@@ -17,7 +17,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 mod common;
-use common::BIN;
+use common::{BIN, KDF, err, names};
 
 fn sh(script: &str) -> Command {
     let mut c = Command::new("sh");
@@ -28,19 +28,6 @@ fn sh(script: &str) -> Command {
 
 fn out(c: &mut Command) -> Output {
     c.stdin(Stdio::null()).output().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
 }
 
 struct Dir {
@@ -355,14 +342,7 @@ fn passphrase_file(d: &Dir, kib: u32) -> PathBuf {
     let _ = fs::remove_file(&p);
     let o = out(Command::new(BIN)
         .args(["encrypt", "--passphrase-env", "AESFLOW_TEST_PASS"])
-        .args([
-            "--kdf-memory-kib",
-            "64",
-            "--kdf-iterations",
-            "1",
-            "--kdf-parallelism",
-            "1",
-        ])
+        .args(KDF)
         .arg("-o")
         .arg(&p)
         .arg(&d.key)
@@ -378,25 +358,7 @@ fn passphrase_file(d: &Dir, kib: u32) -> PathBuf {
 fn argon2_parameters_are_limited_on_decryption() {
     let d = dir();
     // 2 GiB: refused at once, exit 4, with the flag that raises the limit.
-    let big = passphrase_file(&d, 2 << 20);
-    let t = std::time::Instant::now();
-    let o = out(Command::new(BIN)
-        .args([
-            "decrypt",
-            "--passphrase-env",
-            "AESFLOW_TEST_PASS",
-            "-o",
-            "-",
-        ])
-        .env("AESFLOW_TEST_PASS", "pw")
-        .arg(&big));
-    assert_eq!(o.status.code(), Some(4), "{}", err(&o));
-    assert!(err(&o).contains("--kdf-max-memory-kib"), "{}", err(&o));
-    assert!(t.elapsed() < Duration::from_secs(5));
-    // 4 MiB: under the default limit (runs, the altered header fails
-    // authentication: exit 3); over a lowered one (exit 4).
-    let small = passphrase_file(&d, 4096);
-    let run = |extra: &[&str]| {
+    let decrypt = |file: &Path, extra: &[&str]| {
         out(Command::new(BIN)
             .args([
                 "decrypt",
@@ -407,13 +369,20 @@ fn argon2_parameters_are_limited_on_decryption() {
             ])
             .env("AESFLOW_TEST_PASS", "pw")
             .args(extra)
-            .arg(&small))
+            .arg(file))
     };
-    assert_eq!(run(&[]).status.code(), Some(3));
-    assert_eq!(
-        run(&["--kdf-max-memory-kib", "1024"]).status.code(),
-        Some(4)
-    );
+    let big = passphrase_file(&d, 2 << 20);
+    let t = std::time::Instant::now();
+    let o = decrypt(&big, &[]);
+    assert_eq!(o.status.code(), Some(4), "{}", err(&o));
+    assert!(err(&o).contains("--kdf-max-memory-kib"), "{}", err(&o));
+    assert!(t.elapsed() < Duration::from_secs(5));
+    // 4 MiB: under the default limit (runs, the altered header fails
+    // authentication: exit 3); over a lowered one (exit 4).
+    let small = passphrase_file(&d, 4096);
+    assert_eq!(decrypt(&small, &[]).status.code(), Some(3));
+    let lowered = decrypt(&small, &["--kdf-max-memory-kib", "1024"]);
+    assert_eq!(lowered.status.code(), Some(4));
 }
 
 #[test]

@@ -37,6 +37,7 @@ mod stream;
 
 pub use file::{CHUNKS_PER_STEP, decrypt_file, encrypt_file};
 pub use random::{RandomAccess, decrypt_range};
+pub(crate) use stream::read_full;
 pub use stream::{ProgressFn, decrypt_stream, decrypt_stream_body, encrypt_stream};
 
 /// Plaintext bytes per chunk (all but the last, which is shorter).
@@ -125,8 +126,29 @@ pub fn plaintext_len(ct_len: u64) -> Result<u64> {
     Ok(full * CHUNK_SIZE as u64 + last - TAG_SIZE as u64)
 }
 
-fn chunk_count(plain_len: u64) -> u64 {
+/// The number of chunks of a message with `plain_len` plaintext bytes (the
+/// last one is always shorter than [`CHUNK_SIZE`], possibly empty).
+pub fn chunk_count(plain_len: u64) -> u64 {
     plain_len / CHUNK_SIZE as u64 + 1
+}
+
+/// Where `chunks` lie in a message of `plain_len` plaintext bytes: their
+/// plaintext byte range, and their byte range in the encrypted body (the
+/// message after its [`PREFIX_SIZE`]-byte prefix).
+pub fn chunk_bytes(chunks: &Range<u64>, plain_len: u64) -> (Range<u64>, Range<u64>) {
+    let (cs, ecs) = (CHUNK_SIZE as u64, ENC_CHUNK_SIZE as u64);
+    let body = ciphertext_len(plain_len) - PREFIX_SIZE as u64;
+    (
+        chunks.start * cs..(chunks.end * cs).min(plain_len),
+        chunks.start * ecs..(chunks.end * ecs).min(body),
+    )
+}
+
+/// `chunks` cut into consecutive runs of at most `per` chunks.
+pub fn chunk_runs(chunks: Range<u64>, per: u64) -> impl Iterator<Item = Range<u64>> {
+    (chunks.start..chunks.end)
+        .step_by(per as usize)
+        .map(move |k| k..(k + per).min(chunks.end))
 }
 
 /// HKDF-Expand (RFC 5869 §2.3) with HMAC-SHA-512 and any PRK length.
@@ -284,30 +306,24 @@ impl ChunkKeys {
         with_final: bool,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        let full = plain.len() / CHUNK_SIZE;
-        let rest = plain.len() % CHUNK_SIZE;
-        if !with_final && rest != 0 {
-            return Err(Error::InvalidInput(format!(
-                "seal_chunks: {} bytes is not a whole number of {CHUNK_SIZE}-byte chunks \
-                 (only the final chunk may be partial: pass with_final = true)",
-                plain.len()
-            )));
-        }
-        let n = full + usize::from(with_final);
-        if first + n as u64 > MAX_CHUNKS {
-            return Err(Error::TooLong);
-        }
-        out.resize(
-            full * ENC_CHUNK_SIZE + if with_final { rest + TAG_SIZE } else { 0 },
-            0,
-        );
-        let mut groups: Vec<(usize, &mut [u8])> = out
-            .chunks_mut(ENC_CHUNK_SIZE * CHUNKS_PER_TASK)
-            .enumerate()
-            .collect();
-        pool.for_each_mut(&mut groups, |(g, dst)| {
+        out.resize(sealed_run_len(first, plain.len(), with_final)?, 0);
+        self.seal_chunks_into(pool, first, plain, with_final, out)
+    }
+
+    /// [`ChunkKeys::seal_chunks`] into a caller-owned slice of exactly
+    /// [`sealed_len`] bytes ([`Error::InvalidInput`] for another length).
+    pub fn seal_chunks_into(
+        &self,
+        pool: &Pool,
+        first: u64,
+        plain: &[u8],
+        with_final: bool,
+        out: &mut [u8],
+    ) -> Result<()> {
+        check_out_len(out, sealed_run_len(first, plain.len(), with_final)?)?;
+        pool.for_each_piece(out, ENC_CHUNK_SIZE * CHUNKS_PER_TASK, |g, dst| {
             for (j, c) in dst.chunks_mut(ENC_CHUNK_SIZE).enumerate() {
-                let k = *g * CHUNKS_PER_TASK + j;
+                let k = g * CHUNKS_PER_TASK + j;
                 let len = c.len() - TAG_SIZE;
                 let (body, tag) = c.split_at_mut(len);
                 body.copy_from_slice(&plain[k * CHUNK_SIZE..k * CHUNK_SIZE + len]);
@@ -330,19 +346,25 @@ impl ChunkKeys {
         with_final: bool,
         out: &mut Vec<u8>,
     ) -> Result<()> {
+        out.resize(opened_run_len(first, enc.len(), with_final)?, 0);
+        self.open_chunks_into(pool, first, enc, with_final, out)
+            .inspect_err(|_| out.clear())
+    }
+
+    /// [`ChunkKeys::open_chunks`] into a caller-owned slice of exactly
+    /// [`opened_len`] bytes ([`Error::InvalidInput`] for another length);
+    /// on error `out` is zeroed.
+    pub fn open_chunks_into(
+        &self,
+        pool: &Pool,
+        first: u64,
+        enc: &[u8],
+        with_final: bool,
+        out: &mut [u8],
+    ) -> Result<()> {
+        check_out_len(out, opened_run_len(first, enc.len(), with_final)?)?;
         let full = enc.len() / ENC_CHUNK_SIZE;
-        let rest = enc.len() % ENC_CHUNK_SIZE;
-        if with_final && rest < TAG_SIZE || !with_final && rest != 0 {
-            return Err(Error::Truncated(
-                "the last chunk has an impossible length (truncated or extended)",
-            ));
-        }
         let n = full + usize::from(with_final);
-        if first + n as u64 > MAX_CHUNKS {
-            return Err(Error::TooLong);
-        }
-        let plain_len = full * CHUNK_SIZE + if with_final { rest - TAG_SIZE } else { 0 };
-        out.resize(plain_len, 0);
         let groups_n = n.div_ceil(CHUNKS_PER_TASK);
         let mut groups: Vec<(usize, &mut [u8], Result<()>)> = out
             .chunks_mut(CHUNK_SIZE * CHUNKS_PER_TASK)
@@ -355,15 +377,10 @@ impl ChunkKeys {
         }
         pool.for_each_mut(&mut groups, |(g, dst, res)| {
             let k0 = *g * CHUNKS_PER_TASK;
-            let kn = (k0 + CHUNKS_PER_TASK).min(n);
             let mut off = 0;
-            for k in k0..kn {
-                let len = if k < full {
-                    CHUNK_SIZE
-                } else {
-                    rest - TAG_SIZE
-                };
-                let c = &enc[k * ENC_CHUNK_SIZE..k * ENC_CHUNK_SIZE + len + TAG_SIZE];
+            for k in k0..(k0 + CHUNKS_PER_TASK).min(n) {
+                let c = &enc[k * ENC_CHUNK_SIZE..((k + 1) * ENC_CHUNK_SIZE).min(enc.len())];
+                let len = c.len() - TAG_SIZE;
                 let body = &mut dst[off..off + len];
                 body.copy_from_slice(&c[..len]);
                 if let Err(e) = self.open_chunk(first + k as u64, body, &c[len..]) {
@@ -373,20 +390,76 @@ impl ChunkKeys {
                 off += len;
             }
         });
-        let mut err = None;
-        for (_, _, r) in groups {
-            if let Err(e) = r {
-                err = Some(e);
-                break;
-            }
-        }
-        if let Some(e) = err {
+        let r = groups.into_iter().map(|(_, _, r)| r).find(Result::is_err);
+        if let Some(Err(e)) = r {
             out.zeroize();
-            out.clear();
             return Err(e);
         }
         Ok(())
     }
+}
+
+/// The ciphertext length of `plain` bytes sealed as consecutive chunks:
+/// full chunks and, if `with_final`, a last shorter one (possibly empty).
+pub fn sealed_len(plain: usize, with_final: bool) -> usize {
+    let tail = if with_final {
+        plain % CHUNK_SIZE + TAG_SIZE
+    } else {
+        0
+    };
+    plain / CHUNK_SIZE * ENC_CHUNK_SIZE + tail
+}
+
+/// The plaintext length of `enc` bytes of consecutive encrypted chunks, or
+/// [`Error::Truncated`] if impossible (a partial chunk without
+/// `with_final`, or a last chunk shorter than its tag).
+pub fn opened_len(enc: usize, with_final: bool) -> Result<usize> {
+    let (full, rest) = (enc / ENC_CHUNK_SIZE, enc % ENC_CHUNK_SIZE);
+    match (with_final, rest) {
+        (false, 0) => Ok(full * CHUNK_SIZE),
+        (true, r) if r >= TAG_SIZE => Ok(full * CHUNK_SIZE + r - TAG_SIZE),
+        _ => Err(Error::Truncated(
+            "the last chunk has an impossible length (truncated or extended)",
+        )),
+    }
+}
+
+/// [`sealed_len`] of a run starting at chunk `first`, checked: whole
+/// chunks unless `with_final`, and within [`MAX_CHUNKS`].
+fn sealed_run_len(first: u64, plain: usize, with_final: bool) -> Result<usize> {
+    if !with_final && !plain.is_multiple_of(CHUNK_SIZE) {
+        return Err(Error::InvalidInput(format!(
+            "seal_chunks: {plain} bytes is not a whole number of {CHUNK_SIZE}-byte chunks \
+             (only the final chunk may be partial: pass with_final = true)"
+        )));
+    }
+    check_chunk_count(first, plain / CHUNK_SIZE + usize::from(with_final))?;
+    Ok(sealed_len(plain, with_final))
+}
+
+/// [`opened_len`] of a run starting at chunk `first`, checked against
+/// [`MAX_CHUNKS`].
+fn opened_run_len(first: u64, enc: usize, with_final: bool) -> Result<usize> {
+    let len = opened_len(enc, with_final)?;
+    check_chunk_count(first, enc / ENC_CHUNK_SIZE + usize::from(with_final))?;
+    Ok(len)
+}
+
+fn check_chunk_count(first: u64, n: usize) -> Result<()> {
+    if first + n as u64 > MAX_CHUNKS {
+        return Err(Error::TooLong);
+    }
+    Ok(())
+}
+
+fn check_out_len(out: &[u8], want: usize) -> Result<()> {
+    if out.len() != want {
+        return Err(Error::InvalidInput(format!(
+            "the output slice must be {want} bytes, got {}",
+            out.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Encrypt a whole message in memory (random salt), chunks in parallel.

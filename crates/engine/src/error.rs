@@ -96,25 +96,23 @@ impl std::error::Error for Error {
     }
 }
 
-impl From<aesflow_modes::Error> for Error {
-    fn from(e: aesflow_modes::Error) -> Self {
-        match e {
-            aesflow_modes::Error::BadPadding => Error::BadPadding,
-            e => Error::Mode(e),
+/// `From` conversions for `?`, one line each: source type => how it becomes
+/// an [`Error`].
+macro_rules! from_errors {
+    ($($src:ty => |$e:ident| $to:expr;)*) => {$(
+        impl From<$src> for Error {
+            fn from($e: $src) -> Self { $to }
         }
-    }
+    )*};
 }
 
-impl From<aesflow_output::Error> for Error {
-    fn from(e: aesflow_output::Error) -> Self {
-        Error::Output(e)
-    }
-}
-
-impl From<aesflow_cipher::Error> for Error {
-    fn from(e: aesflow_cipher::Error) -> Self {
-        Error::InvalidInput(e.to_string())
-    }
+from_errors! {
+    aesflow_modes::Error => |e| match e {
+        aesflow_modes::Error::BadPadding => Error::BadPadding,
+        e => Error::Mode(e),
+    };
+    aesflow_output::Error => |e| Error::Output(e);
+    aesflow_cipher::Error => |e| Error::InvalidInput(e.to_string());
 }
 
 /// Result with this crate's [`Error`].

@@ -133,6 +133,24 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of `job`, started at `t0`, from what it did: (bytes read,
+    /// bytes written, operation).
+    pub fn new(
+        job: &Job,
+        t0: Instant,
+        (bytes_in, bytes_out, operation): (u64, u64, String),
+    ) -> Self {
+        let name = |p: &Option<PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
+        Report {
+            input: name(&job.input),
+            output: name(&job.output),
+            bytes_in,
+            bytes_out,
+            seconds: t0.elapsed().as_secs_f64(),
+            operation,
+        }
+    }
+
     /// Throughput over the input, in GB/s (10^9 bytes).
     pub fn gbps(&self) -> f64 {
         self.bytes_in as f64 / self.seconds.max(1e-9) / 1e9
@@ -227,7 +245,6 @@ pub fn run_job_with(
 ) -> Result<Report> {
     use std::os::unix::fs::PermissionsExt;
     let t0 = Instant::now();
-    let name = |p: &Option<PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
     let mut mode = 0o666;
     let mut src = match &job.input {
         None => Src::Stdin(io::stdin()),
@@ -257,25 +274,12 @@ pub fn run_job_with(
             )
         }
     };
-    let (bytes_in, bytes_out, operation) = process(
-        pool,
-        op,
-        &mut src,
-        out.as_ref().map_or(Out::Stdout, Out::File),
-        opts,
-        progress,
-    )?;
+    let sink = out.as_ref().map_or(Out::Stdout, Out::File);
+    let done = process(pool, op, &mut src, sink, opts, progress)?;
     if let Some(o) = out {
         o.commit(opts.sync)?;
     }
-    Ok(Report {
-        input: name(&job.input),
-        output: name(&job.output),
-        bytes_in,
-        bytes_out,
-        seconds: t0.elapsed().as_secs_f64(),
-        operation,
-    })
+    Ok(Report::new(job, t0, done))
 }
 
 struct CountingReader<'a> {

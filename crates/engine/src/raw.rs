@@ -12,11 +12,12 @@
 //! (RFC 8018, "PKCS #5: Password-Based Cryptography Specification",
 //! section 5.2); [`SaltedHeader`] and [`RawParams::from_passphrase`].
 
+use crate::cobblestone::read_full;
 use crate::error::{Error, Result};
 use crate::par;
 use crate::pool::Pool;
 use aesflow_cipher::Aes;
-use aesflow_modes::{Cfb, Cfb1, Cfb8, Ofb, Padding};
+use aesflow_modes::{BlockDecryptor, BlockEncryptor, Cfb, Cfb1, Cfb8, Ofb, Padding, cbc, ecb};
 use std::io::{self, Read, Write};
 use zeroize::Zeroizing;
 
@@ -40,35 +41,53 @@ pub enum RawMode {
 }
 
 impl RawMode {
-    /// Parse `ecb`, `cbc`, `ctr`, `cfb`, `ofb`.
+    /// Every mode: its name and a one-line description.
+    const TABLE: [(RawMode, &'static str, &'static str); 7] = [
+        (RawMode::Ecb, "ecb", "Electronic codebook, PKCS#7 padded"),
+        (RawMode::Cbc, "cbc", "Cipher block chaining, PKCS#7 padded"),
+        (
+            RawMode::Ctr,
+            "ctr",
+            "Counter mode (the IV is a 128-bit big-endian counter)",
+        ),
+        (RawMode::Cfb, "cfb", "128-bit cipher feedback"),
+        (RawMode::Ofb, "ofb", "Output feedback"),
+        (RawMode::Cfb8, "cfb8", "8-bit cipher feedback"),
+        (RawMode::Cfb1, "cfb1", "1-bit cipher feedback"),
+    ];
+
+    /// Every mode, in the order of `openssl enc`'s documentation.
+    pub fn all() -> impl Iterator<Item = RawMode> {
+        Self::TABLE.iter().map(|t| t.0)
+    }
+
+    /// Parse `ecb`, `cbc`, `ctr`, `cfb` (or `cfb128`), `ofb`, `cfb8`, `cfb1`
+    /// (any case).
     pub fn parse(s: &str) -> Result<Self> {
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "ecb" => RawMode::Ecb,
-            "cbc" => RawMode::Cbc,
-            "ctr" => RawMode::Ctr,
-            "cfb" | "cfb128" => RawMode::Cfb,
-            "ofb" => RawMode::Ofb,
-            "cfb8" => RawMode::Cfb8,
-            "cfb1" => RawMode::Cfb1,
-            _ => {
-                return Err(Error::InvalidInput(format!(
-                    "unknown mode '{s}' (ecb, cbc, ctr, cfb, cfb8, cfb1, ofb)"
-                )));
-            }
+        let lower = s.to_ascii_lowercase();
+        let name = if lower == "cfb128" { "cfb" } else { &lower };
+        Self::all().find(|m| m.name() == name).ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "unknown mode '{s}' (ecb, cbc, ctr, cfb, cfb8, cfb1, ofb)"
+            ))
         })
+    }
+
+    fn row(self) -> &'static (RawMode, &'static str, &'static str) {
+        Self::TABLE
+            .iter()
+            .find(|t| t.0 == self)
+            .expect("every mode is in the table")
     }
 
     /// The lower-case name.
     pub fn name(self) -> &'static str {
-        match self {
-            RawMode::Ecb => "ecb",
-            RawMode::Cbc => "cbc",
-            RawMode::Ctr => "ctr",
-            RawMode::Cfb => "cfb",
-            RawMode::Ofb => "ofb",
-            RawMode::Cfb8 => "cfb8",
-            RawMode::Cfb1 => "cfb1",
-        }
+        self.row().1
+    }
+
+    /// A one-line description (for help texts).
+    pub fn description(self) -> &'static str {
+        self.row().2
     }
 
     fn padded(self) -> bool {
@@ -266,20 +285,86 @@ pub fn pbkdf2_hmac_sha256(password: &[u8], salt: &[u8], iterations: u32, out: &m
     }
 }
 
-fn read_some(r: &mut (impl Read + ?Sized), buf: &mut [u8]) -> Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::io("reading input", e)),
-        }
-    }
-    Ok(n)
+const BATCH: usize = 4 << 20;
+
+/// A raw mode's streaming state: the block modes buffer a partial block
+/// (and pad); the others transform each batch in place.
+enum RawState<'a> {
+    Enc(BlockEncryptor<&'a Aes>),
+    Dec(BlockDecryptor<&'a Aes>),
+    InPlace(InPlaceFn<'a>),
 }
 
-const BATCH: usize = 4 << 20;
+/// A batch transformed in place.
+type InPlaceFn<'a> = Box<dyn FnMut(&mut [u8]) -> Result<()> + 'a>;
+
+impl<'a> RawState<'a> {
+    fn new(pool: &'a Pool, aes: &'a Aes, p: &RawParams, encrypt: bool) -> Result<Self> {
+        let padding = if p.pad && p.mode.padded() {
+            Padding::Pkcs7
+        } else {
+            Padding::None
+        };
+        let iv = &p.iv;
+        Ok(match (p.mode, encrypt) {
+            (RawMode::Ecb, true) => RawState::Enc(ecb::encryptor(aes, padding)),
+            (RawMode::Ecb, false) => RawState::Dec(ecb::decryptor(aes, padding)),
+            (RawMode::Cbc, true) => RawState::Enc(cbc::encryptor(aes, iv, padding)?),
+            (RawMode::Cbc, false) => RawState::Dec(cbc::decryptor(aes, iv, padding)?),
+            (RawMode::Ctr, _) => {
+                let mut counter = *iv;
+                RawState::InPlace(Box::new(move |d| {
+                    par::ctr_xor(pool, aes, &mut counter, d);
+                    Ok(())
+                }))
+            }
+            (RawMode::Cfb, e) => Self::either(Cfb::new(aes, iv)?, e, Cfb::encrypt, Cfb::decrypt),
+            (RawMode::Cfb8, e) => {
+                Self::either(Cfb8::new(aes, iv)?, e, Cfb8::encrypt, Cfb8::decrypt)
+            }
+            (RawMode::Ofb, _) => Self::either(
+                Ofb::new(aes, iv)?,
+                true,
+                Ofb::apply_keystream,
+                Ofb::apply_keystream,
+            ),
+            (RawMode::Cfb1, e) => {
+                let mut c = Cfb1::new(aes, iv)?;
+                RawState::InPlace(Box::new(move |d| {
+                    let bits = d.len() * 8;
+                    let r = if e {
+                        c.encrypt_bits(d, bits)
+                    } else {
+                        c.decrypt_bits(d, bits)
+                    };
+                    r.map_err(Error::from)
+                }))
+            }
+        })
+    }
+
+    /// The in-place state of `mode`, running `enc` or `dec` on each batch.
+    fn either<M: 'a>(
+        mut mode: M,
+        encrypt: bool,
+        enc: fn(&mut M, &mut [u8]),
+        dec: fn(&mut M, &mut [u8]),
+    ) -> Self {
+        let f = if encrypt { enc } else { dec };
+        RawState::InPlace(Box::new(move |d| {
+            f(&mut mode, d);
+            Ok(())
+        }))
+    }
+}
+
+/// The error for a block mode's input that does not end on a block.
+fn unaligned(msg: &'static str) -> impl FnOnce(aesflow_modes::Error) -> Error {
+    move |e| match e {
+        aesflow_modes::Error::NotBlockAligned { .. } => Error::InvalidInput(msg.into()),
+        e => e.into(),
+    }
+}
 
 /// Encrypt (`encrypt`) or decrypt `reader` into `writer`. Returns the bytes
 /// written. Padding errors surface at the end (the caller discards the
@@ -292,87 +377,28 @@ pub fn raw_stream(
     writer: &mut (impl Write + ?Sized),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
-    let aes = match p.kernel {
-        Some(k) => Aes::with_kernel(&p.key, k, aesflow_cipher::KeyExpansion::Offline)?,
-        None => Aes::with_kernel(
-            &p.key,
-            crate::kernel::kernel(),
-            aesflow_cipher::KeyExpansion::Offline,
-        )?,
-    };
+    let kernel = p.kernel.unwrap_or_else(crate::kernel::kernel);
+    let aes = Aes::with_kernel(&p.key, kernel, aesflow_cipher::KeyExpansion::Offline)?;
     let werr = |e| Error::io("writing output", e);
     let mut buf = Zeroizing::new(vec![0u8; BATCH]);
     let mut out = Zeroizing::new(Vec::with_capacity(BATCH + 32));
     let mut written = 0u64;
-    let padding = if p.pad && p.mode.padded() {
-        Padding::Pkcs7
-    } else {
-        Padding::None
-    };
-    enum St<'a> {
-        Enc(aesflow_modes::BlockEncryptor<&'a Aes>),
-        Dec(aesflow_modes::BlockDecryptor<&'a Aes>),
-        Ctr([u8; 16]),
-        Cfb(Cfb<&'a Aes>),
-        Ofb(Ofb<&'a Aes>),
-        Cfb8(Cfb8<&'a Aes>),
-        Cfb1(Cfb1<&'a Aes>),
-    }
-    let mut st = match (p.mode, encrypt) {
-        (RawMode::Ecb, true) => St::Enc(aesflow_modes::ecb::encryptor(&aes, padding)),
-        (RawMode::Ecb, false) => St::Dec(aesflow_modes::ecb::decryptor(&aes, padding)),
-        (RawMode::Cbc, true) => St::Enc(aesflow_modes::cbc::encryptor(&aes, &p.iv, padding)?),
-        (RawMode::Cbc, false) => St::Dec(aesflow_modes::cbc::decryptor(&aes, &p.iv, padding)?),
-        (RawMode::Ctr, _) => St::Ctr(p.iv),
-        (RawMode::Cfb, _) => St::Cfb(Cfb::new(&aes, &p.iv)?),
-        (RawMode::Ofb, _) => St::Ofb(Ofb::new(&aes, &p.iv)?),
-        (RawMode::Cfb8, _) => St::Cfb8(Cfb8::new(&aes, &p.iv)?),
-        (RawMode::Cfb1, _) => St::Cfb1(Cfb1::new(&aes, &p.iv)?),
-    };
+    let mut st = RawState::new(pool, &aes, p, encrypt)?;
     loop {
-        let n = read_some(reader, &mut buf)?;
+        let n = read_full(reader, &mut buf)?;
         let data = &mut buf[..n];
         out.clear();
         let chunk: &[u8] = match &mut st {
-            St::Enc(e) => {
+            RawState::Enc(e) => {
                 e.update(data, &mut out);
                 &out
             }
-            St::Dec(d) => {
+            RawState::Dec(d) => {
                 d.update(data, &mut out);
                 &out
             }
-            St::Ctr(c) => {
-                par::ctr_xor(pool, &aes, c, data);
-                data
-            }
-            St::Cfb(c) => {
-                if encrypt {
-                    c.encrypt(data)
-                } else {
-                    c.decrypt(data)
-                }
-                data
-            }
-            St::Ofb(o) => {
-                o.apply_keystream(data);
-                data
-            }
-            St::Cfb8(c) => {
-                if encrypt {
-                    c.encrypt(data)
-                } else {
-                    c.decrypt(data)
-                }
-                data
-            }
-            St::Cfb1(c) => {
-                let bits = data.len() * 8;
-                if encrypt {
-                    c.encrypt_bits(data, bits)?
-                } else {
-                    c.decrypt_bits(data, bits)?
-                }
+            RawState::InPlace(f) => {
+                f(data)?;
                 data
             }
         };
@@ -385,19 +411,13 @@ pub fn raw_stream(
     }
     out.clear();
     match st {
-        St::Enc(e) => e.finalize(&mut out).map_err(|e| match e {
-            aesflow_modes::Error::NotBlockAligned { .. } => {
-                Error::InvalidInput("with --no-pad the input must be a multiple of 16 bytes".into())
-            }
-            e => e.into(),
-        })?,
-        St::Dec(d) => d.finalize(&mut out).map_err(|e| match e {
-            aesflow_modes::Error::NotBlockAligned { .. } => {
-                Error::InvalidInput("the input is not a multiple of 16 bytes (truncated?)".into())
-            }
-            e => e.into(),
-        })?,
-        _ => {}
+        RawState::Enc(e) => e.finalize(&mut out).map_err(unaligned(
+            "with --no-pad the input must be a multiple of 16 bytes",
+        ))?,
+        RawState::Dec(d) => d.finalize(&mut out).map_err(unaligned(
+            "the input is not a multiple of 16 bytes (truncated?)",
+        ))?,
+        RawState::InPlace(_) => {}
     }
     writer.write_all(&out).map_err(werr)?;
     written += out.len() as u64;

@@ -232,38 +232,31 @@ fn stream_decrypt_releases_only_authenticated_batches() {
     let key = [5u8; 32];
     let n = 300 * 16384; // more than one 256-chunk batch
     let p = plaintext(n);
-    let mut ct =
-        cobblestone::encrypt(Pool::global(), Suite::Cobblestone256, &key, b"", &p).unwrap();
+    // Corrupt one byte of the message; what the stream decryption wrote.
+    let corrupted = |at: usize| {
+        let mut ct =
+            cobblestone::encrypt(Pool::global(), Suite::Cobblestone256, &key, b"", &p).unwrap();
+        ct[at] ^= 1;
+        let mut out = Vec::new();
+        let e = cobblestone::decrypt_stream(
+            Pool::global(),
+            Suite::Cobblestone256,
+            &key,
+            b"",
+            &mut Cursor::new(&ct),
+            &mut out,
+            &|_| {},
+        )
+        .unwrap_err();
+        (e, out)
+    };
     // Corrupt chunk 10: the first batch must not be released at all.
-    ct[56 + 10 * 16400 + 3] ^= 1;
-    let mut out = Vec::new();
-    let e = cobblestone::decrypt_stream(
-        Pool::global(),
-        Suite::Cobblestone256,
-        &key,
-        b"",
-        &mut Cursor::new(&ct),
-        &mut out,
-        &|_| {},
-    )
-    .unwrap_err();
+    let (e, out) = corrupted(56 + 10 * 16400 + 3);
     assert!(matches!(e, Error::ChunkAuthentication(10)));
     assert!(out.is_empty());
     // Corrupt chunk 290 (second batch): only the first batch was written.
-    let mut ct =
-        cobblestone::encrypt(Pool::global(), Suite::Cobblestone256, &key, b"", &p).unwrap();
-    ct[56 + 290 * 16400] ^= 1;
-    let mut out = Vec::new();
-    cobblestone::decrypt_stream(
-        Pool::global(),
-        Suite::Cobblestone256,
-        &key,
-        b"",
-        &mut Cursor::new(&ct),
-        &mut out,
-        &|_| {},
-    )
-    .unwrap_err();
+    let (e, out) = corrupted(56 + 290 * 16400);
+    assert!(matches!(e, Error::ChunkAuthentication(290)), "{e}");
     assert_eq!(out, &p[..256 * 16384]);
 }
 
@@ -465,5 +458,46 @@ fn seal_chunks_partial_nonfinal_is_an_error() {
         )
         .unwrap();
         assert_eq!(out.len(), 2 * cobblestone::ENC_CHUNK_SIZE);
+    }
+}
+
+/// The slice APIs seal and open exactly as the `Vec` ones, at any chunk
+/// index; a wrong output length is an error; a failed open zeroes the
+/// output.
+#[test]
+fn chunk_runs_into_slices() {
+    let keys = ChunkKeys::for_encryption(Suite::Cobblestone128, &[8u8; 16], b"s").unwrap();
+    for pool in pools() {
+        for len in [0, 1, 16384, 16 * 16384, 16 * 16384 + 9, 40 * 16384 + 3] {
+            let p = plaintext(len);
+            let mut enc = Vec::new();
+            keys.seal_chunks(&pool, 5, &p, true, &mut enc).unwrap();
+            let mut sealed = vec![0u8; cobblestone::sealed_len(len, true)];
+            keys.seal_chunks_into(&pool, 5, &p, true, &mut sealed)
+                .unwrap();
+            assert_eq!(sealed, enc, "{len}");
+            let mut opened = vec![0u8; cobblestone::opened_len(enc.len(), true).unwrap()];
+            keys.open_chunks_into(&pool, 5, &enc, true, &mut opened)
+                .unwrap();
+            assert_eq!(opened, p, "{len}");
+            let mut short = vec![0u8; opened.len() + 1];
+            let e = keys
+                .open_chunks_into(&pool, 5, &enc, true, &mut short)
+                .unwrap_err();
+            assert!(matches!(e, Error::InvalidInput(_)), "{e}");
+            let end = enc.len() - 1;
+            enc[end] ^= 1;
+            let e = keys
+                .open_chunks_into(&pool, 5, &enc, true, &mut opened)
+                .unwrap_err();
+            let last = 5 + len as u64 / 16384;
+            assert!(
+                matches!(e, Error::ChunkAuthentication(i) if i == last),
+                "{e}"
+            );
+            assert!(opened.iter().all(|&b| b == 0), "{len}: zeroed");
+        }
+        assert!(cobblestone::opened_len(16400 + 3, false).is_err());
+        assert!(cobblestone::opened_len(16400 + 15, true).is_err());
     }
 }

@@ -15,8 +15,13 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-fn both() -> [AtomicFile2; 2] {
-    [AtomicFile2(true), AtomicFile2(false)]
+/// Run `test(how, dir, dest)` on both creation paths, each in a new
+/// temporary directory `dir` with `dest` = `dir/out`.
+fn on_both_paths(test: impl Fn(AtomicFile2, &Path, &Path)) {
+    for how in [AtomicFile2(true), AtomicFile2(false)] {
+        let dir = tempfile::tempdir().unwrap();
+        test(how, dir.path(), &dir.path().join("out"));
+    }
 }
 
 /// Creation on one of the two paths.
@@ -34,53 +39,47 @@ impl AtomicFile2 {
 
 #[test]
 fn appears_only_on_commit() {
-    for how in both() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("out");
-        let mut f = how.create(&dest, false).unwrap();
+    on_both_paths(|how, dir, dest| {
+        let mut f = how.create(dest, false).unwrap();
         f.file_mut().write_all(b"data").unwrap();
         assert!(!dest.exists());
         assert_eq!(f.is_unnamed(), how.0, "this file system has O_TMPFILE");
         f.commit(true).unwrap();
-        assert_eq!(std::fs::read(&dest).unwrap(), b"data");
-        assert_eq!(names(dir.path()), ["out"]);
-    }
+        assert_eq!(std::fs::read(dest).unwrap(), b"data");
+        assert_eq!(names(dir), ["out"]);
+    });
 }
 
 #[test]
 fn dropped_leaves_nothing() {
-    for how in both() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("out");
-        let mut f = how.create(&dest, false).unwrap();
+    on_both_paths(|how, dir, dest| {
+        let mut f = how.create(dest, false).unwrap();
         f.file_mut().write_all(&[1u8; 100_000]).unwrap();
         drop(f);
-        assert!(names(dir.path()).is_empty());
-    }
+        assert!(names(dir).is_empty());
+    });
 }
 
 #[test]
 fn existing_file_needs_force_and_late_arrival_is_kept() {
-    for how in both() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("out");
-        std::fs::write(&dest, b"old").unwrap();
-        assert!(matches!(how.create(&dest, false), Err(Error::Exists(_))));
-        let mut f = how.create(&dest, true).unwrap();
+    on_both_paths(|how, dir, dest| {
+        std::fs::write(dest, b"old").unwrap();
+        assert!(matches!(how.create(dest, false), Err(Error::Exists(_))));
+        let mut f = how.create(dest, true).unwrap();
         f.file_mut().write_all(b"new").unwrap();
         f.commit(false).unwrap();
-        assert_eq!(std::fs::read(&dest).unwrap(), b"new");
-        assert_eq!(names(dir.path()), ["out"]);
+        assert_eq!(std::fs::read(dest).unwrap(), b"new");
+        assert_eq!(names(dir), ["out"]);
 
         // A file that appears between create and commit is not replaced.
-        let late = dir.path().join("late");
+        let late = dir.join("late");
         let mut f = how.create(&late, false).unwrap();
         f.file_mut().write_all(b"mine").unwrap();
         std::fs::write(&late, b"theirs").unwrap();
         assert!(matches!(f.commit(false), Err(Error::Exists(_))));
         assert_eq!(std::fs::read(&late).unwrap(), b"theirs");
-        assert_eq!(names(dir.path()), ["late", "out"]);
-    }
+        assert_eq!(names(dir), ["late", "out"]);
+    });
 }
 
 #[test]
@@ -122,14 +121,13 @@ fn special_files_are_never_replaced() {
 #[test]
 fn mode_follows_umask_and_request() {
     let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o027));
-    for how in both() {
-        let dir = tempfile::tempdir().unwrap();
+    on_both_paths(|how, dir, _| {
         for (name, mode, want) in [
             ("a", None, 0o640),
             ("b", Some(0o600), 0o600),
             ("c", Some(0o755), 0o750),
         ] {
-            let dest = dir.path().join(name);
+            let dest = dir.join(name);
             let mut b = AtomicFile::builder().unnamed(how.0);
             if let Some(m) = mode {
                 b = b.mode(m);
@@ -138,7 +136,7 @@ fn mode_follows_umask_and_request() {
             let got = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
             assert_eq!(got, want, "{name} (unnamed: {})", how.0);
         }
-    }
+    });
     rustix::process::umask(old);
 }
 

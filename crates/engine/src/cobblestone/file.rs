@@ -8,23 +8,27 @@ use super::*;
 /// still in the core's L2 cache.
 pub const CHUNKS_PER_STEP: usize = 32;
 
-/// Read exactly the total length of `bufs` at `offset` (scatter: one
-/// `preadv` call for many buffers). Early end of file is `UnexpectedEof`.
-fn read_exact_vectored_at(file: &File, bufs: &mut [&mut [u8]], mut offset: u64) -> io::Result<()> {
-    let mut slices: Vec<io::IoSliceMut<'_>> = bufs
-        .iter_mut()
-        .filter(|b| !b.is_empty())
-        .map(|b| io::IoSliceMut::new(b))
-        .collect();
-    let mut rest: &mut [io::IoSliceMut<'_>] = &mut slices;
-    // At most 1024 buffers per call (IOV_MAX on Linux).
+/// Move all of `slices` with the positional vectored call `call(slices,
+/// offset)` (`preadv` scatters into `IoSliceMut`s, `pwritev` gathers from
+/// `IoSlice`s): at most 1024 buffers per call (IOV_MAX on Linux), retried
+/// on `EINTR`; a call that moves no byte fails with `none` (early end of
+/// file, or a full device).
+fn all_vectored_at<S: std::ops::Deref<Target = [u8]>>(
+    mut slices: Vec<S>,
+    mut offset: u64,
+    none: io::ErrorKind,
+    call: impl Fn(&mut [S], u64) -> rustix::io::Result<usize>,
+    advance: impl Fn(&mut &mut [S], usize),
+) -> io::Result<()> {
+    slices.retain(|s| !s.is_empty());
+    let mut rest = &mut slices[..];
     while !rest.is_empty() {
         let k = rest.len().min(1024);
-        match rustix::io::preadv(file, &mut rest[..k], offset) {
-            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+        match call(&mut rest[..k], offset) {
+            Ok(0) => return Err(none.into()),
             Ok(n) => {
                 offset += n as u64;
-                io::IoSliceMut::advance_slices(&mut rest, n);
+                advance(&mut rest, n);
             }
             Err(rustix::io::Errno::INTR) => {}
             Err(e) => return Err(e.into()),
@@ -33,42 +37,21 @@ fn read_exact_vectored_at(file: &File, bufs: &mut [&mut [u8]], mut offset: u64) 
     Ok(())
 }
 
-/// Write all of `bufs` at `offset` (gather: one `pwritev` call for many
-/// buffers).
-fn write_all_vectored_at(file: &File, bufs: &[&[u8]], mut offset: u64) -> io::Result<()> {
-    let mut slices: Vec<io::IoSlice<'_>> = bufs
-        .iter()
-        .filter(|b| !b.is_empty())
-        .map(|b| io::IoSlice::new(b))
-        .collect();
-    let mut rest: &mut [io::IoSlice<'_>] = &mut slices;
-    while !rest.is_empty() {
-        let k = rest.len().min(1024);
-        match rustix::io::pwritev(file, &rest[..k], offset) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => {
-                offset += n as u64;
-                io::IoSlice::advance_slices(&mut rest, n);
-            }
-            Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
-}
-
-/// Run `step(buffer, s)` for every step `s in 0..steps` on the pool's I/O
-/// loops ([`Pool::try_for_each_io_loop`]: one more than the cores, so a
-/// loop whose write waits for the file's lock leaves its core to another
-/// loop's reading and sealing). Each loop claims the next step from a
-/// shared counter (a busy core simply takes fewer) and keeps one buffer for
-/// all its steps, zeroed when the loop ends. Stops at the first error.
+/// Run `step(buffer, chunks)` for every run of [`CHUNKS_PER_STEP`] chunks
+/// of a message of `n_chunks` chunks on the pool's I/O loops
+/// ([`Pool::try_for_each_io_loop`]: one more than the cores, so a loop
+/// whose write waits for the file's lock leaves its core to another loop's
+/// reading and sealing). Each loop claims the next step from a shared
+/// counter (a busy core simply takes fewer) and keeps one buffer for all its
+/// steps, zeroed when the loop ends. Stops at the first error.
 fn run_steps(
     pool: &Pool,
-    steps: u64,
-    step: impl Fn(&mut Vec<u8>, u64) -> Result<()> + Sync,
+    n_chunks: u64,
+    step: impl Fn(&mut Vec<u8>, Range<u64>) -> Result<()> + Sync,
 ) -> Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+    let per = CHUNKS_PER_STEP as u64;
+    let steps = n_chunks.div_ceil(per);
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let loops = (pool.io_loops() as u64).min(steps) as usize;
@@ -79,13 +62,22 @@ fn run_steps(
             if s >= steps {
                 break;
             }
-            if let Err(e) = step(&mut buf, s) {
+            if let Err(e) = step(&mut buf, s * per..((s + 1) * per).min(n_chunks)) {
                 failed.store(true, Relaxed);
                 return Err(e);
             }
         }
         Ok(())
     })
+}
+
+/// The error of a read that ended early: the input changed under the job.
+fn shrank(e: io::Error, early: Error) -> Error {
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        early
+    } else {
+        Error::io("reading input", e)
+    }
 }
 
 /// Encrypt the first `plain_len` bytes of `input` into `output` at offset
@@ -110,51 +102,41 @@ pub fn encrypt_file(
     if n_chunks > MAX_CHUNKS {
         return Err(Error::TooLong);
     }
-    let ct_len = ciphertext_len(plain_len);
     output
         .write_all_at(&keys.prefix(), out_offset)
         .map_err(|e| Error::io("writing output", e))?;
-    let per = CHUNKS_PER_STEP as u64;
     let body = out_offset + PREFIX_SIZE as u64;
-    run_steps(pool, n_chunks.div_ceil(per), |buf, s| {
-        let k0 = s * per;
-        let kn = (k0 + per).min(n_chunks);
-        let p0 = k0 * CHUNK_SIZE as u64;
-        let p1 = (kn * CHUNK_SIZE as u64).min(plain_len);
-        let c0 = k0 * ENC_CHUNK_SIZE as u64;
-        let c1 = (kn * ENC_CHUNK_SIZE as u64).min(ct_len - PREFIX_SIZE as u64);
-        buf.resize((c1 - c0) as usize, 0);
-        {
-            let mut bodies: Vec<&mut [u8]> = buf
-                .chunks_mut(ENC_CHUNK_SIZE)
-                .map(|c| {
-                    let len = c.len() - TAG_SIZE;
-                    &mut c[..len]
-                })
-                .collect();
-            read_exact_vectored_at(input, &mut bodies, p0).map_err(|e| {
-                if e.kind() == io::ErrorKind::UnexpectedEof {
-                    Error::io(
-                        "reading input",
-                        io::Error::other("the file shrank while being read"),
-                    )
-                } else {
-                    Error::io("reading input", e)
-                }
-            })?;
-        }
-        for (j, c) in buf.chunks_mut(ENC_CHUNK_SIZE).enumerate() {
+    run_steps(pool, n_chunks, |buf, chunks| {
+        let (p, c) = chunk_bytes(&chunks, plain_len);
+        buf.resize((c.end - c.start) as usize, 0);
+        // Scatter the plaintext between the tags' places.
+        let bodies = buf
+            .chunks_mut(ENC_CHUNK_SIZE)
+            .map(|c| {
+                let len = c.len() - TAG_SIZE;
+                io::IoSliceMut::new(&mut c[..len])
+            })
+            .collect();
+        let read = |s: &mut [_], at| rustix::io::preadv(input, s, at);
+        let eof = io::ErrorKind::UnexpectedEof;
+        all_vectored_at(bodies, p.start, eof, read, io::IoSliceMut::advance_slices).map_err(
+            |e| {
+                let early = io::Error::other("the file shrank while being read");
+                shrank(e, Error::io("reading input", early))
+            },
+        )?;
+        for (k, c) in chunks.zip(buf.chunks_mut(ENC_CHUNK_SIZE)) {
             let len = c.len() - TAG_SIZE;
             let (b, tag) = c.split_at_mut(len);
-            tag.copy_from_slice(&keys.seal_chunk(k0 + j as u64, b));
+            tag.copy_from_slice(&keys.seal_chunk(k, b));
         }
         output
-            .write_all_at(buf, body + c0)
+            .write_all_at(buf, body + c.start)
             .map_err(|e| Error::io("writing output", e))?;
-        progress(p1 - p0);
+        progress(p.end - p.start);
         Ok(())
     })?;
-    Ok(ct_len)
+    Ok(ciphertext_len(plain_len))
 }
 
 /// Decrypt the Cobblestone message occupying `input[in_offset..in_offset +
@@ -188,32 +170,26 @@ pub fn decrypt_file(
     output
         .set_len(plain_len)
         .map_err(|e| Error::io("writing output", e))?;
-    let n_chunks = chunk_count(plain_len);
-    let per = CHUNKS_PER_STEP as u64;
     let body = in_offset + PREFIX_SIZE as u64;
-    run_steps(pool, n_chunks.div_ceil(per), |buf, s| {
-        let k0 = s * per;
-        let kn = (k0 + per).min(n_chunks);
-        let c0 = k0 * ENC_CHUNK_SIZE as u64;
-        let c1 = (kn * ENC_CHUNK_SIZE as u64).min(ct_len - PREFIX_SIZE as u64);
-        buf.resize((c1 - c0) as usize, 0);
-        input.read_exact_at(buf, body + c0).map_err(|e| {
-            if e.kind() == io::ErrorKind::UnexpectedEof {
-                Error::Truncated("the input shrank while being read")
-            } else {
-                Error::io("reading input", e)
-            }
-        })?;
-        let mut bodies: Vec<&[u8]> = Vec::with_capacity(CHUNKS_PER_STEP);
-        for (j, c) in buf.chunks_mut(ENC_CHUNK_SIZE).enumerate() {
+    run_steps(pool, chunk_count(plain_len), |buf, chunks| {
+        let (p, c) = chunk_bytes(&chunks, plain_len);
+        buf.resize((c.end - c.start) as usize, 0);
+        input
+            .read_exact_at(buf, body + c.start)
+            .map_err(|e| shrank(e, Error::Truncated("the input shrank while being read")))?;
+        // Gather the plaintext around the tags.
+        let mut bodies = Vec::with_capacity(CHUNKS_PER_STEP);
+        for (k, c) in chunks.zip(buf.chunks_mut(ENC_CHUNK_SIZE)) {
             let len = c.len() - TAG_SIZE;
             let (b, tag) = c.split_at_mut(len);
-            keys.open_chunk(k0 + j as u64, b, tag)?;
-            bodies.push(b);
+            keys.open_chunk(k, b, tag)?;
+            bodies.push(io::IoSlice::new(b));
         }
-        write_all_vectored_at(output, &bodies, k0 * CHUNK_SIZE as u64)
+        let write = |s: &mut [_], at| rustix::io::pwritev(output, s, at);
+        let full = io::ErrorKind::WriteZero;
+        all_vectored_at(bodies, p.start, full, write, io::IoSlice::advance_slices)
             .map_err(|e| Error::io("writing output", e))?;
-        progress(c1 - c0);
+        progress(c.end - c.start);
         Ok(())
     })?;
     Ok(plain_len)

@@ -59,19 +59,17 @@ impl<R: Read + Seek> RandomAccess<R> {
     }
 
     fn read_chunks(&mut self, chunks: Range<u64>, pool: &Pool) -> Result<Vec<u8>> {
-        let n_chunks = chunk_count(self.plain_len);
-        let ct_body = ciphertext_len(self.plain_len) - PREFIX_SIZE as u64;
-        let c0 = chunks.start * ENC_CHUNK_SIZE as u64;
-        let c1 = (chunks.end * ENC_CHUNK_SIZE as u64).min(ct_body);
-        let mut enc = vec![0u8; (c1 - c0) as usize];
+        let last = chunks.end == chunk_count(self.plain_len);
+        let (_, c) = chunk_bytes(&chunks, self.plain_len);
+        let mut enc = vec![0u8; (c.end - c.start) as usize];
         let ioe = |e| Error::io("reading input", e);
         self.src
-            .seek(SeekFrom::Start(self.base + PREFIX_SIZE as u64 + c0))
+            .seek(SeekFrom::Start(self.base + PREFIX_SIZE as u64 + c.start))
             .map_err(ioe)?;
         self.src.read_exact(&mut enc).map_err(ioe)?;
         let mut out = Vec::new();
         self.keys
-            .open_chunks(pool, chunks.start, &enc, chunks.end == n_chunks, &mut out)?;
+            .open_chunks(pool, chunks.start, &enc, last, &mut out)?;
         Ok(out)
     }
 

@@ -7,17 +7,54 @@ use super::*;
 /// Called with the number of input bytes processed since the last call.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64) + Sync);
 
-fn read_full(r: &mut (impl Read + ?Sized), buf: &mut [u8], what: &str) -> Result<usize> {
+/// Read until `buf` is full or the input ends (retrying interrupted reads);
+/// returns the bytes read.
+pub(crate) fn read_full(r: &mut (impl Read + ?Sized), buf: &mut [u8]) -> Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::io(format!("reading {what}"), e)),
+            Err(e) => return Err(Error::io("reading input", e)),
         }
     }
     Ok(n)
+}
+
+/// Read `reader` to its end in batches of `batch` bytes, with one byte of
+/// look-ahead (a full batch is never the end of the input), and write what
+/// `step(index, input, last, out)` puts in `out` for each: `index` counts
+/// the `chunk`-byte chunks before the batch, `last` marks the final batch
+/// (possibly empty). Returns the bytes written.
+fn run_batches(
+    reader: &mut (impl Read + ?Sized),
+    writer: &mut (impl Write + ?Sized),
+    (batch, chunk): (usize, usize),
+    progress: ProgressFn<'_>,
+    mut step: impl FnMut(u64, &[u8], bool, &mut Vec<u8>) -> Result<()>,
+) -> Result<u64> {
+    let werr = |e| Error::io("writing output", e);
+    let mut input = Zeroizing::new(vec![0u8; batch + 1]);
+    let mut out = Zeroizing::new(Vec::new());
+    let (mut have, mut index, mut total) = (0, 0u64, 0u64);
+    loop {
+        have += read_full(reader, &mut input[have..])?;
+        let last = have <= batch;
+        let take = have.min(batch);
+        step(index, &input[..take], last, &mut out)?;
+        writer.write_all(&out).map_err(werr)?;
+        progress(take as u64);
+        index += (take / chunk) as u64;
+        total += out.len() as u64;
+        if last {
+            break;
+        }
+        input.copy_within(batch.., 0);
+        have = 1;
+    }
+    writer.flush().map_err(werr)?;
+    Ok(total)
 }
 
 /// Encrypt a stream: read `reader` to its end, write the message (prefix
@@ -30,27 +67,16 @@ pub fn encrypt_stream(
     writer: &mut (impl Write + ?Sized),
     progress: ProgressFn<'_>,
 ) -> Result<u64> {
-    let werr = |e| Error::io("writing output", e);
-    writer.write_all(&keys.prefix()).map_err(werr)?;
-    let batch = CHUNK_SIZE * CHUNKS_PER_BATCH;
-    let mut plain = Zeroizing::new(vec![0u8; batch]);
-    let mut out = Vec::new();
-    let mut index = 0u64;
-    let mut total = 0u64;
-    loop {
-        let n = read_full(reader, &mut plain, "input")?;
-        let last = n < batch;
-        keys.seal_chunks(pool, index, &plain[..n], last, &mut out)?;
-        writer.write_all(&out).map_err(werr)?;
-        index += (n / CHUNK_SIZE) as u64;
-        total += n as u64;
-        progress(n as u64);
-        if last {
-            break;
-        }
-    }
-    writer.flush().map_err(werr)?;
-    Ok(total)
+    writer
+        .write_all(&keys.prefix())
+        .map_err(|e| Error::io("writing output", e))?;
+    let mut plain = 0;
+    let sizes = (CHUNK_SIZE * CHUNKS_PER_BATCH, CHUNK_SIZE);
+    run_batches(reader, writer, sizes, progress, |index, p, last, out| {
+        plain += p.len() as u64;
+        keys.seal_chunks(pool, index, p, last, out)
+    })?;
+    Ok(plain)
 }
 
 /// Decrypt a stream: check the prefix, then open batches of chunks in
@@ -68,7 +94,7 @@ pub fn decrypt_stream(
     progress: ProgressFn<'_>,
 ) -> Result<u64> {
     let mut prefix = [0u8; PREFIX_SIZE];
-    let n = read_full(reader, &mut prefix, "input")?;
+    let n = read_full(reader, &mut prefix)?;
     if n < PREFIX_SIZE {
         return Err(Error::Truncated(
             "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
@@ -87,36 +113,15 @@ pub fn decrypt_stream_body(
     writer: &mut (impl Write + ?Sized),
     progress: ProgressFn<'_>,
 ) -> Result<u64> {
-    let werr = |e| Error::io("writing output", e);
-    let batch = ENC_CHUNK_SIZE * CHUNKS_PER_BATCH;
-    // One byte of look-ahead: a full batch is never the end of the message.
-    let mut enc = vec![0u8; batch + 1];
-    let mut have = 0;
-    let mut plain = Zeroizing::new(Vec::new());
-    let mut index = 0u64;
-    let mut total = 0u64;
-    loop {
-        have += read_full(reader, &mut enc[have..], "input")?;
-        let last = have < enc.len();
-        let take = if last { have } else { batch };
-        if last && take < TAG_SIZE {
+    let sizes = (ENC_CHUNK_SIZE * CHUNKS_PER_BATCH, ENC_CHUNK_SIZE);
+    run_batches(reader, writer, sizes, progress, |index, enc, last, out| {
+        if last && enc.len() < TAG_SIZE {
             return Err(Error::Truncated(if index == 0 {
                 "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)"
             } else {
                 "the last chunk has an impossible length (truncated or extended)"
             }));
         }
-        keys.open_chunks(pool, index, &enc[..take], last, &mut plain)?;
-        writer.write_all(&plain).map_err(werr)?;
-        progress(take as u64);
-        index += (take / ENC_CHUNK_SIZE) as u64;
-        total += plain.len() as u64;
-        if last {
-            break;
-        }
-        enc.copy_within(batch.., 0);
-        have = 1;
-    }
-    writer.flush().map_err(werr)?;
-    Ok(total)
+        keys.open_chunks(pool, index, enc, last, out)
+    })
 }
