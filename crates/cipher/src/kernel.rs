@@ -87,7 +87,17 @@ pub trait Kernel: Send + Sync + 'static {
     /// next unused counter value. A final partial block uses the first bytes
     /// of its keystream block, whose counter is consumed.
     fn ctr_xor(&self, keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
-        ctr_xor_with_blocks(self, keys, counter, data);
+        let mut ctr = u128::from_be_bytes(*counter);
+        in_batches(data, 16, |chunk, ks| {
+            let n = chunk.len().div_ceil(16);
+            for k in ks.iter_mut().take(n) {
+                *k = ctr.to_be_bytes();
+                ctr = ctr.wrapping_add(1);
+            }
+            self.encrypt_blocks(keys, &mut ks[..n]);
+            xor_into(chunk, ks.as_flattened());
+        });
+        *counter = ctr.to_be_bytes();
     }
 
     /// CBC encryption (SP 800-38A §6.2) of whole blocks in place:
@@ -104,14 +114,28 @@ pub trait Kernel: Send + Sync + 'static {
     /// CBC decryption of whole blocks in place: `P_i = D(C_i) ⊕ C_{i-1}`.
     /// Parallel across blocks; on return `iv` holds the last ciphertext block.
     fn cbc_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        cbc_decrypt_with_blocks(self, keys, iv, blocks);
+        in_batches(blocks, 1, |chunk, saved| {
+            let n = chunk.len();
+            saved[..n].copy_from_slice(chunk);
+            self.decrypt_blocks(keys, chunk);
+            xor_into(&mut chunk[0], iv);
+            xor_blocks(&mut chunk[1..], &saved[..n - 1]);
+            *iv = saved[n - 1];
+        });
     }
 
     /// CFB128 decryption (SP 800-38A §6.3) of whole blocks in place:
     /// `P_i = E(C_{i-1}) ⊕ C_i` with `C_{-1} = iv`. Parallel across blocks;
     /// on return `iv` holds the last ciphertext block.
     fn cfb_decrypt(&self, keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block]) {
-        cfb_decrypt_with_blocks(self, keys, iv, blocks);
+        in_batches(blocks, 1, |chunk, ks| {
+            let n = chunk.len();
+            ks[0] = *iv;
+            ks[1..n].copy_from_slice(&chunk[..n - 1]);
+            *iv = chunk[n - 1];
+            self.encrypt_blocks(keys, &mut ks[..n]);
+            xor_blocks(chunk, ks);
+        });
     }
 
     /// XTS (IEEE 1619 §5.3.1, §5.4.1) of whole blocks in place with the
@@ -127,7 +151,19 @@ pub trait Kernel: Send + Sync + 'static {
         blocks: &mut [Block],
         decrypt: bool,
     ) {
-        xts_with_blocks(self, keys, tweak, blocks, decrypt);
+        in_batches(blocks, 1, |chunk, ts| {
+            for (t, b) in ts.iter_mut().zip(chunk.iter_mut()) {
+                *t = *tweak;
+                *tweak = xts_mul_alpha(tweak);
+                xor_into(b, t);
+            }
+            if decrypt {
+                self.decrypt_blocks(keys, chunk);
+            } else {
+                self.encrypt_blocks(keys, chunk);
+            }
+            xor_blocks(chunk, ts);
+        });
     }
 }
 
@@ -169,84 +205,6 @@ fn in_batches<T>(
         f(piece, &mut scratch);
     }
     scratch.zeroize();
-}
-
-/// Generic CFB128 decryption built on [`Kernel::encrypt_blocks`], in batches.
-pub fn cfb_decrypt_with_blocks<K: Kernel + ?Sized>(
-    kernel: &K,
-    keys: &KeySchedule,
-    iv: &mut Block,
-    blocks: &mut [Block],
-) {
-    in_batches(blocks, 1, |chunk, ks| {
-        let n = chunk.len();
-        ks[0] = *iv;
-        ks[1..n].copy_from_slice(&chunk[..n - 1]);
-        *iv = chunk[n - 1];
-        kernel.encrypt_blocks(keys, &mut ks[..n]);
-        xor_blocks(chunk, ks);
-    });
-}
-
-/// Generic XTS built on the kernel's ECB, in batches (see
-/// [`Kernel::xts_blocks`]).
-pub fn xts_with_blocks<K: Kernel + ?Sized>(
-    kernel: &K,
-    keys: &KeySchedule,
-    tweak: &mut Block,
-    blocks: &mut [Block],
-    decrypt: bool,
-) {
-    in_batches(blocks, 1, |chunk, ts| {
-        for (t, b) in ts.iter_mut().zip(chunk.iter_mut()) {
-            *t = *tweak;
-            *tweak = xts_mul_alpha(tweak);
-            xor_into(b, t);
-        }
-        if decrypt {
-            kernel.decrypt_blocks(keys, chunk);
-        } else {
-            kernel.encrypt_blocks(keys, chunk);
-        }
-        xor_blocks(chunk, ts);
-    });
-}
-
-/// Generic CBC decryption built on [`Kernel::decrypt_blocks`], in batches.
-pub fn cbc_decrypt_with_blocks<K: Kernel + ?Sized>(
-    kernel: &K,
-    keys: &KeySchedule,
-    iv: &mut Block,
-    blocks: &mut [Block],
-) {
-    in_batches(blocks, 1, |chunk, saved| {
-        let n = chunk.len();
-        saved[..n].copy_from_slice(chunk);
-        kernel.decrypt_blocks(keys, chunk);
-        xor_into(&mut chunk[0], iv);
-        xor_blocks(&mut chunk[1..], &saved[..n - 1]);
-        *iv = saved[n - 1];
-    });
-}
-
-/// Generic counter mode built on [`Kernel::encrypt_blocks`], in batches.
-pub fn ctr_xor_with_blocks<K: Kernel + ?Sized>(
-    kernel: &K,
-    keys: &KeySchedule,
-    counter: &mut Block,
-    data: &mut [u8],
-) {
-    let mut ctr = u128::from_be_bytes(*counter);
-    in_batches(data, 16, |chunk, ks| {
-        let n = chunk.len().div_ceil(16);
-        for k in ks.iter_mut().take(n) {
-            *k = ctr.to_be_bytes();
-            ctr = ctr.wrapping_add(1);
-        }
-        kernel.encrypt_blocks(keys, &mut ks[..n]);
-        xor_into(chunk, ks.as_flattened());
-    });
-    *counter = ctr.to_be_bytes();
 }
 
 /// A [`Kernel`] impl from one table: the kernel's descriptive methods (with

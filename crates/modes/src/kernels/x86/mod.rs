@@ -92,6 +92,20 @@ pub(super) unsafe fn ghash_few(powers: &[u128; 16], x: u128, data: &[u8]) -> u12
     to_u128(reduce128(lo, mi, hi))
 }
 
+/// `#[inline]` wrappers `fn name(a: V, b: V) -> V` of two-operand intrinsics
+/// for one register width (`width!`).
+macro_rules! binary {
+    ($feat:literal: $($name:ident = $f:ident),* $(,)?) => {
+        $(
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn $name(a: V, b: V) -> V {
+                $f(a, b)
+            }
+        )*
+    };
+}
+
 /// One register width: its vector type `V`, `LANES` blocks per register,
 /// `REGS` registers per group, the primitives of the shared body
 /// (`body.rs`) from a table of the width's intrinsics — `splat` (a 128-bit
@@ -130,16 +144,7 @@ macro_rules! width {
         fn splat(x: u128) -> V {
             $bcast(from_u128(x))
         }
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn xor(a: V, b: V) -> V {
-            $xor(a, b)
-        }
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn add32(a: V, b: V) -> V {
-            $add32(a, b)
-        }
+        binary!($feat: xor = $xor, add32 = $add32, shuffle = $shuffle, aesenc = $aesenc, aesenclast = $aesenclast);
         #[inline]
         #[target_feature(enable = $feat)]
         fn clmul<const IMM: i32>(a: V, b: V) -> V {
@@ -149,21 +154,6 @@ macro_rules! width {
         #[target_feature(enable = $feat)]
         fn swap(a: V) -> V {
             $swap::<0x4e>(a)
-        }
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn shuffle(a: V, m: V) -> V {
-            $shuffle(a, m)
-        }
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn aesenc(a: V, k: V) -> V {
-            $aesenc(a, k)
-        }
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn aesenclast(a: V, k: V) -> V {
-            $aesenclast(a, k)
         }
         /// # Safety
         /// `p` must be valid for reading `16 * LANES` bytes.
