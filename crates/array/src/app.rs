@@ -14,6 +14,14 @@ pub trait Behavior: Send {
     fn exec(&mut self, action: u32, mem: &mut [u16], now: u64);
 }
 
+/// Behaviours are opaque (they may hold key material): a boxed behaviour
+/// prints as a placeholder, so actors and cores can derive `Debug`.
+impl std::fmt::Debug for dyn Behavior {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<behavior>")
+    }
+}
+
 /// A behaviour that does nothing (for pure routing or tests).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoBehavior;
@@ -51,19 +59,25 @@ pub enum Step {
         /// Data-memory address.
         addr: u16,
     },
-    /// Execute for `cycles` cycles (of which `nop` are NOPs from hazards),
-    /// calling the behaviour with `action` at the start.
-    Exec {
-        /// Cycles, NOPs included.
-        cycles: u32,
-        /// NOP cycles among them.
-        nop: u32,
-        /// Action passed to [`Behavior::exec`].
-        action: u32,
-    },
+    /// Execute for a while, calling the behaviour at the start.
+    Exec(Exec),
+}
+
+/// An execution step (of an actor's [`Step`] or a core's
+/// [`Op`](crate::Op)): `cycles` cycles, of which `nop` are NOPs from
+/// hazards, calling the behaviour with `action` at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exec {
+    /// Cycles, NOPs included.
+    pub cycles: u32,
+    /// NOP cycles among them.
+    pub nop: u32,
+    /// Action passed to [`Behavior::exec`].
+    pub action: u32,
 }
 
 /// An actor of the application graph.
+#[derive(Debug)]
 pub struct AppActor {
     /// Unique name.
     pub name: String,
@@ -78,17 +92,6 @@ pub struct AppActor {
     pub behavior: Box<dyn Behavior>,
     /// Data-memory words the program uses.
     pub mem_words: usize,
-}
-
-impl std::fmt::Debug for AppActor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppActor")
-            .field("name", &self.name)
-            .field("kind", &self.kind)
-            .field("class", &self.class)
-            .field("steps", &self.program.len())
-            .finish()
-    }
 }
 
 /// A logical edge: a FIFO-ordered word stream from one actor to another.
@@ -142,7 +145,7 @@ impl AppGraph {
                 let (edge, addr, read) = match *s {
                     Step::Read { edge, addr } => (edge, addr, true),
                     Step::Write { edge, addr } => (edge, addr, false),
-                    Step::Exec { nop, cycles, .. } => {
+                    Step::Exec(Exec { nop, cycles, .. }) => {
                         if nop > cycles {
                             return Err(bad(&actor.name, format!("{nop} NOPs in {cycles} cycles")));
                         }
@@ -270,7 +273,7 @@ pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, MapError> {
                 for s in a.program.iter_mut() {
                     match s {
                         Step::Read { edge, .. } | Step::Write { edge, .. } => *edge += e0,
-                        Step::Exec { .. } => {}
+                        Step::Exec(_) => {}
                     }
                 }
             }
@@ -327,19 +330,14 @@ pub fn gather(copies: Vec<AppGraph>) -> Result<AppGraph, MapError> {
                 Step::Write { .. } => {
                     return Err(gerr("a sink writes".into()));
                 }
-                Step::Exec {
-                    cycles,
-                    nop,
-                    action,
-                } => sprog.push(Step::Exec {
-                    cycles,
-                    nop,
-                    action: if action == u32::MAX {
-                        action
+                Step::Exec(x) => sprog.push(Step::Exec(Exec {
+                    action: if x.action == u32::MAX {
+                        x.action
                     } else {
-                        action | ((j as u32) << GATHER_COPY_SHIFT)
+                        x.action | ((j as u32) << GATHER_COPY_SHIFT)
                     },
-                }),
+                    ..x
+                })),
             }
         }
     }

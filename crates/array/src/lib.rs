@@ -39,7 +39,7 @@ mod route;
 pub mod sim;
 pub mod svg;
 
-pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, NoBehavior, Step, gather};
+pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, Exec, NoBehavior, Step, gather};
 pub use mapper::{Core, CoreClass, Link, MapError, Mapping, Op, map};
 pub use platform::Platform;
 pub use sim::{Clocks, CoreStats, LinkStats, SimError, SimResult, simulate, simulate_clocked};

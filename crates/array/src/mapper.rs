@@ -9,7 +9,7 @@
 //! ([`crate::place::place`]: breadth-first along a serpentine; link lengths
 //! and latencies).
 
-use crate::app::{AppGraph, Behavior};
+use crate::app::{AppGraph, Behavior, Exec};
 pub use crate::error::MapError;
 use crate::platform::Platform;
 
@@ -58,17 +58,11 @@ pub enum Op {
     },
     /// Execute (see [`Step::Exec`]); `action == u32::MAX` means no
     /// behaviour call.
-    Exec {
-        /// Cycles.
-        cycles: u32,
-        /// NOP cycles among them.
-        nop: u32,
-        /// Behaviour action.
-        action: u32,
-    },
+    Exec(Exec),
 }
 
 /// A core of the mapping (or an off-array port).
+#[derive(Debug)]
 pub struct Core {
     /// Name (the actor's, or `merge3` / `dispatch0`).
     pub name: String,
@@ -90,17 +84,6 @@ pub struct Core {
     pub mem_words: usize,
     /// Functional behaviour (compute, source and sink cores).
     pub behavior: Option<Box<dyn Behavior>>,
-}
-
-impl std::fmt::Debug for Core {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Core")
-            .field("name", &self.name)
-            .field("kind", &self.kind)
-            .field("class", &self.class)
-            .field("pos", &self.pos)
-            .finish()
-    }
 }
 
 /// A link between two cores: a FIFO in the consumer's input port.

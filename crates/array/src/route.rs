@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::app::{ActorClass, AppGraph, Behavior, NoBehavior, Step};
+use crate::app::{ActorClass, AppGraph, Behavior, Exec, NoBehavior, Step};
 use crate::mapper::{Core, CoreClass, Link, MapError, Op};
 use crate::platform::Platform;
 
@@ -277,15 +277,7 @@ pub(crate) fn actor_programs(app: &AppGraph, cores: &mut [Core], r: &Routed) {
                     link: r.edge_links[edge][0],
                     addr,
                 },
-                Step::Exec {
-                    cycles,
-                    nop,
-                    action,
-                } => Op::Exec {
-                    cycles,
-                    nop,
-                    action,
-                },
+                Step::Exec(x) => Op::Exec(x),
             })
             .collect();
     }
@@ -311,7 +303,7 @@ pub(crate) fn comm_programs(app: &AppGraph, platform: &Platform, b: &mut Bound, 
         for s in &app.actors[oa].program {
             let edge = match (*s, is_merge) {
                 (Step::Read { edge, .. }, true) | (Step::Write { edge, .. }, false) => edge,
-                (Step::Exec { .. }, _) => {
+                (Step::Exec(_), _) => {
                     new_firing = true;
                     continue;
                 }
@@ -323,22 +315,22 @@ pub(crate) fn comm_programs(app: &AppGraph, platform: &Platform, b: &mut Bound, 
             let in_link = r.edge_links[edge][i];
             let out_link = r.edge_links[edge][i + 1];
             if new_firing {
-                prog.push(Op::Exec {
+                prog.push(Op::Exec(Exec {
                     cycles: platform.comm_cycles_per_firing,
                     nop: 0,
                     action: u32::MAX,
-                });
+                }));
                 new_firing = false;
             }
             prog.push(Op::In {
                 port: r.links[in_link as usize].port,
                 addr: 0,
             });
-            prog.push(Op::Exec {
+            prog.push(Op::Exec(Exec {
                 cycles: platform.comm_cycles_per_word,
                 nop: 0,
                 action: u32::MAX,
-            });
+            }));
             prog.push(Op::Out {
                 link: out_link,
                 addr: 0,

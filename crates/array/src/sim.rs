@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 
+use crate::app::Exec;
 use crate::mapper::{CoreClass, Mapping, Op};
 use crate::platform::Platform;
 
@@ -341,11 +342,11 @@ pub fn simulate_clocked(
                     link_stats[fi].busy += cpw;
                     wake(&mut f.reader_waiting, f.reader, &mut queued, &mut stack);
                 }
-                Op::Exec {
+                Op::Exec(Exec {
                     cycles,
                     nop,
                     action,
-                } => {
+                }) => {
                     if action != u32::MAX
                         && let Some(b) = core.behavior.as_mut()
                     {
@@ -424,7 +425,7 @@ fn finish(mapping: &Mapping, rts: &[Rt], stats: &mut [CoreStats], cycles: u64) -
         let first_io = c
             .program
             .iter()
-            .position(|o| !matches!(o, Op::Exec { .. }))
+            .position(|o| !matches!(o, Op::Exec(_)))
             .unwrap_or(0);
         if c.class != CoreClass::Source && rt.pc != 0 && rt.pc != first_io && !rt.done {
             deadlocked.push(i);

@@ -3,8 +3,8 @@
 //! its errors (deadlock, step limit, malformed applications).
 
 use aesflow_array::{
-    ActorClass, AppActor, AppEdge, AppGraph, Behavior, MapError, Mapping, NoBehavior, Op, Platform,
-    SimError, Step, map, simulate,
+    ActorClass, AppActor, AppEdge, AppGraph, Behavior, Exec, MapError, Mapping, NoBehavior, Op,
+    Platform, SimError, Step, map, simulate,
 };
 
 /// Adds 1 to memory word 0.
@@ -83,11 +83,11 @@ const fn w(edge: usize) -> Step {
     Step::Write { edge, addr: 0 }
 }
 const fn x(cycles: u32) -> Step {
-    Step::Exec {
+    Step::Exec(Exec {
         cycles,
         nop: 0,
         action: 0,
-    }
+    })
 }
 
 /// source -> inc (`cycles` per word) -> sink, recording what arrives.
@@ -137,6 +137,42 @@ fn a_chain_maps_to_one_core_and_computes() {
     assert_eq!(st.exec, 1000);
     assert_eq!(st.exec + st.nop + st.stall + st.halted, s.cycles);
     assert_eq!(s.links[0].words, 100);
+}
+
+#[test]
+fn debug_output_hides_behaviours() {
+    /// A behaviour holding "key material" it would print if asked.
+    #[derive(Debug)]
+    struct Keyed([u8; 4]);
+    impl Behavior for Keyed {
+        fn exec(&mut self, _a: u32, mem: &mut [u16], _now: u64) {
+            mem[0] ^= u16::from(self.0[0]);
+        }
+    }
+    let secret = "[222, 173, 190, 239]";
+    assert!(format!("{:?}", Keyed([0xde, 0xad, 0xbe, 0xef])).contains(secret));
+    let app = AppGraph {
+        actors: vec![
+            source("src", 0),
+            actor(
+                "keyed",
+                ActorClass::Compute,
+                vec![r(0), x(3), w(1)],
+                Box::new(Keyed([0xde, 0xad, 0xbe, 0xef])),
+            ),
+            sink("dst", 1),
+        ],
+        edges: vec![edge(0, 1), edge(1, 2)],
+    };
+    let a = format!("{:?}", app.actors[1]);
+    assert!(a.contains("\"keyed\"") && a.contains("<behavior>"), "{a}");
+    let m = map(app, &Platform::asap2()).unwrap();
+    let core = m.cores.iter().find(|c| c.name == "keyed").unwrap();
+    let c = format!("{core:?}");
+    assert!(c.contains("Some(<behavior>)"), "{c}");
+    for dbg in [a, c, format!("{m:?}")] {
+        assert!(!dbg.contains(secret), "{dbg}");
+    }
 }
 
 /// `k` sources, each feeding a producer `p_i`, all producers feeding one
@@ -269,11 +305,11 @@ fn a_core_that_never_waits_hits_the_step_limit() {
     // Built by hand (the mapper refuses an actor without input).
     let (app, _) = chain(1);
     let mut m: Mapping = map(app, &p).unwrap();
-    m.cores[1].program = vec![Op::Exec {
+    m.cores[1].program = vec![Op::Exec(Exec {
         cycles: 1,
         nop: 0,
         action: u32::MAX,
-    }];
+    })];
     let s = simulate(&mut m, &p, 10);
     match s.check(&m) {
         Err(e @ SimError::StepLimit { .. }) => assert!(e.to_string().contains("inc"), "{e}"),

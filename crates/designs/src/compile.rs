@@ -18,7 +18,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use aesflow_array::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, Platform, Step};
+use aesflow_array::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, Exec, Platform, Step};
 use aesflow_cipher::RoundKeys;
 
 pub use crate::behavior::keyexp;
@@ -204,20 +204,20 @@ fn program(ctx: &Context, a: usize, platform: &Platform) -> Result<Vec<Step>, Er
             match &actor.role {
                 Role::PlainSource | Role::KeySource => {
                     let words: usize = f.outs.iter().map(|(_, pl)| pl.words(nk)).sum();
-                    prog.push(Step::Exec {
+                    prog.push(Step::Exec(Exec {
                         cycles: platform.io_cycles_per_word * words as u32,
                         nop: 0,
                         action: f.action(15, ctx.nb),
-                    });
+                    }));
                     f.write_all(&mut prog);
                 }
                 Role::Sink => {
                     f.read_all(&mut prog);
-                    prog.push(Step::Exec {
+                    prog.push(Step::Exec(Exec {
                         cycles: 0,
                         nop: 0,
                         action: f.action(15, ctx.nb),
-                    });
+                    }));
                 }
                 Role::Cipher(s) if s.len() == 1 && s[0].is_bytewise() => {
                     streaming(ctx, a, &f, &mut prog)?
@@ -225,11 +225,11 @@ fn program(ctx: &Context, a: usize, platform: &Platform) -> Result<Vec<Step>, Er
                 Role::Cipher(s) => block(ctx, a, s, &f, &mut prog),
                 Role::KeySubWord | Role::KeySchedule => {
                     f.read_all(&mut prog);
-                    prog.push(Step::Exec {
+                    prog.push(Step::Exec(Exec {
                         cycles: d.delay(a),
                         nop: 0,
                         action: f.action(15, ctx.nb),
-                    });
+                    }));
                     f.write_all(&mut prog);
                 }
             }
@@ -280,11 +280,11 @@ fn streaming(ctx: &Context, a: usize, f: &Firing, prog: &mut Vec<Step>) -> Resul
                     });
                 }
             }
-            prog.push(Step::Exec {
+            prog.push(Step::Exec(Exec {
                 cycles: (j + 1) * delay / total - j * delay / total,
                 nop: (j + 1) * nop / total - j * nop / total,
                 action: f.action(w, ctx.nb),
-            });
+            }));
             j += 1;
             for &(oe, opl) in &f.outs {
                 if let Payload::State(oc) = opl
@@ -336,22 +336,22 @@ fn block(ctx: &Context, a: usize, s: &[Prim], f: &Firing, prog: &mut Vec<Step>) 
                 let cyc = (j + 1) * in_cycles / total - j * in_cycles / total;
                 let nc = ((j + 1) * nop_in / total - j * nop_in / total).min(cyc);
                 if cyc > 0 {
-                    prog.push(Step::Exec {
+                    prog.push(Step::Exec(Exec {
                         cycles: cyc,
                         nop: nc,
                         action: u32::MAX,
-                    });
+                    }));
                     nop_spent += nc;
                 }
                 j += 1;
             }
         }
     }
-    prog.push(Step::Exec {
+    prog.push(Step::Exec(Exec {
         cycles: delay - in_cycles,
         nop: (nop - nop_spent.min(nop)).min(delay - in_cycles),
         action: f.action(15, ctx.nb),
-    });
+    }));
     f.write_all(prog);
 }
 

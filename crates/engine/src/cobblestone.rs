@@ -38,7 +38,7 @@ mod stream;
 pub use file::{CHUNKS_PER_STEP, decrypt_file, encrypt_file};
 pub use random::{RandomAccess, decrypt_range};
 pub(crate) use stream::read_full;
-pub use stream::{ProgressFn, decrypt_stream, decrypt_stream_body, encrypt_stream};
+pub use stream::{ProgressFn, decrypt_stream, encrypt_stream};
 
 /// Plaintext bytes per chunk (all but the last, which is shorter).
 pub const CHUNK_SIZE: usize = 16384;
@@ -56,6 +56,9 @@ pub const PREFIX_SIZE: usize = SALT_SIZE + COMMITMENT_SIZE;
 pub const MIN_CIPHERTEXT: u64 = (PREFIX_SIZE + TAG_SIZE) as u64;
 /// At most 2^38 chunks.
 pub const MAX_CHUNKS: u64 = 1 << 38;
+/// The [`Error::Truncated`] message for input shorter than [`MIN_CIPHERTEXT`].
+pub(crate) const TOO_SHORT: &str =
+    "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)";
 /// Chunks per parallel task (256 KiB of plaintext: stays in L2).
 pub const CHUNKS_PER_TASK: usize = 16;
 /// Chunks per batch in the streaming and file paths (4 MiB).
@@ -108,9 +111,7 @@ pub fn ciphertext_len(plain_len: u64) -> u64 {
 /// impossible one (truncated or extended message).
 pub fn plaintext_len(ct_len: u64) -> Result<u64> {
     if ct_len < MIN_CIPHERTEXT {
-        return Err(Error::Truncated(
-            "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
-        ));
+        return Err(Error::Truncated(TOO_SHORT));
     }
     let body = ct_len - PREFIX_SIZE as u64;
     let full = body / ENC_CHUNK_SIZE as u64;
@@ -242,9 +243,7 @@ impl ChunkKeys {
         prefix: &[u8],
     ) -> Result<Self> {
         if prefix.len() < PREFIX_SIZE {
-            return Err(Error::Truncated(
-                "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
-            ));
+            return Err(Error::Truncated(TOO_SHORT));
         }
         let salt: [u8; SALT_SIZE] = prefix[..SALT_SIZE].try_into().expect("24 bytes");
         let keys = Self::derive(suite, input_key, &salt, context)?;

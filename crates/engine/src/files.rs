@@ -483,9 +483,9 @@ fn process(
     } else {
         let pt = match (&*src, out) {
             (Src::File(f, len, true), Out::File(o)) => {
-                let ct_len = len.checked_sub(hlen).ok_or(Error::Truncated(
-                    "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
-                ))?;
+                let ct_len = len
+                    .checked_sub(hlen)
+                    .ok_or(Error::Truncated(crate::cobblestone::TOO_SHORT))?;
                 cobblestone::decrypt_file(
                     pool,
                     suite,

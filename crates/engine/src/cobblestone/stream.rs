@@ -96,28 +96,15 @@ pub fn decrypt_stream(
     let mut prefix = [0u8; PREFIX_SIZE];
     let n = read_full(reader, &mut prefix)?;
     if n < PREFIX_SIZE {
-        return Err(Error::Truncated(
-            "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)",
-        ));
+        return Err(Error::Truncated(TOO_SHORT));
     }
     let keys = ChunkKeys::from_prefix(suite, input_key, context, &prefix)?;
     progress(PREFIX_SIZE as u64);
-    decrypt_stream_body(pool, &keys, reader, writer, progress)
-}
-
-/// [`decrypt_stream`] after the prefix was read and checked.
-pub fn decrypt_stream_body(
-    pool: &Pool,
-    keys: &ChunkKeys,
-    reader: &mut (impl Read + ?Sized),
-    writer: &mut (impl Write + ?Sized),
-    progress: ProgressFn<'_>,
-) -> Result<u64> {
     let sizes = (ENC_CHUNK_SIZE * CHUNKS_PER_BATCH, ENC_CHUNK_SIZE);
     run_batches(reader, writer, sizes, progress, |index, enc, last, out| {
         if last && enc.len() < TAG_SIZE {
             return Err(Error::Truncated(if index == 0 {
-                "shorter than the 72-byte minimum (truncated, or not a Cobblestone message)"
+                TOO_SHORT
             } else {
                 "the last chunk has an impossible length (truncated or extended)"
             }));
