@@ -11,7 +11,7 @@ use aesflow_bench::{
 };
 use aesflow_cipher::KeySize;
 use aesflow_energy::HostFigure;
-use aesflow_energy::chart::{LineChart, Scale, Series, Style};
+use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 
 use crate::html::{Cell, Table, esc, figure};
 use crate::{Collected, ReportError};
@@ -225,10 +225,8 @@ fn size_charts(v: &SuiteReport) -> String {
         }
         let svg = LineChart {
             title: format!("AES-128 {op}: throughput by message size (one core)"),
-            xlabel: "message size (bytes, log scale)".into(),
-            ylabel: "throughput (GB/s)".into(),
-            xscale: Scale::Log2,
-            yscale: Scale::Linear,
+            x: AxisSpec::new("message size (bytes, log scale)", Scale::Log2),
+            y: AxisSpec::new("throughput (GB/s)", Scale::Linear),
             series,
             refs: vec![],
         }
