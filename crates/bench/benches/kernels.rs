@@ -7,17 +7,16 @@
 //! Under `cargo test --benches` (no `--bench` argument) it only runs a tiny
 //! smoke configuration.
 
-use aesflow_bench::{BenchOptions, SuiteOptions, render_suite_json, render_suite_table, run_suite};
-use std::time::Duration;
+use aesflow_bench::{
+    BenchOptions, Measuring, SuiteOptions, render_suite_json, render_suite_table, run_suite,
+};
 
 fn main() {
     let mut opts = BenchOptions::from_env();
     let json = std::env::var("AESFLOW_BENCH_JSON").is_ok_and(|v| !v.is_empty() && v != "0");
     if !std::env::args().any(|a| a == "--bench") {
         opts.sizes = vec![1024];
-        opts.min_time = Duration::from_millis(2);
-        opts.repetitions = 1;
-        opts.peers.openssl = false;
+        opts.measuring = Measuring::smoke();
     }
     let suite = SuiteOptions {
         kernels: Some(opts),

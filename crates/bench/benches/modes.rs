@@ -9,7 +9,8 @@
 //! `--bench` argument) it only runs a tiny smoke configuration.
 
 use aesflow_bench::{
-    EngineOptions, ModesOptions, SuiteOptions, render_suite_json, render_suite_table, run_suite,
+    EngineOptions, Measuring, ModesOptions, SuiteOptions, render_suite_json, render_suite_table,
+    run_suite,
 };
 use aesflow_cipher::KeySize;
 use std::time::Duration;
@@ -24,12 +25,10 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     let openssl = bench && !std::env::var("AESFLOW_BENCH_OPENSSL").is_ok_and(|v| v == "0");
-    let mut modes = ModesOptions {
-        min_time: Duration::from_millis(100),
-        ..ModesOptions::default()
-    };
-    modes.peers.openssl = openssl;
-    modes.peers.ipsec_mb &= bench;
+    let mut modes = ModesOptions::default();
+    modes.measuring.min_time = Duration::from_millis(100);
+    modes.measuring.peers.openssl = openssl;
+    modes.measuring.peers.ipsec_mb &= bench;
     let mut engine = EngineOptions {
         mem_size: (env_u64("AESFLOW_BENCH_MEM_MIB", 64) << 20) as usize,
         file_size: env_u64("AESFLOW_BENCH_FILE_MIB", 256) << 20,
@@ -43,8 +42,10 @@ fn main() {
             streams: vec![1, 8],
             size: 1024,
             key_sizes: vec![KeySize::Aes128],
-            min_time: Duration::from_millis(2),
-            repetitions: 1,
+            measuring: Measuring {
+                peers: modes.measuring.peers,
+                ..Measuring::smoke()
+            },
             ..modes
         };
         engine = EngineOptions {

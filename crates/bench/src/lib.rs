@@ -70,6 +70,7 @@ pub use suite::{
 use aesflow_cipher::KernelError;
 use serde::Serialize;
 use std::fmt;
+use std::time::Duration;
 
 /// Rows and notes of one section.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -83,6 +84,47 @@ pub struct Report {
 /// Run the kernels section without progress reports.
 pub fn run(opts: &BenchOptions) -> Result<Report, BenchError> {
     kernels::run(opts, &mut |_| {})
+}
+
+/// How the kernels and modes sections measure: time, repetitions and the
+/// peers beside aesflow.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measuring {
+    /// Measuring time per configuration (kernels) or contender (modes),
+    /// split over `repetitions`.
+    pub min_time: Duration,
+    /// Repetitions per configuration or contender; the best is reported.
+    pub repetitions: usize,
+    /// Peers to measure alongside.
+    pub peers: Peers,
+    /// `-seconds` for each `openssl speed` run.
+    pub openssl_seconds: u32,
+}
+
+impl Measuring {
+    /// `min_time` per configuration as the best of 5, every peer, 1 s per
+    /// OpenSSL run.
+    pub fn new(min_time: Duration) -> Self {
+        Measuring {
+            min_time,
+            repetitions: 5,
+            peers: Peers::default(),
+            openssl_seconds: 1,
+        }
+    }
+
+    /// A smoke run (tests, `cargo test --benches`): 2 ms once per
+    /// configuration, every peer but OpenSSL.
+    pub fn smoke() -> Self {
+        Measuring {
+            repetitions: 1,
+            peers: Peers {
+                openssl: false,
+                ..Peers::default()
+            },
+            ..Measuring::new(Duration::from_millis(2))
+        }
+    }
 }
 
 /// Which peers to measure.

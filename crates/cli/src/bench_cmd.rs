@@ -7,7 +7,7 @@
 
 use crate::args::KeySizeArg;
 use aesflow_bench::{
-    BenchOptions, EngineOptions, ModeOp, ModesOptions, Op, Section, SuiteOptions,
+    BenchOptions, EngineOptions, Measuring, ModeOp, ModesOptions, Op, Section, SuiteOptions,
     render_suite_json, render_suite_table, run_suite,
 };
 use aesflow_cipher::KeySize;
@@ -169,6 +169,16 @@ fn peer_options(a: &BenchArgs, openssl_seconds: &mut u32, openssl: &mut bool, ip
     *ipsec_mb &= !a.no_ipsec_mb;
 }
 
+/// `--time-ms` (at least 1) and the peer flags into the kernels or modes
+/// section's options.
+fn measuring_options(a: &BenchArgs, m: &mut Measuring) {
+    if let Some(ms) = a.time_ms {
+        m.min_time = Duration::from_millis(ms.max(1));
+    }
+    let p = &mut m.peers;
+    peer_options(a, &mut m.openssl_seconds, &mut p.openssl, &mut p.ipsec_mb);
+}
+
 /// Options of the kernels section.
 pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     let mut o = if a.all {
@@ -194,11 +204,7 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     if a.online {
         o.styles = aesflow_cipher::KeyExpansion::ALL.to_vec();
     }
-    if let Some(ms) = a.time_ms {
-        o.min_time = Duration::from_millis(ms.max(1));
-    }
-    let p = &mut o.peers;
-    peer_options(a, &mut o.openssl_seconds, &mut p.openssl, &mut p.ipsec_mb);
+    measuring_options(a, &mut o.measuring);
     Ok(o)
 }
 
@@ -223,11 +229,7 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
         }
         o.size = n;
     }
-    if let Some(ms) = a.time_ms {
-        o.min_time = Duration::from_millis(ms.max(1));
-    }
-    let p = &mut o.peers;
-    peer_options(a, &mut o.openssl_seconds, &mut p.openssl, &mut p.ipsec_mb);
+    measuring_options(a, &mut o.measuring);
     Ok(o)
 }
 

@@ -87,12 +87,13 @@ fn host_benchmark() -> anyhow::Result<()> {
         key_sizes: vec![KeySize::Aes128],
         sizes: vec![16384],
         ops: Op::ALL.to_vec(),
-        min_time: Duration::from_millis(150),
-        repetitions: 5,
-        peers: aesflow_bench::Peers {
-            rustcrypto09: false,
-            ipsec_mb: false,
-            ..aesflow_bench::Peers::default()
+        measuring: aesflow_bench::Measuring {
+            peers: aesflow_bench::Peers {
+                rustcrypto09: false,
+                ipsec_mb: false,
+                ..aesflow_bench::Peers::default()
+            },
+            ..aesflow_bench::Measuring::new(Duration::from_millis(150))
         },
         ..BenchOptions::default()
     };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use aesflow_designs::Engine;
 
-use crate::chart::{BarChart, LineChart, Reference, Scale, Series, Style, tick_label};
+use crate::chart::{AxisSpec, BarChart, LineChart, Reference, Scale, Series, Style, tick_label};
 use crate::paper::{FIG14_NO_MERGE, FIG15_RANGE, TALK_DVFS};
 use crate::study::Study;
 use crate::text::pct;
@@ -87,10 +87,8 @@ fn fig12(s: &Study) -> Figure {
         caption: "Fig. 12: offline engines duplicated 1x, 2x, 4x at 1.2 GHz (log-log)".into(),
         svg: LineChart {
             title: "Fig. 12: throughput vs cores, offline engines 1x/2x/4x (1.2 GHz)".into(),
-            xlabel: "cores (log scale)".into(),
-            ylabel: "throughput (Gbit/s, log scale)".into(),
-            xscale: Scale::Log2,
-            yscale: Scale::Log10,
+            x: AxisSpec::new("cores (log scale)", Scale::Log2),
+            y: AxisSpec::new("throughput (Gbit/s, log scale)", Scale::Log10),
             series,
             refs: vec![],
         }
@@ -139,10 +137,8 @@ fn fig14(s: &Study) -> Figure {
         caption: "Fig. 14: energy per bit vs supply voltage, offline engines at f_max(Vdd)".into(),
         svg: LineChart {
             title: "Fig. 14: energy per bit vs supply (offline engines, each at f_max(Vdd))".into(),
-            xlabel: "supply voltage Vdd (V)".into(),
-            ylabel: "energy per bit (nJ/bit)".into(),
-            xscale: Scale::Linear,
-            yscale: Scale::Linear,
+            x: AxisSpec::new("supply voltage Vdd (V)", Scale::Linear),
+            y: AxisSpec::new("energy per bit (nJ/bit)", Scale::Linear),
             series,
             refs: vec![],
         }

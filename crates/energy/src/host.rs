@@ -11,8 +11,10 @@
 
 use aesflow_bench::{Machine, Row};
 use serde::Serialize;
+use std::sync::LazyLock;
 
 use crate::compare::{Platform5, general_rule, table5_row};
+use crate::table;
 
 /// The host's measured speed, handed in by the caller (the `aesflow` CLI
 /// measures it with `aesflow-bench`): a kernels-section row of one core and
@@ -59,49 +61,23 @@ pub struct CpuSpec {
     pub basis: &'static str,
 }
 
-/// The CPUs the host row knows.
-pub const KNOWN_CPUS: [CpuSpec; 4] = [
-    CpuSpec {
-        key: "epyc-zen5",
-        name: "AMD EPYC 9005 (Zen 5, Turin)",
-        tech_nm: 4.0,
-        area_mm2: 70.6 / 8.0,
-        tdp_per_core_w: 360.0 / 64.0,
-        vdd: 1.0,
-        basis: "one core's share of a 70.6 mm² 8-core Zen 5 CCD (TSMC N4P; I/O die not counted); \
-                EPYC 9555: 360 W for 64 cores; 1.0 V assumed",
-    },
-    CpuSpec {
-        key: "epyc-zen4",
-        name: "AMD EPYC 9004 (Zen 4, Genoa)",
-        tech_nm: 5.0,
-        area_mm2: 66.3 / 8.0,
-        tdp_per_core_w: 360.0 / 96.0,
-        vdd: 1.0,
-        basis: "one core's share of a 66.3 mm² 8-core Zen 4 CCD (TSMC N5; I/O die not counted); \
-                EPYC 9654: 360 W for 96 cores; 1.0 V assumed",
-    },
-    CpuSpec {
-        key: "xeon-cascade-lake",
-        name: "Intel Xeon Scalable (Skylake-SP / Cascade Lake)",
-        tech_nm: 14.0,
-        area_mm2: 694.0 / 28.0,
-        tdp_per_core_w: 205.0 / 28.0,
-        vdd: 0.9,
-        basis: "one core's share of the 694 mm² 28-core XCC die (14 nm); \
-                Xeon Platinum 8180/8280: 205 W for 28 cores; 0.9 V assumed",
-    },
-    CpuSpec {
-        key: "epyc-zen3",
-        name: "AMD EPYC 7003 (Zen 3, Milan)",
-        tech_nm: 7.0,
-        area_mm2: 80.7 / 8.0,
-        tdp_per_core_w: 280.0 / 64.0,
-        vdd: 1.0,
-        basis: "one core's share of an 80.7 mm² 8-core Zen 3 CCD (TSMC N7; I/O die not counted); \
-                EPYC 7763: 280 W for 64 cores; 1.0 V assumed",
-    },
-];
+/// The CPUs the host row knows (`data/known-cpus.txt`: per-die area,
+/// chip TDP and cores, the assumed supply, the sources).
+pub static KNOWN_CPUS: LazyLock<Vec<CpuSpec>> = LazyLock::new(|| {
+    table::rows(include_str!("../data/known-cpus.txt"))
+        .map(
+            |[key, name, tech, die_mm2, die_cores, tdp, cores, vdd, basis]| CpuSpec {
+                key,
+                name,
+                tech_nm: table::num(tech),
+                area_mm2: table::num::<f64>(die_mm2) / table::num::<f64>(die_cores),
+                tdp_per_core_w: table::num::<f64>(tdp) / table::num::<f64>(cores),
+                vdd: table::num(vdd),
+                basis,
+            },
+        )
+        .collect()
+});
 
 /// How the host's CPU was matched to [`KNOWN_CPUS`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -225,6 +201,23 @@ mod tests {
             workload,
             machine,
         }
+    }
+
+    #[test]
+    fn known_cpus_read_as_published() {
+        let keys: Vec<&str> = KNOWN_CPUS.iter().map(|c| c.key).collect();
+        assert_eq!(
+            keys,
+            ["epyc-zen5", "epyc-zen4", "xeon-cascade-lake", "epyc-zen3"]
+        );
+        let zen4 = cpu_by_key("epyc-zen4").unwrap();
+        assert_eq!(
+            (zen4.tech_nm, zen4.area_mm2, zen4.tdp_per_core_w, zen4.vdd),
+            (5.0, 66.3 / 8.0, 360.0 / 96.0, 1.0)
+        );
+        assert!(zen4.basis.ends_with(
+            "CCD (TSMC N5; I/O die not counted); EPYC 9654: 360 W for 96 cores; 1.0 V assumed"
+        ));
     }
 
     #[test]

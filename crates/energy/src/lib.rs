@@ -173,6 +173,7 @@ pub mod json;
 pub mod paper;
 pub mod power;
 pub mod study;
+mod table;
 pub mod text;
 
 pub use checks::Check;

@@ -6,12 +6,12 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use aesflow_bench::{
-    BenchOptions, EngineOptions, ModesOptions, Op, Peer, Peers, Row, Section, SuiteOptions,
-    SuiteReport, run_suite,
+    BenchOptions, EngineOptions, Measuring, ModesOptions, Op, Peer, Peers, Row, Section,
+    SuiteOptions, SuiteReport, run_suite,
 };
 use aesflow_cipher::KeySize;
 use aesflow_energy::HostFigure;
-use aesflow_energy::chart::{LineChart, Scale, Series, Style};
+use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 
 use crate::html::{Cell, Table, esc, figure};
 use crate::{Collected, ReportError};
@@ -29,8 +29,12 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
     if quick {
         (peers.openssl, peers.ipsec_mb) = (false, false);
     }
-    let min_time = Duration::from_millis(pick(quick, 40, 200));
-    let repetitions = pick(quick, 3, 5);
+    let measuring = Measuring {
+        min_time: Duration::from_millis(pick(quick, 40, 200)),
+        repetitions: pick(quick, 3, 5),
+        peers,
+        openssl_seconds: 1,
+    };
     let kernels = BenchOptions {
         key_sizes: pick(
             quick,
@@ -43,17 +47,13 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
             vec![64, 256, 1024, 4096, 16384, 65536, 1 << 20],
         ),
         ops: pick(quick, vec![Op::EcbEnc, Op::Ctr], Op::ALL.to_vec()),
-        min_time,
-        repetitions,
-        peers,
+        measuring,
         ..BenchOptions::quick()
     };
     let modes = ModesOptions {
         streams: pick(quick, vec![1, 8], vec![1, 2, 4, 8, 16, 32, 64]),
         key_sizes: pick(quick, vec![KeySize::Aes128], KeySize::ALL.to_vec()),
-        min_time,
-        repetitions,
-        peers,
+        measuring,
         ..ModesOptions::default()
     };
     let engine = EngineOptions {
@@ -225,10 +225,8 @@ fn size_charts(v: &SuiteReport) -> String {
         }
         let svg = LineChart {
             title: format!("AES-128 {op}: throughput by message size (one core)"),
-            xlabel: "message size (bytes, log scale)".into(),
-            ylabel: "throughput (GB/s)".into(),
-            xscale: Scale::Log2,
-            yscale: Scale::Linear,
+            x: AxisSpec::new("message size (bytes, log scale)", Scale::Log2),
+            y: AxisSpec::new("throughput (GB/s)", Scale::Linear),
             series,
             refs: vec![],
         }

@@ -8,7 +8,7 @@ use aesflow_array::Platform;
 use aesflow_cipher::KeySize;
 use aesflow_designs::report::{Row, table2};
 use aesflow_designs::{Engine, Expansion};
-use aesflow_energy::chart::{LineChart, Scale, Series, Style};
+use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_energy::paper::{PAPER_TABLE4, paper_kind};
 
 use crate::html::{Cell, Table, esc, figure};
@@ -379,10 +379,8 @@ pub fn front_section(c: &Collected) -> String {
     };
     let chart = LineChart {
         title: "Design space: throughput vs cores (1.2 GHz)".into(),
-        xlabel: "cores (log scale)".into(),
-        ylabel: "throughput (Gbit/s, log scale)".into(),
-        xscale: Scale::Log2,
-        yscale: Scale::Log10,
+        x: AxisSpec::new("cores (log scale)", Scale::Log2),
+        y: AxisSpec::new("throughput (Gbit/s, log scale)", Scale::Log10),
         series: vec![
             series(false, 7, "explored design", Style::Markers),
             series(true, 3, "Pareto front", Style::Line),

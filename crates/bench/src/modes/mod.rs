@@ -24,7 +24,7 @@ use crate::measure::{Contender, measure_group_sized, test_key};
 use crate::openssl::OpensslSpeed;
 use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
-use crate::{BenchError, Peers, Report};
+use crate::{BenchError, Measuring, Report};
 use aesflow_cipher::KeySize;
 use aesflow_multistream::{Backend, MultiStream};
 use serde::Serialize;
@@ -118,14 +118,8 @@ pub struct ModesOptions {
     pub ops: Vec<ModeOp>,
     /// Multi-stream backend (`Auto`: the best this CPU runs).
     pub backend: Backend,
-    /// Measuring time per contender, split over `repetitions`.
-    pub min_time: Duration,
-    /// Repetitions; the best is reported.
-    pub repetitions: usize,
-    /// Peers.
-    pub peers: Peers,
-    /// `-seconds` of each `openssl speed` run.
-    pub openssl_seconds: u32,
+    /// Time, repetitions and peers.
+    pub measuring: Measuring,
 }
 
 impl Default for ModesOptions {
@@ -140,10 +134,7 @@ impl Default for ModesOptions {
             key_sizes: KeySize::ALL.to_vec(),
             ops: ModeOp::ALL.to_vec(),
             backend: Backend::Auto,
-            min_time: Duration::from_millis(200),
-            repetitions: 5,
-            peers: Peers::default(),
-            openssl_seconds: 1,
+            measuring: Measuring::new(Duration::from_millis(200)),
         }
     }
 }
@@ -237,13 +228,13 @@ impl Run<'_> {
                 ));
             }
         }
-        for p in o.peers.rustcrypto_peers() {
+        for p in o.measuring.peers.rustcrypto_peers() {
             if let Some(f) = rustcrypto::contender(p, size, op.work(), n) {
                 contenders.push(f);
                 who.push((Who::Peer(p, 1), n));
             }
         }
-        if o.peers.ipsec_mb {
+        if o.measuring.peers.ipsec_mb {
             for &l in &lanes {
                 match crate::ipsec_mb_contender(op, size, l, n) {
                     Ok(f) => {
@@ -255,11 +246,16 @@ impl Run<'_> {
             }
         }
         let bytes: Vec<usize> = who.iter().map(|(_, b)| *b).collect();
-        let bps = measure_group_sized(&bytes, o.min_time, o.repetitions, &mut contenders);
+        let bps = measure_group_sized(
+            &bytes,
+            o.measuring.min_time,
+            o.measuring.repetitions,
+            &mut contenders,
+        );
         drop(contenders);
         let ossl = self
             .use_openssl
-            .then(|| openssl_peer(op, size, n, o.openssl_seconds));
+            .then(|| openssl_peer(op, size, n, o.measuring.openssl_seconds));
         let os = ossl.as_ref().and_then(|p| match p.run() {
             Ok(v) => Some(v / 1e9),
             Err(e) => {
@@ -310,7 +306,7 @@ pub fn run_modes(
     let engine = MultiStream::new(opts.backend)
         .map_err(|e| BenchError::Setup(format!("multistream: {e}")))?;
     let mut notes = Vec::new();
-    let use_openssl = opts.peers.openssl_available(&mut notes);
+    let use_openssl = opts.measuring.peers.openssl_available(&mut notes);
     let mut run = Run {
         opts,
         engine,
@@ -388,11 +384,17 @@ fn xts_vs_ctr(rows: &mut [Row]) {
 mod tests {
     use super::*;
 
+    /// Both sections' operations: every name parses back to its op.
     #[test]
     fn op_names_round_trip() {
-        for op in ModeOp::ALL {
-            assert_eq!(ModeOp::parse(op.name()), Some(op));
-        }
+        use crate::Op;
+        assert!(Op::ALL.iter().all(|&op| Op::parse(op.name()) == Some(op)));
+        assert!(
+            ModeOp::ALL
+                .iter()
+                .all(|&op| ModeOp::parse(op.name()) == Some(op))
+        );
+        assert_eq!(Op::parse("nope"), None);
         assert_eq!(ModeOp::parse("gcm"), Some(ModeOp::GcmSeal));
         assert_eq!(ModeOp::parse("ecb"), None);
     }
@@ -414,11 +416,9 @@ mod tests {
             streams: vec![1, 3],
             size: 100,
             key_sizes: vec![KeySize::Aes192],
-            min_time: Duration::from_millis(1),
-            repetitions: 1,
-            peers: Peers {
-                openssl: false,
-                ..Peers::default()
+            measuring: Measuring {
+                min_time: Duration::from_millis(1),
+                ..Measuring::smoke()
             },
             ..ModesOptions::default()
         };

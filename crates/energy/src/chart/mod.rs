@@ -44,6 +44,25 @@ pub enum Scale {
     Log10,
 }
 
+/// One axis of a [`LineChart`]: its label and scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AxisSpec {
+    /// Label (with unit).
+    pub label: String,
+    /// Scale.
+    pub scale: Scale,
+}
+
+impl AxisSpec {
+    /// An axis labelled `label` on `scale`.
+    pub fn new(label: impl Into<String>, scale: Scale) -> Self {
+        AxisSpec {
+            label: label.into(),
+            scale,
+        }
+    }
+}
+
 /// A horizontal reference: a line (`lo == hi`) or a shaded band.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reference {
@@ -119,14 +138,10 @@ use frame::{Axis, Frame, LegendMark};
 pub struct LineChart {
     /// Title.
     pub title: String,
-    /// X axis label (with unit).
-    pub xlabel: String,
-    /// Y axis label (with unit).
-    pub ylabel: String,
-    /// X scale.
-    pub xscale: Scale,
-    /// Y scale.
-    pub yscale: Scale,
+    /// The x axis.
+    pub x: AxisSpec,
+    /// The y axis.
+    pub y: AxisSpec,
     /// The series.
     pub series: Vec<Series>,
     /// Horizontal references.
@@ -152,9 +167,9 @@ impl LineChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
         let pts = || self.series.iter().flat_map(|s| s.points.iter());
-        let x = Axis::new(self.xscale, pts().map(|p| p.0), false);
+        let x = Axis::new(self.x.scale, pts().map(|p| p.0), false);
         let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
-        let y = Axis::new(self.yscale, pts().map(|p| p.1).chain(refs), true);
+        let y = Axis::new(self.y.scale, pts().map(|p| p.1).chain(refs), true);
         let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
         let legend = self
             .series
@@ -175,7 +190,7 @@ impl LineChart {
             .collect();
         let f = Frame::new(&yt, 0.0, 22.0, legend);
         let mut s = String::new();
-        f.open(&mut s, &self.title, &self.xlabel, &self.ylabel);
+        f.open(&mut s, &self.title, &self.x.label, &self.y.label);
         f.y_axis(&mut s, &y);
         for v in x.ticks() {
             let px = f.px(&x, v);
@@ -376,10 +391,8 @@ mod tests {
     fn log_axes_tick_only_inside_and_labels_fit() {
         let c = LineChart {
             title: "t".into(),
-            xlabel: "cores".into(),
-            ylabel: "Gbit/s".into(),
-            xscale: Scale::Log2,
-            yscale: Scale::Log10,
+            x: AxisSpec::new("cores", Scale::Log2),
+            y: AxisSpec::new("Gbit/s", Scale::Log10),
             series: vec![Series {
                 label: "a<b".into(),
                 points: vec![(6.0, 0.05), (12.0, 0.1), (26.0, 0.2), (428.0, 8.8)],
