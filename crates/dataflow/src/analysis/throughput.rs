@@ -14,6 +14,7 @@ use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
 use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
+use crate::fxhash::FxSet;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 use crate::rational::Rational;
 
@@ -65,7 +66,7 @@ impl ThroughputAnalysis {
     /// Distinct SDF actors on the critical cycle, in order of first
     /// appearance along it.
     pub fn critical_actors(&self) -> Vec<ActorId> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FxSet::default();
         self.critical_firings
             .iter()
             .map(|f| f.actor)
@@ -90,6 +91,16 @@ impl SdfGraph {
         // HSDF graph
         let q = self.check_hsdf_size(opts)?;
         self.schedule_for(&q, opts)?;
+        self.throughput_for(q, opts)
+    }
+
+    /// The throughput analysis of a graph whose repetition vector `q` has
+    /// passed the size guard and the deadlock check.
+    pub(crate) fn throughput_for(
+        &self,
+        q: RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<ThroughputAnalysis, SdfError> {
         let h = self.hsdf_for(q, opts)?;
         let redges = h.ratio_edges();
         let hsdf_size = (h.nodes.len(), h.edges.len());

@@ -60,6 +60,7 @@
 //! how a graph whose actors are sequential processes (this crate's default
 //! semantics) keeps its period under SDF3's auto-concurrency semantics.
 
+mod dom;
 mod read;
 mod scan;
 mod write;
