@@ -91,11 +91,12 @@ impl<'d> Node<'d> {
     }
 
     /// The value of the attribute `name` (without a namespace).
+    #[inline]
     pub(crate) fn attribute(self, name: &str) -> Option<&'d str> {
         let (lo, hi) = self.elem().attrs;
         self.dom.attrs[lo as usize..hi as usize]
             .iter()
-            .find(|&&(n, _)| n.len as usize == name.len() && self.dom.text(n) == name)
+            .find(|&&(n, _)| self.dom.bytes(n) == name.as_bytes())
             .map(|&(_, v)| self.dom.text(v))
     }
 
@@ -107,7 +108,7 @@ impl<'d> Node<'d> {
             move |&c| Some(dom.elems[c as usize].next_sibling).filter(|&s| s != NONE),
         )
         .map(move |id| Node { dom, id })
-        .filter(move |n| n.name() == tag)
+        .filter(move |n| dom.bytes(n.elem().name) == tag.as_bytes())
     }
 }
 
@@ -141,6 +142,16 @@ impl<'a> Dom<'a> {
         match off.checked_sub(self.xml.len()) {
             None => &self.xml[off..end],
             Some(k) => &self.extra[k..k + s.len as usize],
+        }
+    }
+
+    /// [`text`](Self::text) as bytes (no character boundaries to check).
+    #[inline]
+    fn bytes(&self, s: Span) -> &[u8] {
+        let (off, end) = (s.off as usize, s.off as usize + s.len as usize);
+        match off.checked_sub(self.xml.len()) {
+            None => &self.xml.as_bytes()[off..end],
+            Some(k) => &self.extra.as_bytes()[k..k + s.len as usize],
         }
     }
 
@@ -617,7 +628,11 @@ impl<'a> Scanner<'a> {
             }
             self.spaces();
             let v = self.value()?;
-            if tag.iter().any(|&(_, l, _)| l == local) {
+            // (the first byte first: most names differ there)
+            if tag
+                .iter()
+                .any(|&(_, l, _)| l.as_bytes()[0] == local.as_bytes()[0] && l == local)
+            {
                 return None;
             }
             tag.push((p, local, v));

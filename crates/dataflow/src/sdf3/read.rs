@@ -84,14 +84,15 @@ pub fn from_xml_with(xml: &str, opts: &ReadOptions) -> Result<Sdf3Import, SdfErr
     let mut b = Builder {
         g: SdfGraph::with_capacity(name, na, nc),
         actors: FxMap::with_capacity_and_hasher(na, Default::default()),
-        ports: FxMap::with_capacity_and_hasher(2 * nc, Default::default()),
+        ports: FxMap::default(),
         channels: FxMap::with_capacity_and_hasher(nc, Default::default()),
     };
     for an in sdf.children("actor") {
         r.actor(&mut b, an)?;
     }
+    let mut guesses = (0, 0);
     for cn in sdf.children("channel") {
-        r.channel(&mut b, cn)?;
+        r.channel(&mut b, cn, &mut guesses)?;
     }
 
     let mut warnings = Vec::new();
@@ -129,9 +130,53 @@ pub(crate) fn parse_c_number(s: &str) -> Option<u64> {
 struct Builder<'d> {
     g: SdfGraph,
     actors: FxMap<&'d str, ActorId>,
-    /// (actor name, port name) -> port: one lookup per channel end.
-    ports: FxMap<(&'d str, &'d str), PortId>,
+    /// (actor, port name) -> port index, for the actors with more than
+    /// [`FEW_PORTS`] ports (the ports of the others are searched in place).
+    ports: FxMap<(usize, &'d str), usize>,
     channels: FxMap<&'d str, ChannelId>,
+}
+
+const FEW_PORTS: usize = 8;
+
+/// Looks `name` up among `names` (unique): first at `*guess`, then in
+/// `index`; `*guess` becomes the position after the one found. Files list
+/// actors, channels and their properties mostly in one order, so that the
+/// guess saves most hash lookups.
+fn find<'n, T: Copy>(
+    names: impl Fn(usize) -> Option<&'n str>,
+    index: &FxMap<&str, T>,
+    at: impl Fn(T) -> usize,
+    from: impl Fn(usize) -> T,
+    name: &str,
+    guess: &mut usize,
+) -> Option<T> {
+    let found = match names(*guess) {
+        Some(n) if n == name => from(*guess),
+        _ => *index.get(name)?,
+    };
+    *guess = at(found) + 1;
+    Some(found)
+}
+
+impl Builder<'_> {
+    fn actor(&self, name: &str, guess: &mut usize) -> Option<ActorId> {
+        let names = |i: usize| self.g.actors().get(i).map(|a| a.name.as_str());
+        find(names, &self.actors, ActorId::index, ActorId::from_index, name, guess)
+    }
+
+    fn channel(&self, name: &str, guess: &mut usize) -> Option<ChannelId> {
+        let names = |i: usize| self.g.channels().get(i).map(|c| c.name.as_str());
+        find(names, &self.channels, ChannelId::index, ChannelId::from_index, name, guess)
+    }
+
+    fn port(&self, a: ActorId, name: &str) -> Option<usize> {
+        let ports = self.g.actor(a).ports();
+        if ports.len() <= FEW_PORTS {
+            ports.iter().position(|p| p.name == name)
+        } else {
+            self.ports.get(&(a.index(), name)).copied()
+        }
+    }
 }
 
 /// What the `<actorProperties>` of one actor said.
@@ -178,6 +223,7 @@ impl Reader<'_> {
         };
         let a = b.g.add_actor(aname, an.attribute("type").unwrap_or(""), 0);
         slot.insert(a);
+        let many = an.children("port").nth(FEW_PORTS).is_some();
         for pn in an.children("port") {
             let pname = self.attr(pn, "name")?;
             let dir = match self.attr(pn, "type")? {
@@ -202,33 +248,43 @@ impl Reader<'_> {
             if rate == 0 {
                 return Err(self.err(pn, format!("port `{aname}.{pname}` has rate 0")));
             }
-            let Entry::Vacant(slot) = b.ports.entry((aname, pname)) else {
-                return Err(self.err(pn, format!("duplicate port `{aname}.{pname}`")));
+            let duplicate = if many {
+                b.ports.insert((a.index(), pname), b.g.actor(a).ports().len()).is_some()
+            } else {
+                b.port(a, pname).is_some()
             };
-            slot.insert(b.g.add_port(a, pname, dir, rate));
+            if duplicate {
+                return Err(self.err(pn, format!("duplicate port `{aname}.{pname}`")));
+            }
+            b.g.add_port(a, pname, dir, rate);
         }
         Ok(())
     }
 
-    fn channel<'d>(&self, b: &mut Builder<'d>, cn: Node<'d>) -> Result<(), SdfError> {
+    fn channel<'d>(
+        &self,
+        b: &mut Builder<'d>,
+        cn: Node<'d>,
+        guesses: &mut (usize, usize),
+    ) -> Result<(), SdfError> {
         let cname = self.attr(cn, "name")?;
         if b.channels.contains_key(cname) {
             return Err(self.err(cn, format!("duplicate channel `{cname}`")));
         }
-        let endpoint = |actor_attr: &str, port_attr: &str| {
+        let endpoint = |actor_attr: &str, port_attr: &str, guess: &mut usize| {
             let an = self.attr(cn, actor_attr)?;
             let pn = self.attr(cn, port_attr)?;
-            b.ports.get(&(an, pn)).copied().ok_or_else(|| {
-                let what = if b.actors.contains_key(an) {
-                    format!("port `{an}.{pn}`")
-                } else {
-                    format!("actor `{an}`")
-                };
-                self.err(cn, format!("channel `{cname}` refers to unknown {what}"))
-            })
+            let unknown = |what| self.err(cn, format!("channel `{cname}` refers to unknown {what}"));
+            let actor = b
+                .actor(an, guess)
+                .ok_or_else(|| unknown(format!("actor `{an}`")))?;
+            let index = b
+                .port(actor, pn)
+                .ok_or_else(|| unknown(format!("port `{an}.{pn}`")))?;
+            Ok::<_, SdfError>(PortId { actor, index })
         };
-        let src = endpoint("srcActor", "srcPort")?;
-        let dst = endpoint("dstActor", "dstPort")?;
+        let src = endpoint("srcActor", "srcPort", &mut guesses.0)?;
+        let dst = endpoint("dstActor", "dstPort", &mut guesses.1)?;
         let tokens = match cn.attribute("initialTokens") {
             Some(_) => self.num(cn, "initialTokens")?,
             None => 0,
@@ -248,11 +304,11 @@ impl Reader<'_> {
     ) -> Result<(), SdfError> {
         let mut aprops: Vec<ActorProps> = Vec::new();
         aprops.resize_with(b.g.num_actors(), ActorProps::default);
+        let mut guess = 0;
         for ap in props.children("actorProperties") {
             let an = self.attr(ap, "actor")?;
-            let a = *b
-                .actors
-                .get(an)
+            let a = b
+                .actor(an, &mut guess)
                 .ok_or_else(|| self.err(ap, format!("actorProperties for unknown actor `{an}`")))?;
             let st = &mut aprops[a.index()];
             for p in ap.children("processor") {
@@ -304,9 +360,10 @@ impl Reader<'_> {
             };
             b.g.actor_mut(a).exec_time = t;
         }
+        let mut guess = 0;
         for cp in props.children("channelProperties") {
             let cname = self.attr(cp, "channel")?;
-            let c = *b.channels.get(cname).ok_or_else(|| {
+            let c = b.channel(cname, &mut guess).ok_or_else(|| {
                 self.err(
                     cp,
                     format!("channelProperties for unknown channel `{cname}`"),
