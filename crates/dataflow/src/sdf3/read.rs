@@ -161,12 +161,26 @@ fn find<'n, T: Copy>(
 impl Builder<'_> {
     fn actor(&self, name: &str, guess: &mut usize) -> Option<ActorId> {
         let names = |i: usize| self.g.actors().get(i).map(|a| a.name.as_str());
-        find(names, &self.actors, ActorId::index, ActorId::from_index, name, guess)
+        find(
+            names,
+            &self.actors,
+            ActorId::index,
+            ActorId::from_index,
+            name,
+            guess,
+        )
     }
 
     fn channel(&self, name: &str, guess: &mut usize) -> Option<ChannelId> {
         let names = |i: usize| self.g.channels().get(i).map(|c| c.name.as_str());
-        find(names, &self.channels, ChannelId::index, ChannelId::from_index, name, guess)
+        find(
+            names,
+            &self.channels,
+            ChannelId::index,
+            ChannelId::from_index,
+            name,
+            guess,
+        )
     }
 
     fn port(&self, a: ActorId, name: &str) -> Option<usize> {
@@ -249,7 +263,9 @@ impl Reader<'_> {
                 return Err(self.err(pn, format!("port `{aname}.{pname}` has rate 0")));
             }
             let duplicate = if many {
-                b.ports.insert((a.index(), pname), b.g.actor(a).ports().len()).is_some()
+                b.ports
+                    .insert((a.index(), pname), b.g.actor(a).ports().len())
+                    .is_some()
             } else {
                 b.port(a, pname).is_some()
             };
@@ -274,7 +290,8 @@ impl Reader<'_> {
         let endpoint = |actor_attr: &str, port_attr: &str, guess: &mut usize| {
             let an = self.attr(cn, actor_attr)?;
             let pn = self.attr(cn, port_attr)?;
-            let unknown = |what| self.err(cn, format!("channel `{cname}` refers to unknown {what}"));
+            let unknown =
+                |what| self.err(cn, format!("channel `{cname}` refers to unknown {what}"));
             let actor = b
                 .actor(an, guess)
                 .ok_or_else(|| unknown(format!("actor `{an}`")))?;
