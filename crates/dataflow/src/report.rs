@@ -222,7 +222,7 @@ pub fn analyse(
     };
     let throughput = if live {
         g.check_hsdf_size_for(&q, opts)
-            .and_then(|()| g.throughput_for(q, opts))
+            .and_then(|()| g.hsdf_for(q, opts)?.throughput(opts.max_work))
     } else {
         g.analyze_throughput_with(opts)
     };

@@ -7,6 +7,12 @@ use aesflow_dataflow::{
 };
 use common::{auto, graph, int};
 
+/// A -(2:3)-> B -(1:2)-> C, execution times 1.
+fn abc(name: &str) -> (SdfGraph, [ActorId; 3]) {
+    let rates = [(0, 2, 1, 3, 0), (1, 1, 2, 2, 0)];
+    graph(name, [("A", 1), ("B", 1), ("C", 1)], &rates)
+}
+
 #[test]
 fn two_actor_pipeline() {
     let (g, [_, b]) = graph("pipe", [("A", 10), ("B", 20)], &[(0, 1, 1, 1, 0)]);
@@ -64,11 +70,7 @@ fn cycle_with_tokens() {
 
 #[test]
 fn multirate_repetition_vector_and_hsdf() {
-    let (mut g, [a, b, c]) = graph(
-        "multirate",
-        [("A", 1), ("B", 1), ("C", 1)],
-        &[(0, 2, 1, 3, 0), (1, 1, 2, 2, 0)],
-    );
+    let (mut g, [a, b, c]) = abc("multirate");
     let q = g.repetition_vector().unwrap();
     assert_eq!((q[a], q[b], q[c]), (3, 2, 1));
     assert_eq!(q.total_firings(), 6);
@@ -107,11 +109,7 @@ fn multirate_repetition_vector_and_hsdf() {
 
 #[test]
 fn inconsistent_graphs_are_rejected() {
-    let (mut g, [a, _, c]) = graph(
-        "bad",
-        [("A", 1), ("B", 1), ("C", 1)],
-        &[(0, 2, 1, 3, 0), (1, 1, 2, 2, 0)],
-    );
+    let (mut g, [a, _, c]) = abc("bad");
     let bad = g.connect(c, 1, a, 1, 5);
     match g.repetition_vector() {
         // any channel of the inconsistent cycle may be reported

@@ -334,45 +334,28 @@ fn howard(
             }
         }
         // ---- policy improvement, first on cycle ratios ----
-        let mut changed = false;
-        for u in 0..n {
-            let mut best = lam[u];
-            let mut best_e = None;
-            for &ei in out(u) {
-                let l = lam[local[edges[ei].dst]];
-                if ratio_gt(l, best) {
-                    best = l;
-                    best_e = Some(ei);
-                }
-            }
-            if let Some(ei) = best_e {
-                policy[u] = ei;
-                changed = true;
-            }
-        }
+        let ratio = |x: (u128, u128)| Rational::new(x.0, x.1);
+        let mut changed = improve(
+            &out,
+            &mut policy,
+            |u| ratio(lam[u]),
+            |_, ei| Ok(Some(ratio(lam[local[edges[ei].dst]]))),
+        )?;
         if !changed {
             // ---- then on values, among edges with equal ratio ----
-            for u in 0..n {
-                let (a, b) = lam[u];
-                let mut best = val[u];
-                let mut best_e = None;
-                for &ei in out(u) {
+            changed = improve(
+                &out,
+                &mut policy,
+                |u| val[u],
+                |u, ei| {
                     let e = &edges[ei];
                     let v = local[e.dst];
                     if lam[v] != lam[u] {
-                        continue;
+                        return Ok(None);
                     }
-                    let cand = step_value((a, b), e, val[v])?;
-                    if cand > best {
-                        best = cand;
-                        best_e = Some(ei);
-                    }
-                }
-                if let Some(ei) = best_e {
-                    policy[u] = ei;
-                    changed = true;
-                }
-            }
+                    step_value(lam[u], e, val[v]).map(Some)
+                },
+            )?;
         }
         if !changed {
             break;
@@ -405,6 +388,35 @@ fn howard(
     })
 }
 
+/// Points the policy of every node `u` (of `policy.len()`) at its out-edge
+/// `ei` with the largest `key(u, ei)` if that beats `start(u)` (the first
+/// such edge on ties); whether any node changed.
+fn improve<'o, K: Ord>(
+    out: &impl Fn(usize) -> &'o [usize],
+    policy: &mut [usize],
+    start: impl Fn(usize) -> K,
+    key: impl Fn(usize, usize) -> Result<Option<K>, McrError>,
+) -> Result<bool, McrError> {
+    let mut changed = false;
+    for (u, pu) in policy.iter_mut().enumerate() {
+        let mut best = start(u);
+        let mut best_e = None;
+        for &ei in out(u) {
+            if let Some(k) = key(u, ei)?
+                && k > best
+            {
+                best = k;
+                best_e = Some(ei);
+            }
+        }
+        if let Some(ei) = best_e {
+            *pu = ei;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
 /// `b * weight - a * tokens + next`, checked.
 fn step_value((a, b): (u128, u128), e: &RatioEdge, next: i128) -> Result<i128, McrError> {
     let a = i128::try_from(a).map_err(|_| McrError::Overflow)?;
@@ -432,10 +444,6 @@ fn set_value(
 
 fn cmp_ratio(x: (u128, u128), y: (u128, u128)) -> std::cmp::Ordering {
     Rational::new(x.0, x.1).cmp(&Rational::new(y.0, y.1))
-}
-
-fn ratio_gt(x: (u128, u128), y: (u128, u128)) -> bool {
-    cmp_ratio(x, y) == std::cmp::Ordering::Greater
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
+use super::hsdf::Hsdf;
 use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::fxhash::FxSet;
@@ -75,36 +76,14 @@ impl ThroughputAnalysis {
     }
 }
 
-impl SdfGraph {
-    /// Throughput analysis with default options (no auto-concurrency,
-    /// capacities respected). Fails on inconsistency or deadlock.
-    pub fn analyze_throughput(&self) -> Result<ThroughputAnalysis, SdfError> {
-        self.analyze_throughput_with(&AnalysisOptions::default())
-    }
-
-    /// Throughput analysis with explicit options.
-    pub fn analyze_throughput_with(
-        &self,
-        opts: &AnalysisOptions,
-    ) -> Result<ThroughputAnalysis, SdfError> {
-        // the size guard runs first: the deadlock check is as large as the
-        // HSDF graph
-        let q = self.check_hsdf_size(opts)?;
-        self.schedule_for(&q, opts)?;
-        self.throughput_for(q, opts)
-    }
-
-    /// The throughput analysis of a graph whose repetition vector `q` has
-    /// passed the size guard and the deadlock check.
-    pub(crate) fn throughput_for(
-        &self,
-        q: RepetitionVector,
-        opts: &AnalysisOptions,
-    ) -> Result<ThroughputAnalysis, SdfError> {
-        let h = self.hsdf_for(q, opts)?;
+impl Hsdf {
+    /// The throughput analysis of the HSDF graph of a deadlock-free SDF
+    /// graph, with at most `max_work` rounds of Howard's algorithm.
+    pub(crate) fn throughput(self, max_work: u64) -> Result<ThroughputAnalysis, SdfError> {
+        let h = self;
         let redges = h.ratio_edges();
         let hsdf_size = (h.nodes.len(), h.edges.len());
-        match max_cycle_ratio_with(h.nodes.len(), &redges, opts.max_work) {
+        match max_cycle_ratio_with(h.nodes.len(), &redges, max_work) {
             Err(McrError::Overflow) => Err(SdfError::Overflow {
                 what: "cycle ratio values exceed 128 bits",
             }),
@@ -152,6 +131,26 @@ impl SdfGraph {
                 })
             }
         }
+    }
+}
+
+impl SdfGraph {
+    /// Throughput analysis with default options (no auto-concurrency,
+    /// capacities respected). Fails on inconsistency or deadlock.
+    pub fn analyze_throughput(&self) -> Result<ThroughputAnalysis, SdfError> {
+        self.analyze_throughput_with(&AnalysisOptions::default())
+    }
+
+    /// Throughput analysis with explicit options.
+    pub fn analyze_throughput_with(
+        &self,
+        opts: &AnalysisOptions,
+    ) -> Result<ThroughputAnalysis, SdfError> {
+        // the size guard runs first: the deadlock check is as large as the
+        // HSDF graph
+        let q = self.check_hsdf_size(opts)?;
+        self.schedule_for(&q, opts)?;
+        self.hsdf_for(q, opts)?.throughput(opts.max_work)
     }
 
     /// Period (time units per iteration) of self-timed execution, default

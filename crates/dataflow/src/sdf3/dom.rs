@@ -375,39 +375,42 @@ impl<'a> Scanner<'a> {
     /// refuse).
     fn value(&mut self) -> Option<&'a str> {
         let q = self.peek().filter(|&c| c == b'"' || c == b'\'')?;
-        let from = self.i + 1;
-        let mut k = from;
+        let (b, from) = (self.b, self.i + 1);
+        let k = self.until(from, STOP, |k| match b[k] {
+            c if c == q => Some(true),
+            b'"' | b'\'' => Some(false),
+            0xEF if !is_non_char(b, k) => Some(false),
+            _ => None,
+        })?;
+        self.i = k + 1;
+        Some(&self.xml[from..k])
+    }
+
+    /// The first position from `k` on of a byte with `flag` in [`BYTE`]
+    /// that `end` takes for the end (`Some(true)`; `Some(false)`: go on,
+    /// `None`: refuse the document).
+    fn until(&self, mut k: usize, flag: u8, end: impl Fn(usize) -> Option<bool>) -> Option<usize> {
         loop {
             k += self.b[k..]
                 .iter()
-                .position(|&c| BYTE[c as usize] & STOP != 0)?;
-            match self.b[k] {
-                c if c == q => break,
-                0xEF if !is_non_char(self.b, k) => k += 1,
-                b'"' | b'\'' => k += 1,
-                _ => return None,
+                .position(|&c| BYTE[c as usize] & flag != 0)?;
+            if end(k)? {
+                return Some(k);
             }
+            k += 1;
         }
-        self.i = k + 1;
-        Some(&self.xml[from..k])
     }
 
     /// Character data up to the next `<`, without references, control
     /// characters, non-characters or `]]>`.
     fn text(&mut self) -> Option<()> {
-        let from = self.i;
-        let mut k = from;
-        loop {
-            k += self.b[k..]
-                .iter()
-                .position(|&c| BYTE[c as usize] & TEXT != 0)?;
-            match self.b[k] {
-                b'<' => break,
-                b'>' if k < from + 2 || &self.b[k - 2..k] != b"]]" => k += 1,
-                0xEF if !is_non_char(self.b, k) => k += 1,
-                _ => return None,
-            }
-        }
+        let (b, from) = (self.b, self.i);
+        let k = self.until(from, TEXT, |k| match b[k] {
+            b'<' => Some(true),
+            b'>' => (k < from + 2 || &b[k - 2..k] != b"]]").then_some(false),
+            0xEF if !is_non_char(b, k) => Some(false),
+            _ => None,
+        })?;
         self.i = k;
         self.nodes += u64::from(k > from);
         Some(())

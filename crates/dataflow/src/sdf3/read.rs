@@ -129,11 +129,13 @@ pub(crate) fn parse_c_number(s: &str) -> Option<u64> {
 /// document (no string is copied for a lookup).
 struct Builder<'d> {
     g: SdfGraph,
-    actors: FxMap<&'d str, ActorId>,
+    /// Actor name -> index.
+    actors: FxMap<&'d str, usize>,
     /// (actor, port name) -> port index, for the actors with more than
     /// [`FEW_PORTS`] ports (the ports of the others are searched in place).
     ports: FxMap<(usize, &'d str), usize>,
-    channels: FxMap<&'d str, ChannelId>,
+    /// Channel name -> index.
+    channels: FxMap<&'d str, usize>,
 }
 
 const FEW_PORTS: usize = 8;
@@ -142,45 +144,29 @@ const FEW_PORTS: usize = 8;
 /// `index`; `*guess` becomes the position after the one found. Files list
 /// actors, channels and their properties mostly in one order, so that the
 /// guess saves most hash lookups.
-fn find<'n, T: Copy>(
+fn find<'n>(
     names: impl Fn(usize) -> Option<&'n str>,
-    index: &FxMap<&str, T>,
-    at: impl Fn(T) -> usize,
-    from: impl Fn(usize) -> T,
+    index: &FxMap<&str, usize>,
     name: &str,
     guess: &mut usize,
-) -> Option<T> {
+) -> Option<usize> {
     let found = match names(*guess) {
-        Some(n) if n == name => from(*guess),
+        Some(n) if n == name => *guess,
         _ => *index.get(name)?,
     };
-    *guess = at(found) + 1;
+    *guess = found + 1;
     Some(found)
 }
 
 impl Builder<'_> {
     fn actor(&self, name: &str, guess: &mut usize) -> Option<ActorId> {
         let names = |i: usize| self.g.actors().get(i).map(|a| a.name.as_str());
-        find(
-            names,
-            &self.actors,
-            ActorId::index,
-            ActorId::from_index,
-            name,
-            guess,
-        )
+        find(names, &self.actors, name, guess).map(ActorId::from_index)
     }
 
     fn channel(&self, name: &str, guess: &mut usize) -> Option<ChannelId> {
         let names = |i: usize| self.g.channels().get(i).map(|c| c.name.as_str());
-        find(
-            names,
-            &self.channels,
-            ChannelId::index,
-            ChannelId::from_index,
-            name,
-            guess,
-        )
+        find(names, &self.channels, name, guess).map(ChannelId::from_index)
     }
 
     fn port(&self, a: ActorId, name: &str) -> Option<usize> {
@@ -236,7 +222,7 @@ impl Reader<'_> {
             return Err(self.err(an, format!("duplicate actor `{aname}`")));
         };
         let a = b.g.add_actor(aname, an.attribute("type").unwrap_or(""), 0);
-        slot.insert(a);
+        slot.insert(a.index());
         let many = an.children("port").nth(FEW_PORTS).is_some();
         for pn in an.children("port") {
             let pname = self.attr(pn, "name")?;
@@ -309,7 +295,7 @@ impl Reader<'_> {
         let c =
             b.g.connect_ports(cname, src, dst, tokens)
                 .map_err(|e| self.err(cn, format!("channel `{cname}`: {e}")))?;
-        b.channels.insert(cname, c);
+        b.channels.insert(cname, c.index());
         Ok(())
     }
 
