@@ -173,29 +173,26 @@ fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
             "; stopped at --max-distributions before the maximal throughput"
         }
     ));
-    let mut t = table();
-    t.set_header(["size", "throughput", "capacities"]);
-    let shown = if all { b.points.len() } else { TABLE_ROWS };
-    for p in b.points.iter().take(shown) {
+    let rows = b.points.iter().map(|p| {
         let caps: Vec<String> = p
             .capacities
             .iter()
             .map(|(c, n)| format!("{c}={n}"))
             .collect();
-        t.add_row([
+        [
             p.size.to_string(),
             format!("{:.6e}", p.throughput_f64),
             caps.join(" "),
-        ]);
-    }
-    line(t.to_string());
-    if b.points.len() > shown {
-        line(format!(
-            "... {} more points (--all)",
-            b.points.len() - shown
-        ));
-    }
-    line("size: total tokens of storage over all channels; throughput: iterations per time unit; capacities: tokens per channel of one minimal distribution".into());
+        ]
+    });
+    print_table(
+        line,
+        ["size", "throughput", "capacities"],
+        rows,
+        all,
+        "points (--all)",
+        "size: total tokens of storage over all channels; throughput: iterations per time unit; capacities: tokens per channel of one minimal distribution",
+    );
     if let Some(i) = b.min_deadlock_free {
         line(format!(
             "minimal deadlock-free capacities: total {} tokens (first row above with a positive throughput: row {})",
@@ -236,6 +233,31 @@ fn table() -> Table {
     t
 }
 
+/// A table of `rows` under `header` (the first [`TABLE_ROWS`] unless
+/// `all`), then how many rows it leaves out (`... N more {more}`) and the
+/// `legend`. Only the rows shown are formatted.
+fn print_table<const N: usize>(
+    line: &mut impl FnMut(String),
+    header: [&str; N],
+    rows: impl ExactSizeIterator<Item = [String; N]>,
+    all: bool,
+    more: &str,
+    legend: &str,
+) {
+    let mut t = table();
+    t.set_header(header);
+    let total = rows.len();
+    let shown = if all { total } else { TABLE_ROWS };
+    for row in rows.take(shown) {
+        t.add_row(row);
+    }
+    line(t.to_string());
+    if total > shown {
+        line(format!("... {} more {more}", total - shown));
+    }
+    line(legend.to_string());
+}
+
 fn format_text(r: &Report, all: bool) -> String {
     let mut s = String::new();
     let mut line = |x: String| {
@@ -260,28 +282,21 @@ fn format_text(r: &Report, all: bool) -> String {
         return s;
     }
     line("consistent: yes".into());
-    let mut t = table();
-    t.set_header(["actor", "q", "exec"]);
-    let shown = if all {
-        r.repetition_vector.len()
-    } else {
-        TABLE_ROWS
-    };
-    for row in r.repetition_vector.iter().take(shown) {
-        t.add_row([
+    let rows = r.repetition_vector.iter().map(|row| {
+        [
             row.name.clone(),
             row.firings.to_string(),
             row.exec_time.to_string(),
-        ]);
-    }
-    line(t.to_string());
-    if r.repetition_vector.len() > shown {
-        line(format!(
-            "... {} more actors (--all lists them, --json gives everything)",
-            r.repetition_vector.len() - shown
-        ));
-    }
-    line("q: firings per iteration (repetition vector); exec: execution time of one firing".into());
+        ]
+    });
+    print_table(
+        &mut line,
+        ["actor", "q", "exec"],
+        rows,
+        all,
+        "actors (--all lists them, --json gives everything)",
+        "q: firings per iteration (repetition vector); exec: execution time of one firing",
+    );
     match r.deadlock_free {
         Some(true) => line("deadlock-free: yes".into()),
         Some(false) => line(format!(
@@ -306,24 +321,25 @@ fn format_text(r: &Report, all: bool) -> String {
                 th.critical_cycle.len(),
                 th.critical_actors.join(" -> ")
             ));
-            let mut t = table();
-            t.set_header(["actor", "firings", "to the next firing via", "tok"]);
-            let runs = runs(&th.critical_cycle);
-            let shown = if all { runs.len() } else { TABLE_ROWS };
-            for (first, last, tok) in runs.iter().take(shown) {
-                let (a, b) = (&th.critical_cycle[*first], &th.critical_cycle[*last]);
-                let firings = if first == last {
-                    a.firing.to_string()
-                } else {
-                    format!("{}..{}", a.firing, b.firing)
-                };
-                t.add_row([a.actor.clone(), firings, a.via.clone(), tok.to_string()]);
-            }
-            line(t.to_string());
-            if runs.len() > shown {
-                line(format!("... {} more rows (--all)", runs.len() - shown));
-            }
-            line("firings: which firings of the actor within an iteration, in cycle order; tok: initial tokens on those dependencies (iterations they span)".into());
+            let rows = runs(&th.critical_cycle)
+                .into_iter()
+                .map(|(first, last, tok)| {
+                    let (a, b) = (&th.critical_cycle[first], &th.critical_cycle[last]);
+                    let firings = if first == last {
+                        a.firing.to_string()
+                    } else {
+                        format!("{}..{}", a.firing, b.firing)
+                    };
+                    [a.actor.clone(), firings, a.via.clone(), tok.to_string()]
+                });
+            print_table(
+                &mut line,
+                ["actor", "firings", "to the next firing via", "tok"],
+                rows,
+                all,
+                "rows (--all)",
+                "firings: which firings of the actor within an iteration, in cycle order; tok: initial tokens on those dependencies (iterations they span)",
+            );
         }
         line(format!(
             "equivalent HSDF graph: {} nodes, {} edges",

@@ -4,19 +4,24 @@ use std::fmt::Write;
 
 use crate::graph::SdfGraph;
 
-/// Escapes a string for use inside a double-quoted DOT identifier.
-fn esc(s: &str) -> String {
+/// `s` with every character of `table` replaced by its string.
+pub(crate) fn escape(s: &str, table: &[(char, &str)]) -> String {
     let mut o = String::with_capacity(s.len());
     for ch in s.chars() {
-        match ch {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => {}
-            c => o.push(c),
+        match table.iter().find(|&&(c, _)| c == ch) {
+            Some((_, r)) => o.push_str(r),
+            None => o.push(ch),
         }
     }
     o
+}
+
+/// Escapes a string for use inside a double-quoted DOT identifier.
+fn esc(s: &str) -> String {
+    escape(
+        s,
+        &[('"', "\\\""), ('\\', "\\\\"), ('\n', "\\n"), ('\r', "")],
+    )
 }
 
 impl SdfGraph {

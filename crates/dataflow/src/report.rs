@@ -202,16 +202,31 @@ pub fn analyse(
             exec_time: act.exec_time,
         })
         .collect();
-    match g.check_deadlock_with(opts) {
-        Ok(()) => r.deadlock_free = Some(true),
+    // the deadlock check of `check_deadlock_with`, and the throughput
+    // analysis of `analyze_throughput_with` after it, without computing
+    // the repetition vector and checking deadlock again
+    let live = match g.schedule_for(&q, opts) {
+        Ok(_) => {
+            r.deadlock_free = Some(true);
+            true
+        }
         Err(SdfError::Deadlock { stuck }) => {
             r.deadlock_free = Some(false);
             r.stuck_actors = stuck.iter().map(|s| name(g, s.index())).collect();
             return r;
         }
-        Err(e) => r.errors.push(describe(g, &e)),
-    }
-    match g.analyze_throughput_with(opts) {
+        Err(e) => {
+            r.errors.push(describe(g, &e));
+            false
+        }
+    };
+    let throughput = if live {
+        g.check_hsdf_size_for(&q, opts)
+            .and_then(|()| g.hsdf_for(q, opts)?.throughput(opts.max_work))
+    } else {
+        g.analyze_throughput_with(opts)
+    };
+    match throughput {
         Ok(t) => {
             r.throughput = Some(ThroughputReport {
                 period: t.period.to_string(),

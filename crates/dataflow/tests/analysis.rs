@@ -1,26 +1,21 @@
 //! Hand-computed examples for consistency, deadlock, HSDF and throughput.
 
+mod common;
+
 use aesflow_dataflow::{
     ActorId, AnalysisOptions, EdgeOrigin, PortDirection, Rational, SdfError, SdfGraph,
 };
+use common::{auto, graph, int};
 
-fn int(n: u128) -> Rational {
-    Rational::from_integer(n)
-}
-
-fn auto() -> AnalysisOptions {
-    AnalysisOptions {
-        auto_concurrency: true,
-        ..AnalysisOptions::default()
-    }
+/// A -(2:3)-> B -(1:2)-> C, execution times 1.
+fn abc(name: &str) -> (SdfGraph, [ActorId; 3]) {
+    let rates = [(0, 2, 1, 3, 0), (1, 1, 2, 2, 0)];
+    graph(name, [("A", 1), ("B", 1), ("C", 1)], &rates)
 }
 
 #[test]
 fn two_actor_pipeline() {
-    let mut g = SdfGraph::new("pipe");
-    let a = g.add_actor("A", "src", 10);
-    let b = g.add_actor("B", "dst", 20);
-    g.connect(a, 1, b, 1, 0);
+    let (g, [_, b]) = graph("pipe", [("A", 10), ("B", 20)], &[(0, 1, 1, 1, 0)]);
     let q = g.repetition_vector().unwrap();
     assert_eq!(q.as_slice(), &[1, 1]);
     g.check_deadlock().unwrap();
@@ -49,10 +44,7 @@ fn two_actor_pipeline() {
 
 #[test]
 fn cycle_with_tokens() {
-    let mut g = SdfGraph::new("loop");
-    let a = g.add_actor("A", "x", 3);
-    let b = g.add_actor("B", "y", 5);
-    g.connect(a, 1, b, 1, 0);
+    let (mut g, [a, b]) = graph("loop", [("A", 3), ("B", 5)], &[(0, 1, 1, 1, 0)]);
     let back = g.connect(b, 1, a, 1, 2);
     // (3 + 5) / 2 = 4 < 5 (B alone)
     assert_eq!(g.period().unwrap(), int(5));
@@ -78,12 +70,7 @@ fn cycle_with_tokens() {
 
 #[test]
 fn multirate_repetition_vector_and_hsdf() {
-    let mut g = SdfGraph::new("multirate");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    let c = g.add_actor("C", "k", 1);
-    g.connect(a, 2, b, 3, 0);
-    g.connect(b, 1, c, 2, 0);
+    let (mut g, [a, b, c]) = abc("multirate");
     let q = g.repetition_vector().unwrap();
     assert_eq!((q[a], q[b], q[c]), (3, 2, 1));
     assert_eq!(q.total_firings(), 6);
@@ -122,12 +109,7 @@ fn multirate_repetition_vector_and_hsdf() {
 
 #[test]
 fn inconsistent_graphs_are_rejected() {
-    let mut g = SdfGraph::new("bad");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    let c = g.add_actor("C", "k", 1);
-    g.connect(a, 2, b, 3, 0);
-    g.connect(b, 1, c, 2, 0);
+    let (mut g, [a, _, c]) = abc("bad");
     let bad = g.connect(c, 1, a, 1, 5);
     match g.repetition_vector() {
         // any channel of the inconsistent cycle may be reported
@@ -141,18 +123,12 @@ fn inconsistent_graphs_are_rejected() {
     ));
     assert!(matches!(g.period(), Err(SdfError::Inconsistent { .. })));
 
-    let mut s = SdfGraph::new("selfloop");
-    let x = s.add_actor("X", "k", 1);
-    s.connect(x, 2, x, 1, 4);
+    let (s, _) = graph("selfloop", [("X", 1)], &[(0, 2, 0, 1, 4)]);
     assert!(matches!(
         s.repetition_vector(),
         Err(SdfError::Inconsistent { .. })
     ));
-
-    let mut z = SdfGraph::new("zero");
-    let x = z.add_actor("X", "k", 1);
-    let y = z.add_actor("Y", "k", 1);
-    z.connect(x, 0, y, 1, 0);
+    let (z, _) = graph("zero", [("X", 1), ("Y", 1)], &[(0, 0, 1, 1, 0)]);
     assert!(matches!(
         z.repetition_vector(),
         Err(SdfError::ZeroRate { .. })
@@ -161,30 +137,27 @@ fn inconsistent_graphs_are_rejected() {
 
 #[test]
 fn disconnected_components_normalised_separately() {
-    let mut g = SdfGraph::new("two parts");
-    let a = g.add_actor("A", "k", 4);
-    let b = g.add_actor("B", "k", 2);
-    let c = g.add_actor("C", "k", 3);
-    let d = g.add_actor("D", "k", 1);
-    let lone = g.add_actor("E", "k", 7);
-    g.connect(a, 2, b, 4, 0); // q = (2, 1)
-    g.connect(c, 3, d, 1, 0); // q = (1, 3)
+    // A -> B: q = (2, 1); C -> D: q = (1, 3); E alone
+    let (g, [a, ..]) = graph(
+        "two parts",
+        [("A", 4), ("B", 2), ("C", 3), ("D", 1), ("E", 7)],
+        &[(0, 2, 1, 4, 0), (2, 3, 3, 1, 0)],
+    );
     let q = g.repetition_vector().unwrap();
     assert_eq!(q.as_slice(), &[2, 1, 1, 3, 1]);
     assert_eq!(g.weakly_connected_components().len(), 3);
     // periods per component (sequential actors): A 2*4=8, B 2, C 3, D 3, E 7
     assert_eq!(g.period().unwrap(), int(8));
     assert_eq!(g.critical_cycle().unwrap(), vec![a]);
-    let _ = (b, c, d, lone);
 }
 
 #[test]
 fn deadlock_reports_stuck_actors() {
-    let mut g = SdfGraph::new("dl");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    g.connect(a, 1, b, 1, 0);
-    g.connect(b, 1, a, 1, 0);
+    let (g, [a, b]) = graph(
+        "dl",
+        [("A", 1), ("B", 1)],
+        &[(0, 1, 1, 1, 0), (1, 1, 0, 1, 0)],
+    );
     assert_eq!(
         g.check_deadlock(),
         Err(SdfError::Deadlock { stuck: vec![a, b] })
@@ -193,12 +166,11 @@ fn deadlock_reports_stuck_actors() {
     assert!(matches!(g.period(), Err(SdfError::Deadlock { .. })));
 
     // a source feeding a deadlocked loop: only the loop is stuck
-    let mut g = SdfGraph::new("dl2");
-    let s = g.add_actor("S", "k", 1);
-    let x = g.add_actor("X", "k", 1);
-    let y = g.add_actor("Y", "k", 1);
-    g.connect(s, 1, x, 1, 0);
-    g.connect(x, 2, y, 2, 0);
+    let (mut g, [_, x, y]) = graph(
+        "dl2",
+        [("S", 1), ("X", 1), ("Y", 1)],
+        &[(0, 1, 1, 1, 0), (1, 2, 2, 2, 0)],
+    );
     let fb = g.connect(y, 1, x, 1, 0);
     assert_eq!(
         g.check_deadlock(),
@@ -214,10 +186,7 @@ fn deadlock_reports_stuck_actors() {
 
 #[test]
 fn sequential_schedule_completes_an_iteration() {
-    let mut g = SdfGraph::new("sched");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    g.connect(a, 3, b, 2, 0);
+    let (mut g, [a, b]) = graph("sched", [("A", 1), ("B", 1)], &[(0, 3, 1, 2, 0)]);
     let fb = g.connect(b, 2, a, 3, 3);
     // 3 tokens: A, B, then A lacks one token -> deadlock
     assert!(matches!(g.check_deadlock(), Err(SdfError::Deadlock { .. })));
@@ -232,9 +201,7 @@ fn sequential_schedule_completes_an_iteration() {
 
 #[test]
 fn bounded_channels() {
-    let mut g = SdfGraph::new("fifo");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 10);
+    let (mut g, [a, b]) = graph("fifo", [("A", 1), ("B", 10)], &[]);
     let c = g.connect_with_capacity(a, 1, b, 1, 0, 1);
     // capacity 1: A and B alternate: (1 + 10) / 1
     assert_eq!(g.period().unwrap(), int(11));
@@ -254,29 +221,22 @@ fn bounded_channels() {
         ..AnalysisOptions::default()
     };
     assert_eq!(g.analyze_throughput_with(&opts).unwrap().period, int(10));
-    // capacity smaller than a production burst deadlocks
-    let mut g = SdfGraph::new("tiny");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    g.connect_with_capacity(a, 2, b, 1, 0, 1);
-    assert!(matches!(g.check_deadlock(), Err(SdfError::Deadlock { .. })));
-    // capacity below the initial tokens
-    let mut g = SdfGraph::new("over");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
-    g.connect_with_capacity(a, 1, b, 1, 3, 2);
-    assert!(matches!(
-        g.check_deadlock(),
-        Err(SdfError::CapacityTooSmall { .. })
-    ));
-    assert!(g.validate().is_err());
+    // capacity smaller than a production burst deadlocks; capacity below
+    // the initial tokens is an error
+    for (rate, tokens, capacity) in [(2, 0, 1), (1, 3, 2)] {
+        let (mut g, [a, b]) = graph("tiny", [("A", 1), ("B", 1)], &[]);
+        g.connect_with_capacity(a, rate, b, 1, tokens, capacity);
+        match g.check_deadlock() {
+            Err(SdfError::Deadlock { .. }) => assert_eq!(rate, 2),
+            Err(SdfError::CapacityTooSmall { .. }) => assert!(g.validate().is_err()),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 #[test]
 fn explicit_ports_and_validation() {
-    let mut g = SdfGraph::new("ports");
-    let a = g.add_actor("A", "k", 1);
-    let b = g.add_actor("B", "k", 1);
+    let (mut g, [a, b]) = graph("ports", [("A", 1), ("B", 1)], &[]);
     let o = g.add_port(a, "o", PortDirection::Out, 2);
     let i = g.add_port(b, "i", PortDirection::In, 1);
     let c = g.connect_ports("c", o, i, 0).unwrap();

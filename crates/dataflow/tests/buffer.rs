@@ -2,6 +2,8 @@
 //! --algo buffersize`, see `data/sdf3-reference/README.md`): the Pareto
 //! points (total size, throughput) must be SDF3's.
 
+mod common;
+
 use aesflow_dataflow::analysis::buffer::BufferOptions;
 use aesflow_dataflow::{AnalysisOptions, Rational, SdfGraph, sdf3};
 
@@ -104,10 +106,7 @@ fn h263encoder_equals_sdf3() {
 fn minimal_deadlock_free_capacities_of_a_pipeline() {
     // A -(2:3)-> B: lower bound 2 + 3 - 1 = 4 tokens; with 4 the pipeline
     // runs; the throughput bound stops the search at the first point
-    let mut g = SdfGraph::new("p");
-    let a = g.add_actor("A", "", 1);
-    let b = g.add_actor("B", "", 1);
-    g.connect(a, 2, b, 3, 0);
+    let (mut g, _) = common::graph("p", [("A", 1), ("B", 1)], &[(0, 2, 1, 3, 0)]);
     g.make_all_sequential();
     let r = g
         .buffer_tradeoff(&AnalysisOptions::sdf3(), &BufferOptions::default())

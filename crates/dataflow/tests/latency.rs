@@ -2,6 +2,8 @@
 //! (`sdf3analysis-sdf --algo "latency(st,SRC,DST)"`, see
 //! `data/sdf3-reference/README.md`).
 
+mod common;
+
 use aesflow_dataflow::{AnalysisOptions, SdfError, SdfGraph, sdf3};
 
 fn lat(g: &SdfGraph, s: &str, d: &str) -> Result<u64, SdfError> {
@@ -44,10 +46,7 @@ fn every_iteration_counts_not_only_the_first() {
 
 #[test]
 fn zero_time_graphs_have_zero_latency() {
-    let mut g = SdfGraph::new("z");
-    let a = g.add_actor("a", "", 0);
-    let b = g.add_actor("b", "", 0);
-    g.connect(a, 1, b, 1, 0);
-    g.connect(b, 1, a, 1, 1);
+    let edges = [(0, 1, 1, 1, 0), (1, 1, 0, 1, 1)];
+    let (g, _) = common::graph("z", [("a", 0), ("b", 0)], &edges);
     assert_eq!(lat(&g, "a", "b").unwrap(), 0);
 }

@@ -1,7 +1,7 @@
 //! SDF3 XML import/export on the SDF3 testbench graphs (vendored in
 //! `tests/data`, see its README.md) and on malformed input.
 
-use aesflow_dataflow::{AnalysisOptions, Rational, SdfError, SdfGraph, sdf3};
+use aesflow_dataflow::{AnalysisOptions, Rational, SdfError, SdfGraph, ThroughputAnalysis, sdf3};
 
 const TESTBENCH: &[(&str, &str)] = &[
     ("h263decoder", include_str!("data/h263decoder.xml")),
@@ -219,13 +219,31 @@ fn assert_no_larger_cycle(g: &SdfGraph, opts: &AnalysisOptions, period: Rational
     }
 }
 
-#[test]
-fn throughput_sdf3_semantics_matches_state_space() {
-    let opts = AnalysisOptions::sdf3();
+/// For every testbench graph under `opts`: the period is optimal (no
+/// larger cycle), `check` holds, and the state-space exploration agrees
+/// where it finishes.
+fn matches_state_space(
+    opts: &AnalysisOptions,
+    check: impl Fn(&str, &SdfGraph, &ThroughputAnalysis),
+) {
     for (name, _) in TESTBENCH {
         let g = load(name);
-        let t = g.analyze_throughput_with(&opts).unwrap();
-        assert_no_larger_cycle(&g, &opts, t.period);
+        let t = g.analyze_throughput_with(opts).unwrap();
+        assert_no_larger_cycle(&g, opts, t.period);
+        check(name, &g, &t);
+        match g.self_timed_period(opts, 2_000_000) {
+            Ok(p) => assert_eq!(p, t.period, "{name}: state space vs MCR"),
+            Err(SdfError::StateSpaceLimit { .. }) => {
+                eprintln!("{name}: state space too large, skipped")
+            }
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn throughput_sdf3_semantics_matches_state_space() {
+    matches_state_space(&AnalysisOptions::sdf3(), |name, g, t| {
         // the critical cycle really has this ratio
         if !t.period.is_zero() {
             let w: u128 = t
@@ -235,14 +253,6 @@ fn throughput_sdf3_semantics_matches_state_space() {
                 .sum();
             let k: u128 = t.critical_firings.iter().map(|f| f.tokens as u128).sum();
             assert_eq!(Rational::new(w, k), t.period, "{name}");
-        }
-        let ss = g.self_timed_period(&opts, 2_000_000);
-        match ss {
-            Ok(p) => assert_eq!(p, t.period, "{name}: state space vs MCR"),
-            Err(SdfError::StateSpaceLimit { .. }) => {
-                eprintln!("{name}: state space too large, skipped")
-            }
-            Err(e) => panic!("{name}: {e}"),
         }
         eprintln!(
             "{name}: period {} = {:.3} cycles/iteration, throughput {:.6e}, HSDF {:?}, critical {:?}",
@@ -255,30 +265,19 @@ fn throughput_sdf3_semantics_matches_state_space() {
                 .map(|&a| g.actor(a).name.as_str())
                 .collect::<Vec<_>>()
         );
-    }
+    });
 }
 
 #[test]
 fn throughput_default_semantics_matches_state_space() {
-    let opts = AnalysisOptions::default();
-    for (name, _) in TESTBENCH {
-        let g = load(name);
-        let t = g.analyze_throughput_with(&opts).unwrap();
-        assert_no_larger_cycle(&g, &opts, t.period);
+    matches_state_space(&AnalysisOptions::default(), |name, g, t| {
         // without auto-concurrency an actor needs q[a] * exec(a) per iteration
         let q = g.repetition_vector().unwrap();
         for a in g.actor_ids() {
             let lower = q[a] as u128 * g.actor(a).exec_time as u128;
             assert!(t.period >= Rational::from_integer(lower), "{name}");
         }
-        match g.self_timed_period(&opts, 2_000_000) {
-            Ok(p) => assert_eq!(p, t.period, "{name}: state space vs MCR"),
-            Err(SdfError::StateSpaceLimit { .. }) => {
-                eprintln!("{name}: state space too large, skipped")
-            }
-            Err(e) => panic!("{name}: {e}"),
-        }
-    }
+    });
 }
 
 #[test]

@@ -10,6 +10,7 @@
 
 use std::ops::Index;
 
+use super::csr::Csr;
 use crate::error::SdfError;
 use crate::graph::{ActorId, ChannelId, SdfGraph};
 use crate::rational::gcd;
@@ -108,64 +109,58 @@ impl SdfGraph {
     /// Capacities do not influence the result (a capacity edge is always
     /// consistent with its channel).
     pub fn repetition_vector(&self) -> Result<RepetitionVector, SdfError> {
-        self.check_rates()?;
+        // one flow edge per channel, in channel order
+        let edges = self.flow_edges(false)?;
         let n = self.num_actors();
-        // adjacency in compressed rows: (neighbour, channel) per actor
-        let mut start = vec![0usize; n + 1];
-        for c in self.channels() {
-            start[c.src.actor.0 + 1] += 1;
-            start[c.dst.actor.0 + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut flat = vec![(0usize, 0usize); start[n]];
-        for (i, c) in self.channels().iter().enumerate() {
-            for (u, v) in [
-                (c.src.actor.0, c.dst.actor.0),
-                (c.dst.actor.0, c.src.actor.0),
-            ] {
-                flat[fill[u]] = (v, i);
-                fill[u] += 1;
-            }
-        }
-        let adj = |u: usize| &flat[start[u]..start[u + 1]];
+        // (neighbour, channel) per actor, both directions
+        let adj = Csr::new(
+            n,
+            edges
+                .iter()
+                .enumerate()
+                .flat_map(|(i, e)| [(e.src, (e.dst, i)), (e.dst, (e.src, i))]),
+        );
         // fraction per actor: (num, den), reduced
         let mut frac: Vec<Option<(u128, u128)>> = vec![None; n];
         let mut counts = vec![0u64; n];
         let mut stack = Vec::new();
+        let mut members = Vec::new();
+        let mut ints = Vec::new();
         for start in 0..n {
             if frac[start].is_some() {
                 continue;
             }
             frac[start] = Some((1, 1));
-            let mut members = vec![start];
+            members.clear();
+            members.push(start);
             stack.push(start);
             while let Some(u) = stack.pop() {
                 let (un, ud) = frac[u].expect("visited");
-                for &(v, ci) in adj(u) {
-                    let c = &self.channels()[ci];
-                    let p = self.production_rate(ChannelId(ci)) as u128;
-                    let q = self.consumption_rate(ChannelId(ci)) as u128;
+                for &(v, ci) in &adj[u] {
+                    let e = &edges[ci];
+                    let (p, q) = (e.prod as u128, e.cons as u128);
                     // q_src * p = q_dst * c
-                    let (mul, div) = if c.src.actor.0 == u { (p, q) } else { (q, p) };
-                    if c.src.actor.0 == c.dst.actor.0 {
+                    let (mul, div) = if e.src == u { (p, q) } else { (q, p) };
+                    if e.src == e.dst {
                         if p != q {
                             return Err(SdfError::Inconsistent {
                                 channel: ChannelId(ci),
                                 detail: format!(
                                     "self-loop on `{}` produces {p} but consumes {q} tokens per firing",
-                                    self.actor(c.src.actor).name
+                                    self.actors()[e.src].name
                                 ),
                             });
                         }
                         continue;
                     }
-                    let nn = un.checked_mul(mul).ok_or(SdfError::RepetitionOverflow)?;
-                    let nd = ud.checked_mul(div).ok_or(SdfError::RepetitionOverflow)?;
-                    let g = gcd(nn, nd);
-                    let (nn, nd) = (nn / g, nd / g);
+                    let (nn, nd) = if mul == div {
+                        (un, ud)
+                    } else {
+                        let nn = un.checked_mul(mul).ok_or(SdfError::RepetitionOverflow)?;
+                        let nd = ud.checked_mul(div).ok_or(SdfError::RepetitionOverflow)?;
+                        let g = gcd(nn, nd);
+                        (nn / g, nd / g)
+                    };
                     match frac[v] {
                         None => {
                             frac[v] = Some((nn, nd));
@@ -174,14 +169,14 @@ impl SdfGraph {
                         }
                         Some((vn, vd)) => {
                             if (vn, vd) != (nn, nd) {
-                                let (sa, da) = (c.src.actor, c.dst.actor);
+                                let c = &self.channels()[ci];
                                 return Err(SdfError::Inconsistent {
                                     channel: ChannelId(ci),
                                     detail: format!(
                                         "channel `{}` from `{}` (rate {p}) to `{}` (rate {q}) contradicts the rates of the rest of the graph",
                                         c.name,
-                                        self.actor(sa).name,
-                                        self.actor(da).name
+                                        self.actor(c.src.actor).name,
+                                        self.actor(c.dst.actor).name
                                     ),
                                 });
                             }
@@ -193,19 +188,23 @@ impl SdfGraph {
             let mut l: u128 = 1;
             for &m in &members {
                 let (_, d) = frac[m].expect("visited");
-                l = (l / gcd(l, d))
-                    .checked_mul(d)
-                    .ok_or(SdfError::RepetitionOverflow)?;
+                if !l.is_multiple_of(d) {
+                    l = (l / gcd(l, d))
+                        .checked_mul(d)
+                        .ok_or(SdfError::RepetitionOverflow)?;
+                }
             }
-            let mut ints = Vec::with_capacity(members.len());
+            ints.clear();
             let mut gg: u128 = 0;
             for &m in &members {
                 let (nu, d) = frac[m].expect("visited");
                 let v = nu.checked_mul(l / d).ok_or(SdfError::RepetitionOverflow)?;
-                gg = gcd(gg, v);
+                if gg != 1 {
+                    gg = gcd(gg, v);
+                }
                 ints.push(v);
             }
-            for (&m, v) in members.iter().zip(ints) {
+            for (&m, &v) in members.iter().zip(&ints) {
                 counts[m] = u64::try_from(v / gg).map_err(|_| SdfError::RepetitionOverflow)?;
             }
         }

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
+use super::csr::in_out;
 use crate::error::SdfError;
 use crate::graph::{ActorId, SdfGraph};
 
@@ -52,12 +53,7 @@ impl SdfGraph {
     ) -> Result<Vec<(ActorId, u64)>, SdfError> {
         let edges = self.flow_edges(opts.respect_capacities)?;
         let n = self.num_actors();
-        let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (i, e) in edges.iter().enumerate() {
-            ins[e.dst].push(i);
-            outs[e.src].push(i);
-        }
+        let (ins, outs) = in_out(n, &edges);
         let mut tokens: Vec<u128> = edges.iter().map(|e| e.tokens as u128).collect();
         let mut remaining: Vec<u64> = q.as_slice().to_vec();
         let mut queued = vec![true; n];
@@ -77,7 +73,7 @@ impl SdfGraph {
                 continue;
             }
             let mut k = remaining[a] as u128;
-            for &ei in &ins[a] {
+            for &ei in ins.row(a) {
                 let e = &edges[ei];
                 let avail = tokens[ei] / e.cons as u128;
                 if e.src == e.dst {
@@ -93,12 +89,12 @@ impl SdfGraph {
             if k == 0 {
                 continue;
             }
-            for &ei in &ins[a] {
+            for &ei in ins.row(a) {
                 if edges[ei].src != edges[ei].dst {
                     tokens[ei] -= k * edges[ei].cons as u128;
                 }
             }
-            for &ei in &outs[a] {
+            for &ei in outs.row(a) {
                 if edges[ei].src == edges[ei].dst {
                     continue;
                 }

@@ -93,6 +93,17 @@ impl SdfGraph {
     /// rates); returns the repetition vector.
     pub fn check_hsdf_size(&self, opts: &AnalysisOptions) -> Result<RepetitionVector, SdfError> {
         let q = self.repetition_vector()?;
+        self.check_hsdf_size_for(&q, opts)?;
+        Ok(q)
+    }
+
+    /// [`check_hsdf_size`](Self::check_hsdf_size) for a repetition vector
+    /// computed by the caller.
+    pub(crate) fn check_hsdf_size_for(
+        &self,
+        q: &RepetitionVector,
+        opts: &AnalysisOptions,
+    ) -> Result<(), SdfError> {
         let total = q.total_firings();
         if total > opts.max_hsdf_nodes as u128 {
             return Err(SdfError::HsdfTooLarge {
@@ -113,7 +124,7 @@ impl SdfGraph {
                 limit: opts.max_hsdf_edges,
             });
         }
-        Ok(q)
+        Ok(())
     }
 
     /// Builds the equivalent HSDF graph with default options (no

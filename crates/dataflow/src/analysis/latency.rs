@@ -24,7 +24,8 @@
 use std::collections::HashMap;
 
 use super::AnalysisOptions;
-use super::mcr::strongly_connected_components;
+use super::csr::{Csr, in_out, successors};
+use super::mcr::scc;
 use crate::error::SdfError;
 use crate::graph::{ActorId, FlowEdge, SdfGraph};
 
@@ -49,11 +50,7 @@ impl SdfGraph {
         self.check_deadlock_with(opts)?;
         let flow = self.flow_edges(opts.respect_capacities)?;
         let n = self.num_actors();
-        let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for (i, e) in flow.iter().enumerate() {
-            succ[e.src].push((e.dst, i));
-        }
-        if strongly_connected_components(n, &succ).1 != 1 {
+        if scc(&successors(n, &flow)).1 != 1 {
             return Err(SdfError::NotStronglyConnected);
         }
         if self.actors().iter().all(|a| a.exec_time == 0) {
@@ -101,17 +98,6 @@ impl SdfGraph {
     }
 }
 
-/// Input and output edge indices per actor.
-fn adjacency(n: usize, flow: &[FlowEdge]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let mut ins = vec![Vec::new(); n];
-    let mut outs = vec![Vec::new(); n];
-    for (i, e) in flow.iter().enumerate() {
-        ins[e.dst].push(i);
-        outs[e.src].push(i);
-    }
-    (ins, outs)
-}
-
 fn push_n(v: &mut Vec<u64>, t: u64, k: u64, max: u64) -> Result<(), SdfError> {
     if v.len() as u64 + k > max {
         return Err(SdfError::StateSpaceLimit { steps: max });
@@ -139,7 +125,7 @@ fn distance(
     dst: usize,
     max_steps: u64,
 ) -> Result<u64, SdfError> {
-    let (ins, outs) = adjacency(n, flow);
+    let (ins, outs) = in_out(n, flow);
     let mut tokens: Vec<u64> = flow.iter().map(|e| e.tokens).collect();
     let mut count = 0u64;
     for _ in 0..max_steps {
@@ -154,10 +140,10 @@ fn distance(
             if k == 0 {
                 continue;
             }
-            for &i in &ins[a] {
+            for &i in ins.row(a) {
                 tokens[i] -= flow[i].cons;
             }
-            for &i in &outs[a] {
+            for &i in outs.row(a) {
                 tokens[i] = tokens[i]
                     .checked_add(flow[i].prod)
                     .ok_or(SdfError::Overflow {
@@ -183,8 +169,8 @@ struct Sim<'a> {
     exec: &'a [u64],
     flow: &'a [FlowEdge],
     auto: bool,
-    ins: Vec<Vec<usize>>,
-    outs: Vec<Vec<usize>>,
+    ins: Csr<usize>,
+    outs: Csr<usize>,
     tokens: Vec<u64>,
     active: Vec<Vec<(u64, u64)>>,
     time: u64,
@@ -193,7 +179,7 @@ struct Sim<'a> {
 
 impl<'a> Sim<'a> {
     fn new(exec: &'a [u64], flow: &'a [FlowEdge], auto: bool) -> Self {
-        let (ins, outs) = adjacency(exec.len(), flow);
+        let (ins, outs) = in_out(exec.len(), flow);
         Sim {
             exec,
             flow,
@@ -208,7 +194,7 @@ impl<'a> Sim<'a> {
     }
 
     fn produce(&mut self, a: usize, k: u64) -> Result<(), SdfError> {
-        for &i in &self.outs[a] {
+        for &i in self.outs.row(a) {
             let add = k.checked_mul(self.flow[i].prod);
             self.tokens[i] =
                 add.and_then(|x| x.checked_add(self.tokens[i]))
@@ -249,7 +235,7 @@ impl<'a> Sim<'a> {
                 } else {
                     k_in
                 };
-                for &i in &self.ins[a] {
+                for &i in self.ins.row(a) {
                     self.tokens[i] -= k * self.flow[i].cons;
                 }
                 started[a] += k;

@@ -19,6 +19,7 @@
 //! [`McrError::Overflow`] instead of a wrong ratio, and the number of
 //! policy-improvement rounds is bounded ([`McrError::IterationLimit`]).
 
+use super::csr::Csr;
 use crate::rational::{Rational, gcd};
 
 /// An edge for [`max_cycle_ratio`].
@@ -70,13 +71,21 @@ pub enum McrError {
 /// Default bound on policy-improvement rounds of [`max_cycle_ratio`].
 pub const DEFAULT_MAX_ROUNDS: u64 = 1_000_000;
 
-/// Strongly connected components (iterative Tarjan). Returns a component
-/// index per node and the number of components.
+/// Strongly connected components (iterative Tarjan) of the graph whose
+/// node `v` has the successors `succ[v]` (as `(node, edge)` pairs). Returns
+/// a component index per node and the number of components.
 pub fn strongly_connected_components(
     num_nodes: usize,
     succ: &[Vec<(usize, usize)>],
 ) -> (Vec<usize>, usize) {
+    let rows = (0..num_nodes).flat_map(|v| succ[v].iter().map(move |&s| (v, s)));
+    scc(&Csr::new(num_nodes, rows))
+}
+
+/// [`strongly_connected_components`] on compressed rows.
+pub(crate) fn scc(succ: &Csr<(usize, usize)>) -> (Vec<usize>, usize) {
     const UNSEEN: usize = usize::MAX;
+    let num_nodes = succ.len();
     let mut index = vec![UNSEEN; num_nodes];
     let mut low = vec![0usize; num_nodes];
     let mut on_stack = vec![false; num_nodes];
@@ -96,7 +105,7 @@ pub fn strongly_connected_components(
         stack.push(root);
         on_stack[root] = true;
         while let Some(&mut (v, ref mut pos)) = call.last_mut() {
-            if let Some(&(w, _)) = succ[v].get(*pos) {
+            if let Some(&(w, _)) = succ.row(v).get(*pos) {
                 *pos += 1;
                 if index[w] == UNSEEN {
                     index[w] = next;
@@ -131,20 +140,15 @@ pub fn strongly_connected_components(
 
 /// Finds a cycle consisting only of edges with zero tokens, if any.
 pub fn find_zero_token_cycle(num_nodes: usize, edges: &[RatioEdge]) -> Option<ZeroTokenCycle> {
-    let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); num_nodes];
-    for (i, e) in edges.iter().enumerate() {
-        if e.tokens == 0 {
-            succ[e.src].push((e.dst, i));
-        }
-    }
-    let (comp, ncomp) = strongly_connected_components(num_nodes, &succ);
+    let succ = successors(num_nodes, edges, |e| e.tokens == 0);
+    let (comp, ncomp) = scc(&succ);
     let mut size = vec![0usize; ncomp];
     for &c in &comp {
         size[c] += 1;
     }
     for v in 0..num_nodes {
         let c = comp[v];
-        let nontrivial = size[c] > 1 || succ[v].iter().any(|&(w, _)| w == v);
+        let nontrivial = size[c] > 1 || succ.row(v).iter().any(|&(w, _)| w == v);
         if !nontrivial {
             continue;
         }
@@ -159,7 +163,8 @@ pub fn find_zero_token_cycle(num_nodes: usize, edges: &[RatioEdge]) -> Option<Ze
                 });
             }
             seen.insert(u, pos.len());
-            let &(w, ei) = succ[u]
+            let &(w, ei) = succ
+                .row(u)
                 .iter()
                 .find(|&&(w, _)| comp[w] == c)
                 .expect("node of a non-trivial SCC has a successor inside it");
@@ -196,38 +201,29 @@ pub fn max_cycle_ratio_with(
     if let Some(z) = find_zero_token_cycle(num_nodes, edges) {
         return Err(McrError::ZeroTokenCycle(z));
     }
-    let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); num_nodes];
-    for (i, e) in edges.iter().enumerate() {
-        succ[e.src].push((e.dst, i));
-    }
-    let (comp, ncomp) = strongly_connected_components(num_nodes, &succ);
-    // group nodes by component
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
-    for v in 0..num_nodes {
-        members[comp[v]].push(v);
-    }
+    let succ = successors(num_nodes, edges, |_| true);
+    let (comp, ncomp) = scc(&succ);
+    let members = Csr::new(ncomp, (0..num_nodes).map(|v| (comp[v], v)));
+    // the edges inside components, per node
+    let inner = (0..num_nodes).flat_map(|v| {
+        let comp = &comp;
+        succ.row(v)
+            .iter()
+            .filter(move |&&(w, _)| comp[w] == comp[v])
+            .map(move |&(_, ei)| (v, ei))
+    });
+    let out = Csr::new(num_nodes, inner);
     let mut best: Option<CriticalCycle> = None;
     let mut local = vec![usize::MAX; num_nodes];
-    for nodes in &members {
+    for c in 0..ncomp {
+        let nodes = members.row(c);
+        if nodes.iter().all(|&v| out.row(v).is_empty()) {
+            continue;
+        }
         for (i, &v) in nodes.iter().enumerate() {
             local[v] = i;
         }
-        let c = comp[nodes[0]];
-        // internal out-edges per local node
-        let out: Vec<Vec<usize>> = nodes
-            .iter()
-            .map(|&v| {
-                succ[v]
-                    .iter()
-                    .filter(|&&(w, _)| comp[w] == c)
-                    .map(|&(_, ei)| ei)
-                    .collect()
-            })
-            .collect();
-        if out.iter().all(|o| o.is_empty()) {
-            continue;
-        }
-        let cyc = howard(edges, &local, &out, max_rounds)?;
+        let cyc = howard(edges, &local, nodes, &out, max_rounds)?;
         if best.as_ref().is_none_or(|b| cyc.ratio > b.ratio) {
             best = Some(cyc);
         }
@@ -235,27 +231,42 @@ pub fn max_cycle_ratio_with(
     Ok(best)
 }
 
-/// Howard's initial policy: each node's heaviest out-edge.
-fn initial_policy(edges: &[RatioEdge], out: &[Vec<usize>]) -> Vec<usize> {
-    out.iter()
-        .map(|o| {
-            *o.iter()
-                .max_by_key(|&&ei| edges[ei].weight)
-                .expect("non-empty")
-        })
-        .collect()
+/// `(successor, edge index)` per node over the edges that pass `keep`.
+fn successors(
+    num_nodes: usize,
+    edges: &[RatioEdge],
+    keep: impl Fn(&RatioEdge) -> bool + Clone,
+) -> Csr<(usize, usize)> {
+    let rows = edges
+        .iter()
+        .enumerate()
+        .filter(move |(_, e)| keep(e))
+        .map(|(i, e)| (e.src, (e.dst, i)));
+    Csr::new(num_nodes, rows)
 }
 
-/// Howard's policy iteration on one strongly connected component given by
-/// its local out-edge lists (every node has at least one).
+/// Howard's policy iteration on one strongly connected component: its
+/// `nodes` (local node `u` is `nodes[u]`, and `local` maps back), and the
+/// edges inside their components per node, `out` (every node of the
+/// component has at least one).
 fn howard(
     edges: &[RatioEdge],
     local: &[usize],
-    out: &[Vec<usize>],
+    nodes: &[usize],
+    out: &Csr<usize>,
     max_rounds: u64,
 ) -> Result<CriticalCycle, McrError> {
-    let n = out.len();
-    let mut policy = initial_policy(edges, out);
+    let n = nodes.len();
+    let out = |u: usize| out.row(nodes[u]);
+    // initial policy: each node's heaviest out-edge
+    let mut policy: Vec<usize> = (0..n)
+        .map(|u| {
+            *out(u)
+                .iter()
+                .max_by_key(|&&ei| edges[ei].weight)
+                .expect("non-empty")
+        })
+        .collect();
     let mut lam: Vec<(u128, u128)> = vec![(0, 1); n];
     let mut val: Vec<i128> = vec![0; n];
     let mut stamp: Vec<usize> = vec![usize::MAX; n];
@@ -323,45 +334,28 @@ fn howard(
             }
         }
         // ---- policy improvement, first on cycle ratios ----
-        let mut changed = false;
-        for u in 0..n {
-            let mut best = lam[u];
-            let mut best_e = None;
-            for &ei in &out[u] {
-                let l = lam[local[edges[ei].dst]];
-                if ratio_gt(l, best) {
-                    best = l;
-                    best_e = Some(ei);
-                }
-            }
-            if let Some(ei) = best_e {
-                policy[u] = ei;
-                changed = true;
-            }
-        }
+        let ratio = |x: (u128, u128)| Rational::new(x.0, x.1);
+        let mut changed = improve(
+            &out,
+            &mut policy,
+            |u| ratio(lam[u]),
+            |_, ei| Ok(Some(ratio(lam[local[edges[ei].dst]]))),
+        )?;
         if !changed {
             // ---- then on values, among edges with equal ratio ----
-            for u in 0..n {
-                let (a, b) = lam[u];
-                let mut best = val[u];
-                let mut best_e = None;
-                for &ei in &out[u] {
+            changed = improve(
+                &out,
+                &mut policy,
+                |u| val[u],
+                |u, ei| {
                     let e = &edges[ei];
                     let v = local[e.dst];
                     if lam[v] != lam[u] {
-                        continue;
+                        return Ok(None);
                     }
-                    let cand = step_value((a, b), e, val[v])?;
-                    if cand > best {
-                        best = cand;
-                        best_e = Some(ei);
-                    }
-                }
-                if let Some(ei) = best_e {
-                    policy[u] = ei;
-                    changed = true;
-                }
-            }
+                    step_value(lam[u], e, val[v]).map(Some)
+                },
+            )?;
         }
         if !changed {
             break;
@@ -394,6 +388,35 @@ fn howard(
     })
 }
 
+/// Points the policy of every node `u` (of `policy.len()`) at its out-edge
+/// `ei` with the largest `key(u, ei)` if that beats `start(u)` (the first
+/// such edge on ties); whether any node changed.
+fn improve<'o, K: Ord>(
+    out: &impl Fn(usize) -> &'o [usize],
+    policy: &mut [usize],
+    start: impl Fn(usize) -> K,
+    key: impl Fn(usize, usize) -> Result<Option<K>, McrError>,
+) -> Result<bool, McrError> {
+    let mut changed = false;
+    for (u, pu) in policy.iter_mut().enumerate() {
+        let mut best = start(u);
+        let mut best_e = None;
+        for &ei in out(u) {
+            if let Some(k) = key(u, ei)?
+                && k > best
+            {
+                best = k;
+                best_e = Some(ei);
+            }
+        }
+        if let Some(ei) = best_e {
+            *pu = ei;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
 /// `b * weight - a * tokens + next`, checked.
 fn step_value((a, b): (u128, u128), e: &RatioEdge, next: i128) -> Result<i128, McrError> {
     let a = i128::try_from(a).map_err(|_| McrError::Overflow)?;
@@ -421,10 +444,6 @@ fn set_value(
 
 fn cmp_ratio(x: (u128, u128), y: (u128, u128)) -> std::cmp::Ordering {
     Rational::new(x.0, x.1).cmp(&Rational::new(y.0, y.1))
-}
-
-fn ratio_gt(x: (u128, u128), y: (u128, u128)) -> bool {
-    cmp_ratio(x, y) == std::cmp::Ordering::Greater
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 
 pub mod buffer;
 pub mod consistency;
+mod csr;
 pub mod deadlock;
 pub mod hsdf;
 pub mod latency;

@@ -26,7 +26,8 @@
 use std::collections::HashMap;
 
 use super::AnalysisOptions;
-use super::mcr::strongly_connected_components;
+use super::csr::{Csr, in_out, successors};
+use super::mcr::scc;
 use crate::error::SdfError;
 use crate::graph::{FlowEdge, SdfGraph};
 use crate::rational::{Rational, gcd};
@@ -58,11 +59,7 @@ impl SdfGraph {
         let q = self.repetition_vector()?;
         let flow = self.flow_edges(opts.respect_capacities)?;
         let n = self.num_actors();
-        let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for (i, e) in flow.iter().enumerate() {
-            succ[e.src].push((e.dst, i));
-        }
-        let (comp, ncomp) = strongly_connected_components(n, &succ);
+        let (comp, ncomp) = scc(&successors(n, &flow));
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); ncomp];
         for (a, &c) in comp.iter().enumerate() {
             members[c].push(a);
@@ -150,12 +147,7 @@ fn simulate(
     budget: &mut Budget,
 ) -> Result<Rational, SdfError> {
     let n = exec.len();
-    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in edges.iter().enumerate() {
-        ins[e.dst].push(i);
-        outs[e.src].push(i);
-    }
+    let (ins, outs) = in_out(n, edges);
     let mut tokens: Vec<u64> = edges.iter().map(|e| e.tokens).collect();
     let mut active: Vec<Active> = vec![Vec::new(); n];
     let mut time: u64 = 0;
@@ -220,7 +212,7 @@ fn simulate(
             }
             act.retain(|f| f.0 > 0);
             if completed > 0 {
-                produce(edges, &outs[a], completed, &mut tokens)?;
+                produce(edges, outs.row(a), completed, &mut tokens)?;
                 if a == 0 {
                     ref_done = ref_done.checked_add(completed).ok_or(TOKENS)?;
                 }
@@ -244,8 +236,8 @@ fn produce(edges: &[FlowEdge], outs: &[usize], k: u64, tokens: &mut [u64]) -> Re
 fn start_firings(
     exec: &[u64],
     edges: &[FlowEdge],
-    ins: &[Vec<usize>],
-    outs: &[Vec<usize>],
+    ins: &Csr<usize>,
+    outs: &Csr<usize>,
     auto: bool,
     tokens: &mut [u64],
     active: &mut [Active],
@@ -260,7 +252,8 @@ fn start_firings(
             if !auto && !active[a].is_empty() {
                 continue;
             }
-            let in_min = ins[a]
+            let in_min = ins
+                .row(a)
                 .iter()
                 .map(|&ei| tokens[ei] / edges[ei].cons)
                 .min()
@@ -273,11 +266,11 @@ fn start_firings(
                 return Err(limit_err);
             }
             let k = if !auto || exec[a] == 0 { 1 } else { in_min };
-            for &ei in &ins[a] {
+            for &ei in ins.row(a) {
                 tokens[ei] -= k * edges[ei].cons;
             }
             if exec[a] == 0 {
-                produce(edges, &outs[a], k, tokens)?;
+                produce(edges, outs.row(a), k, tokens)?;
                 if a == 0 {
                     *ref_done = ref_done.checked_add(k).ok_or(TOKENS)?;
                 }

@@ -12,8 +12,10 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
+use super::hsdf::Hsdf;
 use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
+use crate::fxhash::FxSet;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 use crate::rational::Rational;
 
@@ -65,7 +67,7 @@ impl ThroughputAnalysis {
     /// Distinct SDF actors on the critical cycle, in order of first
     /// appearance along it.
     pub fn critical_actors(&self) -> Vec<ActorId> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FxSet::default();
         self.critical_firings
             .iter()
             .map(|f| f.actor)
@@ -74,26 +76,14 @@ impl ThroughputAnalysis {
     }
 }
 
-impl SdfGraph {
-    /// Throughput analysis with default options (no auto-concurrency,
-    /// capacities respected). Fails on inconsistency or deadlock.
-    pub fn analyze_throughput(&self) -> Result<ThroughputAnalysis, SdfError> {
-        self.analyze_throughput_with(&AnalysisOptions::default())
-    }
-
-    /// Throughput analysis with explicit options.
-    pub fn analyze_throughput_with(
-        &self,
-        opts: &AnalysisOptions,
-    ) -> Result<ThroughputAnalysis, SdfError> {
-        // the size guard runs first: the deadlock check is as large as the
-        // HSDF graph
-        let q = self.check_hsdf_size(opts)?;
-        self.schedule_for(&q, opts)?;
-        let h = self.hsdf_for(q, opts)?;
+impl Hsdf {
+    /// The throughput analysis of the HSDF graph of a deadlock-free SDF
+    /// graph, with at most `max_work` rounds of Howard's algorithm.
+    pub(crate) fn throughput(self, max_work: u64) -> Result<ThroughputAnalysis, SdfError> {
+        let h = self;
         let redges = h.ratio_edges();
         let hsdf_size = (h.nodes.len(), h.edges.len());
-        match max_cycle_ratio_with(h.nodes.len(), &redges, opts.max_work) {
+        match max_cycle_ratio_with(h.nodes.len(), &redges, max_work) {
             Err(McrError::Overflow) => Err(SdfError::Overflow {
                 what: "cycle ratio values exceed 128 bits",
             }),
@@ -141,6 +131,26 @@ impl SdfGraph {
                 })
             }
         }
+    }
+}
+
+impl SdfGraph {
+    /// Throughput analysis with default options (no auto-concurrency,
+    /// capacities respected). Fails on inconsistency or deadlock.
+    pub fn analyze_throughput(&self) -> Result<ThroughputAnalysis, SdfError> {
+        self.analyze_throughput_with(&AnalysisOptions::default())
+    }
+
+    /// Throughput analysis with explicit options.
+    pub fn analyze_throughput_with(
+        &self,
+        opts: &AnalysisOptions,
+    ) -> Result<ThroughputAnalysis, SdfError> {
+        // the size guard runs first: the deadlock check is as large as the
+        // HSDF graph
+        let q = self.check_hsdf_size(opts)?;
+        self.schedule_for(&q, opts)?;
+        self.hsdf_for(q, opts)?.throughput(opts.max_work)
     }
 
     /// Period (time units per iteration) of self-timed execution, default

@@ -57,6 +57,16 @@ impl SdfGraph {
         }
     }
 
+    /// An empty graph with room for `actors` actors and `channels`
+    /// channels.
+    pub(crate) fn with_capacity(name: impl Into<String>, actors: usize, channels: usize) -> Self {
+        SdfGraph {
+            actors: Vec::with_capacity(actors),
+            channels: Vec::with_capacity(channels),
+            ..SdfGraph::new(name)
+        }
+    }
+
     /// Graph name.
     pub fn name(&self) -> &str {
         &self.name

@@ -7,53 +7,52 @@ use serde::Serialize;
 #[allow(unused_imports)] // for intra-doc links
 use super::SdfGraph;
 use crate::fxhash::FxSet;
-/// Identifies an actor inside one [`SdfGraph`] (an index into its actor
-/// list). Ids are only meaningful for the graph that created them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
-pub struct ActorId(pub(crate) usize);
+/// An index type: the position of an item in one of a graph's lists,
+/// displayed with a prefix.
+macro_rules! index_id {
+    ($(#[$doc:meta])* $name:ident, $what:literal, $list:literal, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(pub(crate) usize);
 
-impl ActorId {
-    /// The position of the actor in [`SdfGraph::actors`].
-    pub fn index(self) -> usize {
-        self.0
-    }
+        impl $name {
+            #[doc = concat!("The position of the ", $what, " in [`SdfGraph::", $list, "`].")]
+            pub fn index(self) -> usize {
+                self.0
+            }
 
-    /// Builds an id from a position in [`SdfGraph::actors`].
-    pub fn from_index(index: usize) -> Self {
-        ActorId(index)
-    }
+            #[doc = concat!("Builds an id from a position in [`SdfGraph::", $list, "`].")]
+            pub fn from_index(index: usize) -> Self {
+                $name(index)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
 }
 
-impl fmt::Display for ActorId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
+index_id!(
+    /// Identifies an actor inside one [`SdfGraph`] (an index into its actor
+    /// list). Ids are only meaningful for the graph that created them.
+    ActorId,
+    "actor",
+    "actors",
+    "#"
+);
 
-/// Identifies a channel inside one [`SdfGraph`] (an index into its channel
-/// list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
-pub struct ChannelId(pub(crate) usize);
-
-impl ChannelId {
-    /// The position of the channel in [`SdfGraph::channels`].
-    pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// Builds an id from a position in [`SdfGraph::channels`].
-    pub fn from_index(index: usize) -> Self {
-        ChannelId(index)
-    }
-}
-
-impl fmt::Display for ChannelId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "c{}", self.0)
-    }
-}
+index_id!(
+    /// Identifies a channel inside one [`SdfGraph`] (an index into its
+    /// channel list).
+    ChannelId,
+    "channel",
+    "channels",
+    "c"
+);
 
 /// Identifies a port: the owning actor and the port's position in
 /// [`Actor::ports`].

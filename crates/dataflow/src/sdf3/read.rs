@@ -1,9 +1,9 @@
 //! Reading SDF3 XML (see the module documentation for the exact rules).
 
-use roxmltree::{Document, Node, ParsingOptions};
-
-use super::scan::check_depth;
+use super::dom::{Dom, Node, text_pos};
 use crate::error::SdfError;
+use std::collections::hash_map::Entry;
+
 use crate::fxhash::FxMap;
 use crate::graph::{ActorId, ChannelId, PortDirection, PortId, SdfGraph};
 
@@ -50,24 +50,14 @@ pub fn from_xml(xml: &str) -> Result<SdfGraph, SdfError> {
 
 /// Parses an SDF3 XML document, returning the graph and the warnings.
 pub fn from_xml_with(xml: &str, opts: &ReadOptions) -> Result<Sdf3Import, SdfError> {
-    check_depth(xml, opts.max_depth)?;
-    let popts = ParsingOptions {
-        allow_dtd: false,
-        nodes_limit: opts.max_nodes,
-    };
-    let doc = Document::parse_with_options(xml, popts).map_err(|e| {
-        let p = e.pos();
-        SdfError::sdf3_at(e.to_string(), p.row, p.col)
-    })?;
-    let root = doc.root_element();
-    let r = Reader { doc: &doc };
-    if root.tag_name().name() != "sdf3" {
+    let dom = Dom::parse(xml, opts.max_depth, opts.max_nodes)?;
+
+    let root = dom.root();
+    let r = Reader { xml };
+    if root.name() != "sdf3" {
         return Err(r.err(
             root,
-            format!(
-                "root element is <{}>, expected <sdf3>",
-                root.tag_name().name()
-            ),
+            format!("root element is <{}>, expected <sdf3>", root.name()),
         ));
     }
     if let Some(t) = root.attribute("type")
@@ -75,43 +65,47 @@ pub fn from_xml_with(xml: &str, opts: &ReadOptions) -> Result<Sdf3Import, SdfErr
     {
         return Err(r.err(root, format!("unsupported graph type `{t}` (only `sdf`)")));
     }
-    let app = children(root, "applicationGraph")
+    let app = root
+        .children("applicationGraph")
         .next()
         .ok_or_else(|| r.err(root, "missing <applicationGraph>"))?;
-    let sdf = children(app, "sdf")
+    let sdf = app
+        .children("sdf")
         .next()
         .ok_or_else(|| r.err(app, "missing <sdf> in <applicationGraph>"))?;
     let name = sdf
         .attribute("name")
         .or_else(|| app.attribute("name"))
         .unwrap_or("");
+    let (na, nc) = (
+        sdf.children("actor").count(),
+        sdf.children("channel").count(),
+    );
     let mut b = Builder {
-        g: SdfGraph::new(name),
-        actors: FxMap::default(),
+        g: SdfGraph::with_capacity(name, na, nc),
+        actors: FxMap::with_capacity_and_hasher(na, Default::default()),
         ports: FxMap::default(),
-        channels: FxMap::default(),
+        channels: FxMap::with_capacity_and_hasher(nc, Default::default()),
     };
-    for an in children(sdf, "actor") {
+    for an in sdf.children("actor") {
         r.actor(&mut b, an)?;
     }
-    for cn in children(sdf, "channel") {
-        r.channel(&mut b, cn)?;
+    let mut guesses = (0, 0);
+    for cn in sdf.children("channel") {
+        r.channel(&mut b, cn, &mut guesses)?;
     }
+
     let mut warnings = Vec::new();
-    if let Some(props) = children(app, "sdfProperties").next() {
+    if let Some(props) = app.children("sdfProperties").next() {
         r.properties(&mut b, props, &mut warnings)?;
     } else if b.g.num_actors() > 0 {
         warnings.push("no <sdfProperties>: every execution time is 0, as in SDF3".into());
     }
+
     Ok(Sdf3Import {
         graph: b.g,
         warnings,
     })
-}
-
-fn children<'a, 'i>(n: Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
-    n.children()
-        .filter(move |c| c.is_element() && c.tag_name().name() == tag)
 }
 
 /// Reads a number like C's `strtoul(s, NULL, 0)` (decimal, `0x` hex,
@@ -135,10 +129,54 @@ pub(crate) fn parse_c_number(s: &str) -> Option<u64> {
 /// document (no string is copied for a lookup).
 struct Builder<'d> {
     g: SdfGraph,
-    actors: FxMap<&'d str, ActorId>,
-    /// (actor index, port name) -> port index.
+    /// Actor name -> index.
+    actors: FxMap<&'d str, usize>,
+    /// (actor, port name) -> port index, for the actors with more than
+    /// [`FEW_PORTS`] ports (the ports of the others are searched in place).
     ports: FxMap<(usize, &'d str), usize>,
-    channels: FxMap<&'d str, ChannelId>,
+    /// Channel name -> index.
+    channels: FxMap<&'d str, usize>,
+}
+
+const FEW_PORTS: usize = 8;
+
+/// Looks `name` up among `names` (unique): first at `*guess`, then in
+/// `index`; `*guess` becomes the position after the one found. Files list
+/// actors, channels and their properties mostly in one order, so that the
+/// guess saves most hash lookups.
+fn find<'n>(
+    names: impl Fn(usize) -> Option<&'n str>,
+    index: &FxMap<&str, usize>,
+    name: &str,
+    guess: &mut usize,
+) -> Option<usize> {
+    let found = match names(*guess) {
+        Some(n) if n == name => *guess,
+        _ => *index.get(name)?,
+    };
+    *guess = found + 1;
+    Some(found)
+}
+
+impl Builder<'_> {
+    fn actor(&self, name: &str, guess: &mut usize) -> Option<ActorId> {
+        let names = |i: usize| self.g.actors().get(i).map(|a| a.name.as_str());
+        find(names, &self.actors, name, guess).map(ActorId::from_index)
+    }
+
+    fn channel(&self, name: &str, guess: &mut usize) -> Option<ChannelId> {
+        let names = |i: usize| self.g.channels().get(i).map(|c| c.name.as_str());
+        find(names, &self.channels, name, guess).map(ChannelId::from_index)
+    }
+
+    fn port(&self, a: ActorId, name: &str) -> Option<usize> {
+        let ports = self.g.actor(a).ports();
+        if ports.len() <= FEW_PORTS {
+            ports.iter().position(|p| p.name == name)
+        } else {
+            self.ports.get(&(a.index(), name)).copied()
+        }
+    }
 }
 
 /// What the `<actorProperties>` of one actor said.
@@ -150,46 +188,43 @@ struct ActorProps<'d> {
     defaults_seen: u32,
 }
 
-struct Reader<'d, 'i> {
-    doc: &'d Document<'i>,
+struct Reader<'x> {
+    xml: &'x str,
 }
 
-impl<'d, 'i> Reader<'d, 'i> {
-    fn err(&self, n: Node<'_, '_>, message: impl Into<String>) -> SdfError {
-        let p = self.doc.text_pos_at(n.range().start);
-        SdfError::sdf3_at(message, p.row, p.col)
+impl Reader<'_> {
+    fn err(&self, n: Node<'_>, message: impl Into<String>) -> SdfError {
+        let (row, col) = text_pos(self.xml, n.pos());
+        SdfError::sdf3_at(message, row, col)
     }
 
-    fn attr<'a>(&self, n: Node<'a, '_>, attr: &str) -> Result<&'a str, SdfError> {
-        n.attribute(attr).ok_or_else(|| {
-            self.err(
-                n,
-                format!("<{}> lacks attribute `{attr}`", n.tag_name().name()),
-            )
-        })
+    fn attr<'d>(&self, n: Node<'d>, attr: &str) -> Result<&'d str, SdfError> {
+        n.attribute(attr)
+            .ok_or_else(|| self.err(n, format!("<{}> lacks attribute `{attr}`", n.name())))
     }
 
-    fn num(&self, n: Node<'_, '_>, attr: &str) -> Result<u64, SdfError> {
+    fn num(&self, n: Node<'_>, attr: &str) -> Result<u64, SdfError> {
         let v = self.attr(n, attr)?;
         parse_c_number(v).ok_or_else(|| {
             self.err(
                 n,
                 format!(
                     "attribute `{attr}` of <{}>: `{v}` is not a non-negative integer below 2^64",
-                    n.tag_name().name()
+                    n.name()
                 ),
             )
         })
     }
 
-    fn actor(&self, b: &mut Builder<'d>, an: Node<'d, 'i>) -> Result<(), SdfError> {
+    fn actor<'d>(&self, b: &mut Builder<'d>, an: Node<'d>) -> Result<(), SdfError> {
         let aname = self.attr(an, "name")?;
-        if b.actors.contains_key(aname) {
+        let Entry::Vacant(slot) = b.actors.entry(aname) else {
             return Err(self.err(an, format!("duplicate actor `{aname}`")));
-        }
+        };
         let a = b.g.add_actor(aname, an.attribute("type").unwrap_or(""), 0);
-        b.actors.insert(aname, a);
-        for pn in children(an, "port") {
+        slot.insert(a.index());
+        let many = an.children("port").nth(FEW_PORTS).is_some();
+        for pn in an.children("port") {
             let pname = self.attr(pn, "name")?;
             let dir = match self.attr(pn, "type")? {
                 "in" => PortDirection::In,
@@ -213,39 +248,46 @@ impl<'d, 'i> Reader<'d, 'i> {
             if rate == 0 {
                 return Err(self.err(pn, format!("port `{aname}.{pname}` has rate 0")));
             }
-            if b.ports.contains_key(&(a.index(), pname)) {
+            let duplicate = if many {
+                b.ports
+                    .insert((a.index(), pname), b.g.actor(a).ports().len())
+                    .is_some()
+            } else {
+                b.port(a, pname).is_some()
+            };
+            if duplicate {
                 return Err(self.err(pn, format!("duplicate port `{aname}.{pname}`")));
             }
-            let p = b.g.add_port(a, pname, dir, rate);
-            b.ports.insert((a.index(), pname), p.index);
+            b.g.add_port(a, pname, dir, rate);
         }
         Ok(())
     }
 
-    fn channel(&self, b: &mut Builder<'d>, cn: Node<'d, 'i>) -> Result<(), SdfError> {
+    fn channel<'d>(
+        &self,
+        b: &mut Builder<'d>,
+        cn: Node<'d>,
+        guesses: &mut (usize, usize),
+    ) -> Result<(), SdfError> {
         let cname = self.attr(cn, "name")?;
         if b.channels.contains_key(cname) {
             return Err(self.err(cn, format!("duplicate channel `{cname}`")));
         }
-        let endpoint = |actor_attr: &str, port_attr: &str| {
+        let endpoint = |actor_attr: &str, port_attr: &str, guess: &mut usize| {
             let an = self.attr(cn, actor_attr)?;
             let pn = self.attr(cn, port_attr)?;
-            let a = *b.actors.get(an).ok_or_else(|| {
-                self.err(
-                    cn,
-                    format!("channel `{cname}` refers to unknown actor `{an}`"),
-                )
-            })?;
-            let index = *b.ports.get(&(a.index(), pn)).ok_or_else(|| {
-                self.err(
-                    cn,
-                    format!("channel `{cname}` refers to unknown port `{an}.{pn}`"),
-                )
-            })?;
-            Ok::<_, SdfError>(PortId { actor: a, index })
+            let unknown =
+                |what| self.err(cn, format!("channel `{cname}` refers to unknown {what}"));
+            let actor = b
+                .actor(an, guess)
+                .ok_or_else(|| unknown(format!("actor `{an}`")))?;
+            let index = b
+                .port(actor, pn)
+                .ok_or_else(|| unknown(format!("port `{an}.{pn}`")))?;
+            Ok::<_, SdfError>(PortId { actor, index })
         };
-        let src = endpoint("srcActor", "srcPort")?;
-        let dst = endpoint("dstActor", "dstPort")?;
+        let src = endpoint("srcActor", "srcPort", &mut guesses.0)?;
+        let dst = endpoint("dstActor", "dstPort", &mut guesses.1)?;
         let tokens = match cn.attribute("initialTokens") {
             Some(_) => self.num(cn, "initialTokens")?,
             None => 0,
@@ -253,26 +295,26 @@ impl<'d, 'i> Reader<'d, 'i> {
         let c =
             b.g.connect_ports(cname, src, dst, tokens)
                 .map_err(|e| self.err(cn, format!("channel `{cname}`: {e}")))?;
-        b.channels.insert(cname, c);
+        b.channels.insert(cname, c.index());
         Ok(())
     }
 
-    fn properties(
+    fn properties<'d>(
         &self,
         b: &mut Builder<'d>,
-        props: Node<'d, 'i>,
+        props: Node<'d>,
         warnings: &mut Vec<String>,
     ) -> Result<(), SdfError> {
         let mut aprops: Vec<ActorProps> = Vec::new();
         aprops.resize_with(b.g.num_actors(), ActorProps::default);
-        for ap in children(props, "actorProperties") {
+        let mut guess = 0;
+        for ap in props.children("actorProperties") {
             let an = self.attr(ap, "actor")?;
-            let a = *b
-                .actors
-                .get(an)
+            let a = b
+                .actor(an, &mut guess)
                 .ok_or_else(|| self.err(ap, format!("actorProperties for unknown actor `{an}`")))?;
             let st = &mut aprops[a.index()];
-            for p in children(ap, "processor") {
+            for p in ap.children("processor") {
                 let ty = self.attr(p, "type")?;
                 if st.types.contains(&ty) {
                     return Err(
@@ -280,7 +322,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                     );
                 }
                 st.types.push(ty);
-                let et = match children(p, "executionTime").next() {
+                let et = match p.children("executionTime").next() {
                     Some(et) => Some(self.num(et, "time")?),
                     None => None,
                 };
@@ -321,21 +363,22 @@ impl<'d, 'i> Reader<'d, 'i> {
             };
             b.g.actor_mut(a).exec_time = t;
         }
-        for cp in children(props, "channelProperties") {
+        let mut guess = 0;
+        for cp in props.children("channelProperties") {
             let cname = self.attr(cp, "channel")?;
-            let c = *b.channels.get(cname).ok_or_else(|| {
+            let c = b.channel(cname, &mut guess).ok_or_else(|| {
                 self.err(
                     cp,
                     format!("channelProperties for unknown channel `{cname}`"),
                 )
             })?;
-            if let Some(ts) = children(cp, "tokenSize").next()
+            if let Some(ts) = cp.children("tokenSize").next()
                 && ts.attribute("sz").is_some()
             {
                 let v = self.num(ts, "sz")?;
                 b.g.channel_mut(c).set_token_size(Some(v));
             }
-            if let Some(bs) = children(cp, "bufferSize").next()
+            if let Some(bs) = cp.children("bufferSize").next()
                 && bs.attribute("sz").is_some()
             {
                 let v = self.num(bs, "sz")?;

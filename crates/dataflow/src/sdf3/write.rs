@@ -2,26 +2,23 @@
 
 use std::fmt::Write;
 
+use crate::dot::escape;
 use crate::error::SdfError;
 use crate::graph::SdfGraph;
 
 /// Escapes text for an XML attribute value.
 fn xml_esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            '\n' => o.push_str("&#10;"),
-            '\r' => o.push_str("&#13;"),
-            '\t' => o.push_str("&#9;"),
-            c => o.push(c),
-        }
-    }
-    o
+    const ENTITIES: [(char, &str); 8] = [
+        ('&', "&amp;"),
+        ('<', "&lt;"),
+        ('>', "&gt;"),
+        ('"', "&quot;"),
+        ('\'', "&apos;"),
+        ('\n', "&#10;"),
+        ('\r', "&#13;"),
+        ('\t', "&#9;"),
+    ];
+    escape(s, &ENTITIES)
 }
 
 /// Options of [`to_xml_with`].
