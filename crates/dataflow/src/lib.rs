@@ -13,7 +13,7 @@
 //!
 //! | what | how |
 //! | --- | --- |
-//! | build | [`SdfGraph::new`], [`SdfGraph::add_actor`]`(name, kind, exec_time) -> ActorId`, [`SdfGraph::connect`]`(src, prod, dst, cons, initial_tokens) -> ChannelId`, [`SdfGraph::connect_with_capacity`], or explicit ports with [`SdfGraph::add_port`] + [`SdfGraph::connect_ports`] |
+//! | build | [`SdfGraph::new`], [`SdfGraph::add_actor`]`(name, kind, exec_time) -> ActorId`, [`SdfGraph::connect`]`(src, prod, dst, cons, initial_tokens) -> ChannelId`, [`SdfGraph::channel_mut`]`(c).set_capacity(Some(n))` for a bounded FIFO, or explicit ports with [`SdfGraph::add_port`] + [`SdfGraph::connect_ports`] |
 //! | inspect | [`SdfGraph::actors`], [`SdfGraph::channels`], [`SdfGraph::actor`], [`SdfGraph::channel`], [`SdfGraph::production_rate`], [`SdfGraph::consumption_rate`], [`SdfGraph::find_actor`] |
 //! | consistency | [`SdfGraph::repetition_vector`] → [`RepetitionVector`] (index with an [`ActorId`]) |
 //! | deadlock | [`SdfGraph::check_deadlock`] (→ [`SdfError::Deadlock`] `{ stuck }`), [`SdfGraph::sequential_schedule`] |

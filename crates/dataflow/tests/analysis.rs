@@ -3,7 +3,7 @@
 mod common;
 
 use aesflow_dataflow::{
-    ActorId, AnalysisOptions, EdgeOrigin, PortDirection, Rational, SdfError, SdfGraph,
+    ActorId, AnalysisOptions, ChannelId, EdgeOrigin, PortDirection, Rational, SdfError, SdfGraph,
 };
 use common::{auto, graph, int};
 
@@ -202,7 +202,8 @@ fn sequential_schedule_completes_an_iteration() {
 #[test]
 fn bounded_channels() {
     let (mut g, [a, b]) = graph("fifo", [("A", 1), ("B", 10)], &[]);
-    let c = g.connect_with_capacity(a, 1, b, 1, 0, 1);
+    let c = g.connect(a, 1, b, 1, 0);
+    g.channel_mut(c).set_capacity(Some(1));
     // capacity 1: A and B alternate: (1 + 10) / 1
     assert_eq!(g.period().unwrap(), int(11));
     let t = g.analyze_throughput().unwrap();
@@ -225,7 +226,8 @@ fn bounded_channels() {
     // the initial tokens is an error
     for (rate, tokens, capacity) in [(2, 0, 1), (1, 3, 2)] {
         let (mut g, [a, b]) = graph("tiny", [("A", 1), ("B", 1)], &[]);
-        g.connect_with_capacity(a, rate, b, 1, tokens, capacity);
+        let c = g.connect(a, rate, b, 1, tokens);
+        g.channel_mut(c).set_capacity(Some(capacity));
         match g.check_deadlock() {
             Err(SdfError::Deadlock { .. }) => assert_eq!(rate, 2),
             Err(SdfError::CapacityTooSmall { .. }) => assert!(g.validate().is_err()),
@@ -269,10 +271,9 @@ fn explicit_ports_and_validation() {
 
 #[test]
 fn dot_export_mentions_everything() {
-    let mut g = SdfGraph::new("d\"ot");
-    let a = g.add_actor("A\"x", "kind", 10);
-    let b = g.add_actor("B", "kind", 20);
-    g.connect_with_capacity(a, 2, b, 3, 4, 8);
+    let (mut g, _) = graph("d\"ot", [("A\"x", 10), ("B", 20)], &[(0, 2, 1, 3, 4)]);
+    g.channel_mut(ChannelId::from_index(0))
+        .set_capacity(Some(8));
     let dot = g.to_dot();
     assert!(dot.starts_with("digraph \"d\\\"ot\" {"));
     assert!(dot.contains("A\\\"x"));

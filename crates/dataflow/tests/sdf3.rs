@@ -319,8 +319,11 @@ fn export_escapes_names() {
     let mut g = SdfGraph::new("a<b>&\"c'");
     let x = g.add_actor("x&y", "k<\">", 3);
     let y = g.add_actor("y", "", 4);
-    let c = g.connect_with_capacity(x, 2, y, 1, 1, 5);
-    g.channel_mut(c).set_name("c&1").set_token_size(Some(16));
+    let c = g.connect(x, 2, y, 1, 1);
+    g.channel_mut(c)
+        .set_name("c&1")
+        .set_capacity(Some(5))
+        .set_token_size(Some(16));
     let xml = sdf3::to_xml(&g).unwrap();
     assert!(xml.contains("x&amp;y"));
     let g2 = sdf3::from_xml(&xml).unwrap();

@@ -121,7 +121,8 @@ impl SdfGraph {
     /// `src` produces `production` tokens, every firing of `dst` consumes
     /// `consumption` tokens, and `initial_tokens` tokens are present
     /// initially. Fresh ports (`out<k>` / `in<k>`) and a channel name
-    /// (`ch<k>`) are generated.
+    /// (`ch<k>`) are generated. Bound the channel with
+    /// [`channel_mut`](Self::channel_mut)`(c).set_capacity(Some(n))`.
     ///
     /// # Panics
     /// Panics if `src` or `dst` is not an actor of this graph.
@@ -139,25 +140,6 @@ impl SdfGraph {
         let dp = self.add_port(dst, in_name, PortDirection::In, consumption);
         let name = self.fresh_channel_name();
         self.push_channel(name, sp, dp, initial_tokens)
-    }
-
-    /// Like [`connect`](Self::connect) but the channel is a bounded FIFO of
-    /// `capacity` tokens.
-    ///
-    /// # Panics
-    /// Panics if `src` or `dst` is not an actor of this graph.
-    pub fn connect_with_capacity(
-        &mut self,
-        src: ActorId,
-        production: u64,
-        dst: ActorId,
-        consumption: u64,
-        initial_tokens: u64,
-        capacity: u64,
-    ) -> ChannelId {
-        let c = self.connect(src, production, dst, consumption, initial_tokens);
-        self.channels[c.0].capacity = Some(capacity);
-        c
     }
 
     /// Connects two existing ports with a new named channel. `src` must be an
@@ -397,19 +379,23 @@ impl SdfGraph {
 
     /// Channels whose destination is `actor`.
     pub fn input_channels(&self, actor: ActorId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.actors[actor.0]
-            .ports
-            .iter()
-            .filter(|p| p.direction == PortDirection::In)
-            .filter_map(|p| p.channel)
+        self.channels_at(actor, PortDirection::In)
     }
 
     /// Channels whose source is `actor`.
     pub fn output_channels(&self, actor: ActorId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.actors[actor.0]
-            .ports
-            .iter()
-            .filter(|p| p.direction == PortDirection::Out)
+        self.channels_at(actor, PortDirection::Out)
+    }
+
+    /// Channels on the `direction` ports of `actor`.
+    fn channels_at(
+        &self,
+        actor: ActorId,
+        direction: PortDirection,
+    ) -> impl Iterator<Item = ChannelId> + '_ {
+        let ports = self.actors[actor.0].ports.iter();
+        ports
+            .filter(move |p| p.direction == direction)
             .filter_map(|p| p.channel)
     }
 
@@ -418,34 +404,17 @@ impl SdfGraph {
     /// ports, and capacities not below the initial tokens. Unconnected ports
     /// are allowed (they are ignored by all analyses).
     pub fn validate(&self) -> Result<(), SdfError> {
-        let mut names = HashSet::new();
-        for a in &self.actors {
-            if !names.insert(a.name.as_str()) {
-                return Err(SdfError::DuplicateName {
-                    what: "actor",
-                    name: a.name.clone(),
-                });
-            }
+        let dup = |what, name: String| Err(SdfError::DuplicateName { what, name });
+        if let Some(n) = first_duplicate(self.actors.iter().map(|a| a.name.as_str())) {
+            return dup("actor", n.to_string());
         }
         for a in &self.actors {
-            let mut pn = HashSet::new();
-            for p in &a.ports {
-                if !pn.insert(p.name.as_str()) {
-                    return Err(SdfError::DuplicateName {
-                        what: "port",
-                        name: format!("{}.{}", a.name, p.name),
-                    });
-                }
+            if let Some(p) = first_duplicate(a.ports.iter().map(|p| p.name.as_str())) {
+                return dup("port", format!("{}.{}", a.name, p));
             }
         }
-        let mut cn = HashSet::new();
-        for c in &self.channels {
-            if !cn.insert(c.name.as_str()) {
-                return Err(SdfError::DuplicateName {
-                    what: "channel",
-                    name: c.name.clone(),
-                });
-            }
+        if let Some(n) = first_duplicate(self.channels.iter().map(|c| c.name.as_str())) {
+            return dup("channel", n.to_string());
         }
         self.check_rates()?;
         self.check_capacities()
@@ -513,4 +482,10 @@ impl SdfGraph {
         }
         Ok(v)
     }
+}
+
+/// The first name that occurs a second time.
+fn first_duplicate<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut seen = HashSet::new();
+    names.find(|n| !seen.insert(*n))
 }
