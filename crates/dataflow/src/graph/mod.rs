@@ -485,7 +485,7 @@ impl SdfGraph {
 }
 
 /// The first name that occurs a second time.
-fn first_duplicate<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+fn first_duplicate<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let mut seen = HashSet::new();
     names.find(|n| !seen.insert(*n))
 }
