@@ -203,29 +203,23 @@ pub fn analyse(
         })
         .collect();
     // the deadlock check of `check_deadlock_with`, and the throughput
-    // analysis of `analyze_throughput_with` after it, without computing
-    // the repetition vector and checking deadlock again
-    let live = match g.schedule_for(&q, opts) {
-        Ok(_) => {
-            r.deadlock_free = Some(true);
-            true
-        }
+    // analysis of `analyze_throughput_with` (size guard, schedule, HSDF)
+    // after it, without computing the repetition vector or the schedule
+    // again
+    let schedule = g.schedule_for(&q, opts);
+    match &schedule {
+        Ok(_) => r.deadlock_free = Some(true),
         Err(SdfError::Deadlock { stuck }) => {
             r.deadlock_free = Some(false);
             r.stuck_actors = stuck.iter().map(|s| name(g, s.index())).collect();
             return r;
         }
-        Err(e) => {
-            r.errors.push(describe(g, &e));
-            false
-        }
-    };
-    let throughput = if live {
-        g.check_hsdf_size_for(&q, opts)
-            .and_then(|()| g.hsdf_for(q, opts)?.throughput(opts.max_work))
-    } else {
-        g.analyze_throughput_with(opts)
-    };
+        Err(e) => r.errors.push(describe(g, e)),
+    }
+    let throughput = g
+        .check_hsdf_size_for(&q, opts)
+        .and(schedule)
+        .and_then(|_| g.hsdf_for(q, opts)?.throughput(opts.max_work));
     match throughput {
         Ok(t) => {
             r.throughput = Some(ThroughputReport {

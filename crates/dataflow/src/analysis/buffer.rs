@@ -28,7 +28,6 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 
 use super::AnalysisOptions;
-use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::graph::{ChannelId, EdgeOrigin, SdfGraph};
 use crate::rational::{Rational, gcd};
@@ -101,7 +100,6 @@ fn evaluate(
     }
     let q = g.check_hsdf_size(opts)?;
     let h = g.hsdf_for(q, opts)?;
-    let edges = h.ratio_edges();
     let deps = |cycle: &[usize]| {
         let mut v: Vec<ChannelId> = cycle
             .iter()
@@ -114,19 +112,12 @@ fn evaluate(
         v.dedup();
         v
     };
-    match max_cycle_ratio_with(h.nodes.len(), &edges, opts.max_work) {
-        Ok(Some(c)) => Ok((c.ratio.recip().unwrap_or(Rational::ZERO), deps(&c.edges))),
+    Ok(match h.critical_cycle(opts.max_work)? {
+        Ok(Some(c)) => (c.ratio.recip().unwrap_or(Rational::ZERO), deps(&c.edges)),
         // no cycle at all: nothing bounds the throughput
-        Ok(None) => Ok((Rational::from_integer(u128::MAX), Vec::new())),
-        Err(McrError::ZeroTokenCycle(z)) => Ok((Rational::ZERO, deps(&z.edges))),
-        Err(McrError::Overflow) => Err(SdfError::Overflow {
-            what: "cycle ratio values exceed 128 bits",
-        }),
-        Err(McrError::IterationLimit(limit)) => Err(SdfError::WorkLimit {
-            analysis: "Howard's max cycle ratio",
-            limit,
-        }),
-    }
+        Ok(None) => (Rational::from_integer(u128::MAX), Vec::new()),
+        Err(z) => (Rational::ZERO, deps(&z.edges)),
+    })
 }
 
 impl SdfGraph {

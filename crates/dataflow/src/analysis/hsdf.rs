@@ -18,7 +18,7 @@
 
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
-use super::mcr::RatioEdge;
+use super::mcr::{CriticalCycle, McrError, RatioEdge, ZeroTokenCycle, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
 
@@ -78,6 +78,26 @@ impl Hsdf {
                 tokens: e.tokens,
             })
             .collect()
+    }
+
+    /// Howard's algorithm on this graph with at most `max_work` rounds: a
+    /// critical cycle (`None`: acyclic), or `Err` with a cycle that carries
+    /// no tokens; running out of rounds or of 128 bits is an [`SdfError`].
+    pub(crate) fn critical_cycle(
+        &self,
+        max_work: u64,
+    ) -> Result<Result<Option<CriticalCycle>, ZeroTokenCycle>, SdfError> {
+        match max_cycle_ratio_with(self.nodes.len(), &self.ratio_edges(), max_work) {
+            Ok(c) => Ok(Ok(c)),
+            Err(McrError::ZeroTokenCycle(z)) => Ok(Err(z)),
+            Err(McrError::Overflow) => Err(SdfError::Overflow {
+                what: "cycle ratio values exceed 128 bits",
+            }),
+            Err(McrError::IterationLimit(limit)) => Err(SdfError::WorkLimit {
+                analysis: "Howard's max cycle ratio",
+                limit,
+            }),
+        }
     }
 
     /// Index of the node for firing `firing` of `actor`.

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use super::AnalysisOptions;
 use super::csr::{Csr, in_out, successors};
 use super::mcr::scc;
+use super::statespace::TOKENS;
 use crate::error::SdfError;
 use crate::graph::{ActorId, FlowEdge, SdfGraph};
 
@@ -144,11 +145,7 @@ fn distance(
                 tokens[i] -= flow[i].cons;
             }
             for &i in outs.row(a) {
-                tokens[i] = tokens[i]
-                    .checked_add(flow[i].prod)
-                    .ok_or(SdfError::Overflow {
-                        what: "tokens on a channel exceed 2^64",
-                    })?;
+                tokens[i] = tokens[i].checked_add(flow[i].prod).ok_or(TOKENS)?;
             }
             count += u64::from(a == dst);
             progress = true;
@@ -196,11 +193,9 @@ impl<'a> Sim<'a> {
     fn produce(&mut self, a: usize, k: u64) -> Result<(), SdfError> {
         for &i in self.outs.row(a) {
             let add = k.checked_mul(self.flow[i].prod);
-            self.tokens[i] =
-                add.and_then(|x| x.checked_add(self.tokens[i]))
-                    .ok_or(SdfError::Overflow {
-                        what: "tokens on a channel exceed 2^64",
-                    })?;
+            self.tokens[i] = add
+                .and_then(|x| x.checked_add(self.tokens[i]))
+                .ok_or(TOKENS)?;
         }
         Ok(())
     }

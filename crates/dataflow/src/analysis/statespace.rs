@@ -129,7 +129,8 @@ struct Budget {
 const CLOCK: SdfError = SdfError::Overflow {
     what: "the clock of the state-space exploration exceeds 2^64",
 };
-const TOKENS: SdfError = SdfError::Overflow {
+/// Too many tokens on a channel (also met by the latency simulation).
+pub(super) const TOKENS: SdfError = SdfError::Overflow {
     what: "tokens on a channel exceed 2^64",
 };
 

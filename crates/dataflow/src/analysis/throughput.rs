@@ -13,7 +13,6 @@
 use super::AnalysisOptions;
 use super::consistency::RepetitionVector;
 use super::hsdf::Hsdf;
-use super::mcr::{McrError, max_cycle_ratio_with};
 use crate::error::SdfError;
 use crate::fxhash::FxSet;
 use crate::graph::{ActorId, EdgeOrigin, SdfGraph};
@@ -81,17 +80,9 @@ impl Hsdf {
     /// graph, with at most `max_work` rounds of Howard's algorithm.
     pub(crate) fn throughput(self, max_work: u64) -> Result<ThroughputAnalysis, SdfError> {
         let h = self;
-        let redges = h.ratio_edges();
         let hsdf_size = (h.nodes.len(), h.edges.len());
-        match max_cycle_ratio_with(h.nodes.len(), &redges, max_work) {
-            Err(McrError::Overflow) => Err(SdfError::Overflow {
-                what: "cycle ratio values exceed 128 bits",
-            }),
-            Err(McrError::IterationLimit(limit)) => Err(SdfError::WorkLimit {
-                analysis: "Howard's max cycle ratio",
-                limit,
-            }),
-            Err(McrError::ZeroTokenCycle(z)) => {
+        match h.critical_cycle(max_work)? {
+            Err(z) => {
                 // cannot happen after the deadlock check, but stay total
                 let mut stuck: Vec<ActorId> = z
                     .edges

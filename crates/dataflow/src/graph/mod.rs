@@ -250,32 +250,15 @@ impl SdfGraph {
         if already {
             return None;
         }
-        let fresh_port = |g: &Self, base: &str| {
-            let a = &g.actors[actor.0];
-            let mut k = 0usize;
-            loop {
-                let n = if k == 0 {
-                    base.to_string()
-                } else {
-                    format!("{base}{k}")
-                };
-                if a.find_port(&n).is_none() {
-                    return n;
-                }
-                k += 1;
-            }
-        };
+        let fresh_port =
+            |g: &Self, base: &str| fresh_name(base, |n| g.actors[actor.0].find_port(n).is_some());
         let out = fresh_port(self, "seq_out");
         let sp = self.add_port(actor, out, PortDirection::Out, 1);
         let inp = fresh_port(self, "seq_in");
         let dp = self.add_port(actor, inp, PortDirection::In, 1);
-        let base = format!("{}_seq", self.actors[actor.0].name);
-        let mut name = base.clone();
-        let mut k = 1usize;
-        while names.contains(&name) {
-            name = format!("{base}{k}");
-            k += 1;
-        }
+        let name = fresh_name(&format!("{}_seq", self.actors[actor.0].name), |n| {
+            names.contains(n)
+        });
         names.insert(name.clone());
         Some(self.push_channel(name, sp, dp, 1))
     }
@@ -482,6 +465,17 @@ impl SdfGraph {
         }
         Ok(v)
     }
+}
+
+/// `base`, or else the first of `base1`, `base2`, ... that is not `taken`.
+fn fresh_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = base.to_string();
+    let mut k = 1usize;
+    while taken(&name) {
+        name = format!("{base}{k}");
+        k += 1;
+    }
+    name
 }
 
 /// The first name that occurs a second time.

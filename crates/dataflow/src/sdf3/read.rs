@@ -216,6 +216,11 @@ impl Reader<'_> {
         })
     }
 
+    /// [`num`](Self::num) if `n` has the attribute, `None` if not.
+    fn opt_num(&self, n: Node<'_>, attr: &str) -> Result<Option<u64>, SdfError> {
+        n.attribute(attr).map(|_| self.num(n, attr)).transpose()
+    }
+
     fn actor<'d>(&self, b: &mut Builder<'d>, an: Node<'d>) -> Result<(), SdfError> {
         let aname = self.attr(an, "name")?;
         let Entry::Vacant(slot) = b.actors.entry(aname) else {
@@ -288,10 +293,7 @@ impl Reader<'_> {
         };
         let src = endpoint("srcActor", "srcPort", &mut guesses.0)?;
         let dst = endpoint("dstActor", "dstPort", &mut guesses.1)?;
-        let tokens = match cn.attribute("initialTokens") {
-            Some(_) => self.num(cn, "initialTokens")?,
-            None => 0,
-        };
+        let tokens = self.opt_num(cn, "initialTokens")?.unwrap_or(0);
         let c =
             b.g.connect_ports(cname, src, dst, tokens)
                 .map_err(|e| self.err(cn, format!("channel `{cname}`: {e}")))?;
@@ -372,16 +374,14 @@ impl Reader<'_> {
                     format!("channelProperties for unknown channel `{cname}`"),
                 )
             })?;
-            if let Some(ts) = cp.children("tokenSize").next()
-                && ts.attribute("sz").is_some()
-            {
-                let v = self.num(ts, "sz")?;
+            let size = |tag| match cp.children(tag).next() {
+                Some(n) => self.opt_num(n, "sz"),
+                None => Ok(None),
+            };
+            if let Some(v) = size("tokenSize")? {
                 b.g.channel_mut(c).set_token_size(Some(v));
             }
-            if let Some(bs) = cp.children("bufferSize").next()
-                && bs.attribute("sz").is_some()
-            {
-                let v = self.num(bs, "sz")?;
+            if let Some(v) = size("bufferSize")? {
                 b.g.channel_mut(c).set_capacity(Some(v));
             }
         }

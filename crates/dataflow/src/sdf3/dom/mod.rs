@@ -142,22 +142,28 @@ impl<'a> Dom<'a> {
         Node { dom: self, id: 0 }
     }
 
+    /// The string `s` lies in (the input or [`Dom::extra`]) and its range
+    /// there.
+    #[inline]
+    fn locate(&self, s: Span) -> (&str, std::ops::Range<usize>) {
+        let off = s.off as usize;
+        let (src, start) = match off.checked_sub(self.xml.len()) {
+            None => (self.xml, off),
+            Some(k) => (self.extra.as_str(), k),
+        };
+        (src, start..start + s.len as usize)
+    }
+
     fn text(&self, s: Span) -> &str {
-        let (off, end) = (s.off as usize, s.off as usize + s.len as usize);
-        match off.checked_sub(self.xml.len()) {
-            None => &self.xml[off..end],
-            Some(k) => &self.extra[k..k + s.len as usize],
-        }
+        let (src, r) = self.locate(s);
+        &src[r]
     }
 
     /// [`text`](Self::text) as bytes (no character boundaries to check).
     #[inline]
     fn bytes(&self, s: Span) -> &[u8] {
-        let (off, end) = (s.off as usize, s.off as usize + s.len as usize);
-        match off.checked_sub(self.xml.len()) {
-            None => &self.xml.as_bytes()[off..end],
-            Some(k) => &self.extra.as_bytes()[k..k + s.len as usize],
-        }
+        let (src, r) = self.locate(s);
+        &src.as_bytes()[r]
     }
 
     /// The span of `s`, a slice of the input or (copied to
