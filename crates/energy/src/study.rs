@@ -136,7 +136,9 @@ fn find(engines: &[EngineEnergy], e: Engine, x: Expansion) -> &EngineEnergy {
         .expect("every engine ran")
 }
 
-fn par_map<T: Sync, R: Send>(
+/// `f` over `items` on `threads` threads (0: one per available CPU), in
+/// the order of `items`; `progress(done, total)` is called after each.
+pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
