@@ -4,13 +4,21 @@
 //! the peer with a note.
 
 use std::process::Command;
+use std::sync::OnceLock;
 
-/// `openssl version`, or `None` if OpenSSL cannot be run.
+/// `openssl version`, or `None` if OpenSSL cannot be run. The subprocess
+/// runs once per process: the machine description and every section that
+/// asks whether the peer is available share its answer.
 pub fn openssl_version() -> Option<String> {
-    let out = Command::new("openssl").arg("version").output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = Command::new("openssl").arg("version").output().ok()?;
+            out.status
+                .success()
+                .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        })
+        .clone()
 }
 
 /// One `openssl speed` run.

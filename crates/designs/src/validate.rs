@@ -19,6 +19,7 @@
 use crate::error::Error;
 use crate::graph::{Design, Payload, Role, SLOT_WORDS};
 use crate::kinds::Prim;
+use std::collections::HashSet;
 
 /// Data-memory words of an AsAP2 core (paper §3).
 pub const DATA_MEMORY_WORDS: usize = 128;
@@ -51,8 +52,9 @@ pub fn validate(d: &Design) -> Result<(), Error> {
         ));
     }
     let nr = d.key.nr() as u32;
-    for (i, a) in d.actors.iter().enumerate() {
-        if d.actors[..i].iter().any(|b| b.name == a.name) {
+    let mut names = HashSet::new();
+    for a in &d.actors {
+        if !names.insert(a.name.as_str()) {
             return Err(err(Some(&a.name), "duplicate actor name".into()));
         }
         if a.n == 0 {
@@ -123,10 +125,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
                     for s in steps {
                         if let Prim::AddKey(c) = *s
                             && online
-                            && !d.ins(a).any(|(_, e)| {
-                                matches!(e.payload, Payload::Key(k) if k.contains(c))
-                                    && active(e.dst_ph, p)
-                            })
+                            && !has(&|x| matches!(x, Payload::Key(k) if k.contains(c)))
                         {
                             return Err(err(
                                 Some(&actor.name),

@@ -129,14 +129,17 @@ impl Study {
     }
 }
 
-fn find(engines: &[EngineEnergy], e: Engine, x: Expansion) -> &EngineEnergy {
-    engines
-        .iter()
-        .find(|r| r.engine == e && r.expansion == x)
-        .expect("every engine ran")
+fn lookup(engines: &[EngineEnergy], e: Engine, x: Expansion) -> Option<&EngineEnergy> {
+    engines.iter().find(|r| r.engine == e && r.expansion == x)
 }
 
-fn par_map<T: Sync, R: Send>(
+fn find(engines: &[EngineEnergy], e: Engine, x: Expansion) -> &EngineEnergy {
+    lookup(engines, e, x).expect("every engine ran")
+}
+
+/// `f` over `items` on `threads` threads (0: one per available CPU), in
+/// the order of `items`; `progress(done, total)` is called after each.
+pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -379,12 +382,7 @@ fn dup_point(a: &Activity, copies: usize, f: f64) -> DupPoint {
 
 /// Online energy per bit over offline, minus one, for an engine.
 pub fn overhead(engines: &[EngineEnergy], e: Engine) -> f64 {
-    let get = |x: Expansion| {
-        engines
-            .iter()
-            .find(|r| r.engine == e && r.expansion == x)
-            .map_or(f64::NAN, |r| r.energy_per_bit)
-    };
+    let get = |x: Expansion| lookup(engines, e, x).map_or(f64::NAN, |r| r.energy_per_bit);
     get(Expansion::Online) / get(Expansion::Offline) - 1.0
 }
 

@@ -2,7 +2,6 @@
 //! and measure speed, cores, power and energy per bit.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aesflow_array::{Platform, gather, map};
 use aesflow_cipher::KeySize;
@@ -12,6 +11,7 @@ use aesflow_designs::space::{Params, Split, Style, generate};
 use aesflow_designs::{Design, Engine};
 use aesflow_energy::activity::{self, Activity, RunSpec, energy_per_bit};
 use aesflow_energy::power::{FmaxCurve, PowerModel, vdd_grid};
+use aesflow_energy::study::par_map;
 use serde::Serialize;
 
 use crate::Error;
@@ -250,42 +250,14 @@ pub fn distinct_points(key: KeySize) -> Vec<Params> {
     out
 }
 
-/// Evaluate many points on `jobs` threads; `tick` is called after each.
-/// Results are in the order of `points`.
+/// Evaluate many points on `jobs` threads (the energy study's
+/// [`par_map`]); `tick` is called after each. Results are in the order of
+/// `points`.
 pub fn evaluate_all(
     points: &[Params],
     blocks: usize,
     jobs: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Result<Point, Error>> {
-    let next = AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<Result<Point, Error>>>> =
-        points.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1).min(points.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = points.get(i) else { break };
-                    let r = evaluate(p, blocks);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(r);
-                    }
-                    tick();
-                }
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .zip(points)
-        .map(|(m, p)| {
-            m.into_inner().ok().flatten().unwrap_or_else(|| {
-                Err(Error::Design {
-                    design: p.label(),
-                    message: "evaluation did not finish".into(),
-                })
-            })
-        })
-        .collect()
+    par_map(points, jobs.max(1), &|_, _| tick(), |p| evaluate(p, blocks))
 }

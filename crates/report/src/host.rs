@@ -96,17 +96,17 @@ pub fn host_figure(v: &SuiteReport) -> Option<HostFigure> {
 }
 
 /// The peers present in any of `rows`, in column order.
-fn peers_in(rows: &[Row]) -> Vec<Peer> {
+fn peers_in<'a>(rows: impl Iterator<Item = &'a Row> + Clone) -> Vec<Peer> {
     Peer::ALL
         .into_iter()
-        .filter(|p| rows.iter().any(|r| r.peers.iter().any(|f| f.peer == *p)))
+        .filter(|p| rows.clone().any(|r| r.peers.iter().any(|f| f.peer == *p)))
         .collect()
 }
 
 /// A section's rows as a table: what was measured, aesflow's GB/s and
 /// cycles per byte, each peer's GB/s and aesflow's ratio to it.
 fn rows_table(id: &str, caption: &str, rows: &[Row]) -> String {
-    let peers = peers_in(rows);
+    let peers = peers_in(rows.iter());
     let mut headers: Vec<(String, String)> = vec![
         ("op".into(), "operation".into()),
         ("implementation".into(), "aesflow kernel or path".into()),
@@ -209,10 +209,7 @@ fn size_charts(v: &SuiteReport) -> String {
             })
             .collect();
         let first = kernels.first().copied().unwrap_or("");
-        for (j, p) in peers_in(&mine.iter().map(|r| (**r).clone()).collect::<Vec<_>>())
-            .into_iter()
-            .enumerate()
-        {
+        for (j, p) in peers_in(mine.iter().map(|r| **r)).into_iter().enumerate() {
             series.push(Series {
                 label: format!("{} (peer, same run)", p.describe()),
                 points: line(first, &|r| {

@@ -222,12 +222,12 @@ fn per_engine(c: &Collected) -> String {
             ("Vdd_Low", "the best second supply (V)"),
         ],
     );
+    let (lo, hi) = aesflow_energy::paper::FIG15_RANGE;
+    let (lo, hi) = (lo / 100.0, hi / 100.0);
     for e in Engine::ALL {
         let on = s.engine(e, Expansion::Online);
         let off = s.engine(e, Expansion::Offline);
         let ovh = s.overhead(e);
-        let lo = aesflow_energy::paper::FIG15_RANGE.0 / 100.0;
-        let hi = aesflow_energy::paper::FIG15_RANGE.1 / 100.0;
         let ovh_err = if ovh < lo {
             ovh / lo - 1.0
         } else if ovh > hi {
