@@ -16,22 +16,19 @@
 //! `BlockCipherDecrypt`, `StreamCipher`, and `KeyInit` of `crypto-common`
 //! 0.2. One value works with crates of either generation.
 //!
-//! `KeyInit::new` uses the default kernel ([`Aes::new`]); if
-//! `AESFLOW_KERNEL` names a kernel that cannot run, it falls back to the best
-//! available one rather than panic.
+//! `KeyInit::new` uses the fastest constant-time kernel of this CPU
+//! ([`Aes::new`], which does not read `AESFLOW_KERNEL`).
 
 use crate::gcm::Gcm;
 use crate::{Ctr, Ofb};
 use aead::consts::{U0, U12, U16, U24, U32};
-use aesflow_cipher::{Aes, KeyExpansion, detect_best};
+use aesflow_cipher::Aes;
 use cipher::inout::{InOut, InOutBuf};
 use cipher::{BlockBackend, BlockClosure, BlockSizeUser, ParBlocksSizeUser};
 use core::borrow::Borrow;
 
 fn make_aes(key: &[u8]) -> Aes {
-    Aes::new(key)
-        .or_else(|_| Aes::with_kernel(key, detect_best(), KeyExpansion::Offline))
-        .expect("key length is fixed by the type")
+    Aes::new(key).expect("key length is fixed by the type")
 }
 
 /// Seal in place for the AEAD traits of either generation.

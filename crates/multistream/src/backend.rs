@@ -91,11 +91,17 @@ impl Backend {
 
     /// Streams the backend keeps in flight (1 for `Portable`).
     pub fn lanes(self) -> usize {
-        match self.resolve() {
-            Backend::Vaes => Simd::Vaes.lanes(),
-            Backend::Vaes256 => Simd::Vaes256.lanes(),
-            Backend::Aesni => Simd::Aesni.lanes(),
-            _ => 1,
+        self.resolve().simd().map_or(1, Simd::lanes)
+    }
+
+    /// The SIMD engine of a hardware backend (`None` for `Auto` and
+    /// `Portable`).
+    pub(crate) fn simd(self) -> Option<Simd> {
+        match self {
+            Backend::Vaes => Some(Simd::Vaes),
+            Backend::Vaes256 => Some(Simd::Vaes256),
+            Backend::Aesni => Some(Simd::Aesni),
+            Backend::Auto | Backend::Portable => None,
         }
     }
 }

@@ -53,26 +53,20 @@ impl MultiStream {
         match backend {
             Backend::Auto => Self::with_kernel(selected()?),
             Backend::Portable => Self::portable_with_kernel(selected()?),
-            b if !b.is_available() => Err(Error::BackendUnavailable {
+            b => Self::hardware(b).ok_or_else(|| Error::BackendUnavailable {
                 backend,
                 available: Backend::available(),
             }),
-            Backend::Vaes => Ok(Self::simd(Simd::Vaes)),
-            Backend::Vaes256 => Ok(Self::simd(Simd::Vaes256)),
-            Backend::Aesni => Ok(Self::simd(Simd::Aesni)),
         }
     }
 
-    fn simd(simd: Simd) -> Self {
-        let backend = match simd {
-            Simd::Aesni => Backend::Aesni,
-            Simd::Vaes256 => Backend::Vaes256,
-            Simd::Vaes | Simd::AesniAsVaes => Backend::Vaes,
-        };
-        MultiStream {
+    /// The SIMD engine of a hardware backend, if this CPU runs it.
+    fn hardware(backend: Backend) -> Option<Self> {
+        let simd = backend.simd().filter(|_| backend.is_available())?;
+        Some(MultiStream {
             backend,
             engine: Engine::Simd(simd),
-        }
+        })
     }
 
     /// The engine that follows `kernel` ([`Backend::for_kernel`]): the
@@ -85,11 +79,8 @@ impl MultiStream {
             return Err(unavailable());
         }
         match Backend::for_kernel(kernel) {
-            Backend::Vaes if Backend::Vaes.is_available() => Ok(Self::simd(Simd::Vaes)),
-            Backend::Vaes256 if Backend::Vaes256.is_available() => Ok(Self::simd(Simd::Vaes256)),
-            Backend::Aesni if Backend::Aesni.is_available() => Ok(Self::simd(Simd::Aesni)),
             Backend::Portable => Self::portable_with_kernel(kernel),
-            _ => Err(unavailable()),
+            b => Self::hardware(b).ok_or_else(unavailable),
         }
     }
 

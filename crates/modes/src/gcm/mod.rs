@@ -231,6 +231,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
             let n = kernels::gcm_fused(f, rk.enc(), &self.key.powers, ctr, x, data, encrypt);
+            add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
         }
         for chunk in data.chunks_mut(4096) {
@@ -397,4 +398,4 @@ mod state;
 mod tests;
 
 pub use state::{GcmDecryptor, GcmEncryptor};
-use state::{GcmState, check_tag_len, ctr32_xor, inc32};
+use state::{GcmState, add32, check_tag_len, ctr32_xor, inc32};

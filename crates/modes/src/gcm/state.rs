@@ -19,7 +19,12 @@ pub(super) fn check_tag_len(n: usize) -> Result<()> {
 }
 
 pub(super) fn inc32(b: &mut Block) {
-    let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(1);
+    add32(b, 1);
+}
+
+/// `n` applications of `inc32`: the low 32 bits plus `n`, modulo 2^32.
+pub(super) fn add32(b: &mut Block, n: u32) {
+    let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(n);
     b[12..].copy_from_slice(&c.to_be_bytes());
 }
 
@@ -39,8 +44,7 @@ pub(super) fn ctr32_xor(aes: &Aes, ctr: &mut Block, data: &mut [u8]) {
         let mut block = *ctr;
         aes.ctr_xor(&mut block, now);
         block.zeroize();
-        let used = now.len().div_ceil(16) as u64 as u32;
-        ctr[12..].copy_from_slice(&c.wrapping_add(used).to_be_bytes());
+        add32(ctr, now.len().div_ceil(16) as u64 as u32);
         rest = later;
     }
 }

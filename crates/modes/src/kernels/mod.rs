@@ -95,15 +95,16 @@ impl Fused {
 }
 
 /// Fused GCM over the longest prefix of `data` that is whole groups of
-/// blocks: CTR with 32-bit increments from `ctr` (updated) and GHASH of the
+/// blocks: CTR with 32-bit increments from `ctr` and GHASH of the
 /// ciphertext into `x`. `rk`: the Nr + 1 encryption round keys (Nr 10, 12,
-/// 14). Returns the number of bytes processed. Panics if the kernel is
+/// 14). Returns the number of bytes processed (the caller advances its
+/// counter by a block per 16 of them). Panics if the kernel is
 /// unavailable or `rk` has a wrong length (callers check).
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
     powers: &[u128; 16],
-    ctr: &mut [u8; 16],
+    ctr: &[u8; 16],
     x: &mut u128,
     data: &mut [u8],
     encrypt: bool,
@@ -147,10 +148,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, powers, x, encrypt);
-    let blocks = (len / 16) as u32;
-    let c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]).wrapping_add(blocks);
-    ctr[12..].copy_from_slice(&c.to_be_bytes());
+    let _ = (rk, powers, ctr, x, encrypt);
     len
 }
 

@@ -97,8 +97,7 @@ pub(crate) fn has_vaes() -> bool {
 /// Whether this CPU runs the 256-bit VAES engine (AVX2, VAES, AES-NI: the
 /// `vaes256` kernel's CPU set).
 pub(crate) fn has_vaes256() -> bool {
-    let f = aesflow_cipher::features();
-    f.aesni() && f.avx && f.avx2 && f.vaes
+    aesflow_cipher::features().vaes256()
 }
 
 /// One kernel call: `n` blocks on lanes `0..active` (`shared`: every
