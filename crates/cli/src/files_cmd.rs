@@ -368,12 +368,8 @@ fn run(
         match r {
             Ok(rep) => reports.push(rep),
             Err(e) => {
-                let input = job
-                    .input
-                    .as_ref()
-                    .map_or("-".into(), |p| p.display().to_string());
                 failed.push(Failure {
-                    input,
+                    input: job.input_name(),
                     exit_code: exit::code(&e),
                     error: e.to_string(),
                 });
