@@ -238,11 +238,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
             })?;
             return Ok(Operation::Salted(SaltedRaw {
                 mode,
-                key_len: match a.key_size {
-                    KeySizeArg::Aes128 => 16,
-                    KeySizeArg::Aes192 => 24,
-                    KeySizeArg::Aes256 => 32,
-                },
+                key_len: a.key_size.size().bytes(),
                 passphrase: keys::passphrase(&src, encrypt)?,
                 iterations: a.iter,
                 pad: !a.no_pad,

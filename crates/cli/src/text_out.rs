@@ -1,5 +1,5 @@
 //! Text outputs of the modelling commands (tables, SVG, DOT, SDF3, HTML):
-//! one writer for all of them.
+//! one writer for all of them, and bytes as hex.
 
 use std::io::Write;
 use std::path::Path;
@@ -19,4 +19,9 @@ pub fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     f.commit(true)?;
     Ok(())
+}
+
+/// Bytes as lower-case hex digits.
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
