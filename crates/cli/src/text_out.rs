@@ -21,6 +21,16 @@ pub fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// [`write`] (`None`: stdout), then say `wrote PATH` on stderr for a file.
+pub fn write_reported(path: Option<&Path>, text: &str, force: bool) -> anyhow::Result<()> {
+    let path = path.unwrap_or(Path::new("-"));
+    write(path, text, force)?;
+    if path != Path::new("-") {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
 /// Bytes as lower-case hex digits.
 pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
