@@ -7,6 +7,7 @@
 //! engines of Liu & Baas and prints Table 2 beside the model; and measures
 //! the default kernel beside OpenSSL and RustCrypto.
 
+use crate::text_out::hex;
 use aesflow_bench::{BenchOptions, Op, render_report};
 use aesflow_cipher::{Aes, KeyExpansion, KeySize, default_kernel, kernels};
 use std::time::Duration;
@@ -33,10 +34,6 @@ fn unhex(s: &str) -> Vec<u8> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("built-in hex"))
         .collect()
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 pub fn run() -> anyhow::Result<()> {

@@ -1,7 +1,7 @@
 //! `aesflow designs`: the 16 many-core AES engines of Liu & Baas, and
 //! design files a user writes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use aesflow_array::{Platform, svg};
 use aesflow_designs::report::{Row, fips_key, measure, normalise, table2, test_blocks, to_json};
@@ -11,6 +11,7 @@ use aesflow_designs::{
 
 use crate::args::KeySizeArg;
 use crate::explore_cmd::table;
+use crate::text_out::write_reported;
 
 /// Arguments of `aesflow designs`.
 #[derive(clap::Args, Debug, Default)]
@@ -73,16 +74,6 @@ Examples:
 
 A design file that deadlocks, runs without end, lacks a key path or encrypts
 wrongly is reported and the command exits non-zero.";
-
-/// Write `text` to `path` (`-`: stdout; see [`crate::text_out::write`]) and
-/// say so for a file.
-pub fn write_output(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
-    crate::text_out::write(path, text, force)?;
-    if path != Path::new("-") {
-        eprintln!("wrote {}", path.display());
-    }
-    Ok(())
-}
 
 fn engine(s: &str) -> anyhow::Result<Engine> {
     Engine::parse(s).ok_or_else(|| {
@@ -306,7 +297,7 @@ fn run_file(a: &DesignsArgs, platform: &Platform) -> anyhow::Result<()> {
 fn export(a: &DesignsArgs, platform: &Platform) -> anyhow::Result<bool> {
     let out = a.output.clone();
     let to = |text: String| -> anyhow::Result<bool> {
-        write_output(out.as_deref().unwrap_or(Path::new("-")), &text, a.force)?;
+        write_reported(out.as_deref(), &text, a.force)?;
         Ok(true)
     };
     let picked = [&a.dot, &a.map, &a.sdf3, &a.describe]
@@ -343,7 +334,7 @@ fn export(a: &DesignsArgs, platform: &Platform) -> anyhow::Result<bool> {
             title += &format!(" - {}", over_chip(platform));
             eprintln!("aesflow designs: {}: {}", d.name, over_chip(platform));
         }
-        write_output(path, &svg::render(&m, &title), a.force)?;
+        write_reported(Some(path), &svg::render(&m, &title), a.force)?;
         return Ok(true);
     }
     Ok(false)

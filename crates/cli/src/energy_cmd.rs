@@ -7,7 +7,7 @@
 
 use crate::args::KeySizeArg;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
 use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
@@ -145,12 +145,6 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     }
 }
 
-/// Write `text` to `path` (`-` or none: stdout), refusing to overwrite
-/// without `force`; the file appears only when complete.
-pub fn write_output(path: Option<&Path>, text: &str, force: bool) -> anyhow::Result<()> {
-    crate::designs_cmd::write_output(path.unwrap_or(Path::new("-")), text, force)
-}
-
 fn options(a: &EnergyArgs) -> anyhow::Result<Options> {
     let host = if a.no_host {
         None
@@ -197,7 +191,7 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
     } else {
         format_text(&s)
     };
-    write_output(a.output.as_deref(), &text, a.force)?;
+    crate::text_out::write_reported(a.output.as_deref(), &text, a.force)?;
     if let Some(dir) = &a.charts {
         for p in aesflow_energy::write_charts(&s, dir)
             .map_err(|e| anyhow::anyhow!("cannot write charts into {}: {e}", dir.display()))?

@@ -257,7 +257,7 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<()> {
     }
     let svgs = x.charts();
     for (i, path) in &charts {
-        crate::designs_cmd::write_output(path, &chart::render(&svgs[*i]), a.force)?;
+        crate::text_out::write_reported(Some(path), &chart::render(&svgs[*i]), a.force)?;
     }
     let unverified: Vec<&Point> = x
         .points

@@ -238,11 +238,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
             })?;
             return Ok(Operation::Salted(SaltedRaw {
                 mode,
-                key_len: match a.key_size {
-                    KeySizeArg::Aes128 => 16,
-                    KeySizeArg::Aes192 => 24,
-                    KeySizeArg::Aes256 => 32,
-                },
+                key_len: a.key_size.size().bytes(),
                 passphrase: keys::passphrase(&src, encrypt)?,
                 iterations: a.iter,
                 pad: !a.no_pad,
@@ -368,12 +364,8 @@ fn run(
         match r {
             Ok(rep) => reports.push(rep),
             Err(e) => {
-                let input = job
-                    .input
-                    .as_ref()
-                    .map_or("-".into(), |p| p.display().to_string());
                 failed.push(Failure {
-                    input,
+                    input: job.input_name(),
                     exit_code: exit::code(&e),
                     error: e.to_string(),
                 });

@@ -3,6 +3,7 @@
 //! `openssl enc` salted file, or a bare Cobblestone message (its suite is
 //! not recorded: the key's length tells), with sizes and the chunk count.
 
+use crate::text_out::hex;
 use aesflow_engine::cobblestone::{self, CHUNK_SIZE, PREFIX_SIZE};
 use aesflow_engine::passphrase::{HEADER_SIZE, Header, MAGIC};
 use aesflow_engine::raw::SALTED_MAGIC;
@@ -41,10 +42,6 @@ struct Info {
     plaintext_size: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Read the head of the file and its total size.

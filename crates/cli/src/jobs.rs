@@ -8,9 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// The extension `encrypt` appends (and `decrypt` strips) when no output
-/// name is given.
-pub const EXTENSION: &str = "cob";
+pub use aesflow_engine::files::EXTENSION;
 
 /// Inputs larger than this get a progress bar (when stderr is a terminal).
 pub const PROGRESS_MIN: u64 = 64 << 20;

@@ -49,6 +49,13 @@ fn read_bounded(r: impl Read, max: usize, what: &str) -> Result<Zeroizing<Vec<u8
     Ok(v)
 }
 
+/// The bytes of environment variable `var` (a key or passphrase).
+fn env_secret(var: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let v =
+        std::env::var_os(var).ok_or_else(|| anyhow!("environment variable {var} is not set"))?;
+    Ok(Zeroizing::new(v.into_encoded_bytes()))
+}
+
 /// Open and read a secret file, warning if group or others may read it.
 fn read_secret_file(path: &Path, max: usize, what: &str) -> Result<Zeroizing<Vec<u8>>> {
     use std::os::unix::fs::PermissionsExt;
@@ -109,9 +116,7 @@ pub fn load_key(src: &KeySource) -> Result<Zeroizing<Vec<u8>>> {
             parse_key(&d, "the key on stdin")
         }
         KeySource::Env(var) => {
-            let v = std::env::var_os(var)
-                .ok_or_else(|| anyhow!("environment variable {var} is not set"))?;
-            let v = Zeroizing::new(v.into_encoded_bytes());
+            let v = env_secret(var)?;
             match hex(&v).filter(|k| k.len() == 16 || k.len() == 32) {
                 Some(k) => Ok(k),
                 None => bail!("environment variable {var} must hold a key as 32 or 64 hex digits"),
@@ -159,11 +164,7 @@ pub fn passphrase(src: &PassSource, confirm: bool) -> Result<Zeroizing<Vec<u8>>>
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             Zeroizing::new(line.to_vec())
         }
-        PassSource::Env(var) => {
-            let v = std::env::var_os(var)
-                .ok_or_else(|| anyhow!("environment variable {var} is not set"))?;
-            Zeroizing::new(v.into_encoded_bytes())
-        }
+        PassSource::Env(var) => env_secret(var)?,
     };
     if p.is_empty() {
         bail!("the passphrase is empty");

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use aesflow_cipher::KeySize;
 use aesflow_report::{FrontPoint, Inputs, Options, collect, render};
 
-use crate::energy_cmd::{HostCpuArg, write_output};
+use crate::energy_cmd::HostCpuArg;
+use crate::text_out::write_reported;
 
 /// Arguments of `aesflow report`.
 #[derive(clap::Args, Debug)]
@@ -96,5 +97,5 @@ pub fn run(a: ReportArgs) -> anyhow::Result<()> {
         inputs,
         &progress,
     )?;
-    write_output(Some(&a.output), &render(&c), a.force)
+    write_reported(Some(&a.output), &render(&c), a.force)
 }

@@ -115,6 +115,18 @@ pub struct Job {
     pub output: Option<PathBuf>,
 }
 
+impl Job {
+    /// The input for messages: its path, or `-` for stdin.
+    pub fn input_name(&self) -> String {
+        stdio_name(&self.input)
+    }
+}
+
+/// A path for messages, `-` for stdin / stdout.
+fn stdio_name(p: &Option<PathBuf>) -> String {
+    p.as_ref().map_or("-".into(), |p| p.display().to_string())
+}
+
 /// What one job did.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Report {
@@ -140,10 +152,9 @@ impl Report {
         t0: Instant,
         (bytes_in, bytes_out, operation): (u64, u64, String),
     ) -> Self {
-        let name = |p: &Option<PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
         Report {
-            input: name(&job.input),
-            output: name(&job.output),
+            input: job.input_name(),
+            output: stdio_name(&job.output),
             bytes_in,
             bytes_out,
             seconds: t0.elapsed().as_secs_f64(),

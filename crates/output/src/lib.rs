@@ -108,32 +108,33 @@ impl Builder {
     pub fn create(self, dest: &Path) -> Result<AtomicFile> {
         check_dest(dest, self.force)?;
         let dir = parent_dir(dest);
-        let mode = Mode::from_raw_mode(self.mode);
-        if self.unnamed {
+        let (file, temp) = match self.unnamed.then(|| {
             let flags = OFlags::RDWR | OFlags::TMPFILE | OFlags::CLOEXEC;
-            match rustix::fs::openat(CWD, &dir, flags, mode) {
-                Ok(fd) => {
-                    return Ok(AtomicFile {
-                        file: Some(File::from(fd)),
-                        dest: dest.to_path_buf(),
-                        dir,
-                        temp: None,
-                        force: self.force,
-                    });
-                }
-                // No O_TMPFILE on this file system (or kernel): fall back.
-                Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL | Errno::NOSYS) => {}
-                Err(e) => return Err(Error::io("creating a file in", &dir, e.into())),
+            rustix::fs::openat(CWD, &dir, flags, Mode::from_raw_mode(self.mode))
+        }) {
+            Some(Ok(fd)) => (File::from(fd), None),
+            Some(Err(e))
+                if !matches!(
+                    e,
+                    Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL | Errno::NOSYS
+                ) =>
+            {
+                return Err(Error::io("creating a file in", &dir, e.into()));
             }
-        }
-        stale::remove_stale(&dir);
-        let (file, temp) = create_named(&dir, self.mode)?;
-        registry::register(&temp);
+            // Not asked for, or no O_TMPFILE on this file system (or
+            // kernel): a named temporary file.
+            _ => {
+                stale::remove_stale(&dir);
+                let (file, temp) = create_named(&dir, self.mode)?;
+                registry::register(&temp);
+                (file, Some(temp))
+            }
+        };
         Ok(AtomicFile {
             file: Some(file),
             dest: dest.to_path_buf(),
             dir,
-            temp: Some(temp),
+            temp,
             force: self.force,
         })
     }
