@@ -3,9 +3,9 @@
 //!
 //! * [`lanes`]: the lane context and the scheduler (LPT fill, refill,
 //!   compaction) that drives a kernel call by call;
-//! * `quad`: the kernel, written once over a group of four lanes
-//!   (gather by 64-byte loads and a 4×4 transpose, interleaved rounds,
-//!   transpose back and 64-byte stores);
+//! * `quad`: the kernel, written once over a group of four lanes (one
+//!   block per lane at a time by 16-byte gathers and scatters, or chunks of
+//!   four blocks by 64-byte loads and 4×4 transposes; interleaved rounds);
 //! * `x86`: the group types (one zmm with VAES, four xmm with AES-NI) and
 //!   the entry points the scheduler dispatches to.
 
@@ -54,8 +54,8 @@ pub(crate) enum Simd {
     /// Test double of `Vaes` on AES-NI: the same kernel code and the same
     /// group counts (32 lanes, shared-key path included) with each zmm
     /// replaced by four xmm registers. It tests the VAES path's logic
-    /// (transposes, partial chunks, idle lanes, scheduler) on CPUs
-    /// without VAES.
+    /// (one block at a time in pieces, idle lanes, 1/2/4/8 groups,
+    /// scheduler) on CPUs without VAES.
     #[cfg_attr(not(test), allow(dead_code))]
     AesniAsVaes,
 }

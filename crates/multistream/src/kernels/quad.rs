@@ -2,24 +2,28 @@
 //! one per stream of a 4-lane group (a zmm register with VAES, four xmm
 //! registers with AES-NI).
 //!
-//! Each call runs `n` blocks on `G` groups (`4G` lanes). It works in
-//! *chunks* of four blocks per stream:
+//! Each call runs `n` blocks on `G` groups (`4G` lanes), in one of two
+//! ways (the quad type's [`Quad::PER_BLOCK`]):
 //!
-//! 1. **Gather**: load 64 consecutive bytes (four blocks) of each of a
-//!    group's four streams — four quads, quad `l` holding stream `l`'s
-//!    blocks `0..4` — and transpose them (a 4×4 transpose of 128-bit lanes),
-//!    so that quad `j` holds block `j` of every stream.
-//! 2. **Rounds**: four block steps; in each, the `G` groups' chains run
-//!    their rounds interleaved (`G` independent `AESENC`s per round cover
-//!    the instruction's latency), and each step's outputs are kept.
-//! 3. **Scatter**: transpose the four output quads back and store 64 bytes
-//!    per stream.
+//! * **One block at a time** (VAES 512-bit, AES-NI): [`Quad::gather`]
+//!   reads block `i` of a group's four streams straight into the four
+//!   lanes (with VAES, four masked 16-byte broadcast loads: load uops, no
+//!   shuffles competing with `VAESENC` for its ports), the `G` chains run
+//!   their rounds interleaved, and [`Quad::scatter`] writes each lane's
+//!   output block (with VAES, `VEXTRACTI32X4` to memory: a store, no
+//!   shuffle). Idle lanes write into a stack sink, so no store is
+//!   conditional; a call runs in pieces of at most `PIECE` blocks, the
+//!   sink's size.
+//! * **Chunks of four blocks** (256-bit VAES): load 64 consecutive bytes
+//!   (four blocks) of each of a group's four streams and transpose them (a
+//!   4×4 transpose of 128-bit lanes), so that quad `j` holds block `j` of
+//!   every stream; four block steps; transpose back and store 64 bytes per
+//!   stream. A final chunk of 1–3 blocks uses partial loads/stores.
 //!
 //! All lanes advance by the same byte offset, so a call needs one base
-//! pointer per lane and no per-lane pointer arithmetic per block. A final
-//! chunk of 1–3 blocks uses partial loads/stores. Lanes from `active` on
-//! are idle: they read lane 0's input (always valid, never stored) and
-//! store nothing.
+//! pointer per lane and no per-lane pointer arithmetic per block. Lanes
+//! from `active` on are idle: they read lane 0's input (always valid) and
+//! their outputs are discarded.
 //!
 //! Round keys: with `SHARED` every lane has the same key, which is loaded
 //! (broadcast to the four lanes) once per call and stays in registers;
@@ -29,6 +33,11 @@
 
 use super::lanes::LaneCtx;
 use super::{CBC_ENC, CFB_DEC, CFB_ENC};
+use zeroize::Zeroize;
+
+/// Blocks per piece of the one-block-at-a-time path (idle lanes write
+/// into a stack sink of this many blocks).
+const PIECE: usize = 64;
 
 /// Four AES blocks, one per lane of a group (lane `l` at bytes
 /// `16l..16l + 16` when loaded from or stored to memory).
@@ -61,6 +70,32 @@ pub(super) trait Quad: Copy {
     /// 4×4 transpose of 128-bit lanes: lane `j` of output `i` is lane `i`
     /// of input `j`.
     unsafe fn transpose(m: [Self; 4]) -> [Self; 4];
+    /// Whether [`run`] steps one block at a time, reading each lane's block
+    /// with [`Quad::gather`] and writing it with [`Quad::scatter`], rather
+    /// than in 4-block chunks with transposes.
+    const PER_BLOCK: bool;
+    /// Lane `l` = the 16 bytes at `p[l] + off`.
+    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
+        let mut b = [0u8; 64];
+        for (l, q) in p.iter().enumerate() {
+            // SAFETY: 16 readable bytes at `q + off` (caller); `b` has 64.
+            unsafe { core::ptr::copy_nonoverlapping(q.add(off), b.as_mut_ptr().add(16 * l), 16) };
+        }
+        // SAFETY: 64 readable bytes; features are the caller's.
+        unsafe { Self::load(b.as_ptr()) }
+    }
+    /// Write lane `l` to the 16 bytes at `p[l] + off` (in lane order, so
+    /// for equal pointers the last lane's block stays); nothing else is
+    /// written.
+    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
+        let mut b = [0u8; 64];
+        // SAFETY: 64 writable bytes; features are the caller's.
+        unsafe { Self::store(b.as_mut_ptr(), v) };
+        for (l, q) in p.iter().enumerate() {
+            // SAFETY: 16 writable bytes at `q + off` (caller); `b` has 64.
+            unsafe { core::ptr::copy_nonoverlapping(b.as_ptr().add(16 * l), q.add(off), 16) };
+        }
+    }
     /// A scheduling barrier (an empty `asm!` reading and writing `v` in
     /// its registers): LLVM keeps the barriers in program order, so round
     /// `r` of every chain issues before round `r + 1` of any. Without it
@@ -138,20 +173,74 @@ pub(super) unsafe fn run<
         })
     });
     let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
-    let mut off = 0usize;
-    for _ in 0..n / 4 {
-        // SAFETY: the chunk's 64 bytes at `off` lie within the first `16n`
-        // bytes of every lane (off + 64 <= 16 * (n / 4) * 4).
-        unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, 4, &mut st, &key) };
-        off += 64;
-    }
-    if !n.is_multiple_of(4) {
-        // SAFETY: the last `n % 4` blocks: off + 16 * (n % 4) = 16n.
-        unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, n % 4, &mut st, &key) };
+    if V::PER_BLOCK {
+        // Idle lanes store into `sink` (so that no store is conditional),
+        // one piece of at most `PIECE` blocks at a time.
+        let mut sink = [0u8; 16 * PIECE];
+        let mut done = 0;
+        while done < n {
+            let (m, base) = ((n - done).min(PIECE), 16 * done);
+            let from: [[*const u8; 4]; G] =
+                core::array::from_fn(|g| core::array::from_fn(|l| src[g][l].wrapping_add(base)));
+            let to: [[*mut u8; 4]; G] = core::array::from_fn(|g| {
+                core::array::from_fn(|l| match live[g][l] {
+                    true => dst[g][l].wrapping_add(base),
+                    false => sink.as_mut_ptr(),
+                })
+            });
+            // SAFETY: blocks `done..done + m` (done + m <= n) of
+            // every lane are readable at `src` and writable at every live
+            // lane's `dst` (caller); idle lanes write blocks `..m <= PIECE`
+            // of `sink`.
+            unsafe { blocks::<V, G, MODE, NR>(&from, &to, m, &mut st, &key) };
+            done += m;
+        }
+        // Idle lanes' outputs: lane 0's input under their keys.
+        sink.zeroize();
+    } else {
+        let mut off = 0usize;
+        for _ in 0..n / 4 {
+            // SAFETY: the chunk's 64 bytes at `off` lie within the first
+            // `16n` bytes of every lane (off + 64 <= 16 * (n / 4) * 4).
+            unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, 4, &mut st, &key) };
+            off += 64;
+        }
+        if !n.is_multiple_of(4) {
+            // SAFETY: the last `n % 4` blocks: off + 16 * (n % 4) = 16n.
+            unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, n % 4, &mut st, &key) };
+        }
     }
     for (g, s) in st.iter().enumerate() {
         // SAFETY: `ctx.state[g]` is 64 writable bytes.
         unsafe { V::store(ctx.state[g].0.as_mut_ptr(), *s) };
+    }
+}
+
+/// `m` blocks, one per lane at a time: gather, rounds, scatter. (Gathering
+/// the next block during this block's rounds models no faster on Zen 4:
+/// the extra live registers spill.)
+///
+/// # Safety
+/// As [`run`]: `m` blocks are readable at every lane's `src` and writable
+/// at every lane's `dst`.
+#[inline(always)]
+unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
+    src: &[[*const u8; 4]; G],
+    dst: &[[*mut u8; 4]; G],
+    m: usize,
+    st: &mut [V; G],
+    key: &impl Fn(usize, usize) -> V,
+) {
+    for i in 0..m {
+        // SAFETY: block `i < m` of every lane is readable (caller);
+        // features are the caller's.
+        let inp: [V; G] = core::array::from_fn(|g| unsafe { V::gather(&src[g], 16 * i) });
+        // SAFETY: register operations; features are the caller's.
+        let out = unsafe { block_step::<V, G, MODE, NR>(&inp, st, key) };
+        for g in 0..G {
+            // SAFETY: block `i < m` of every lane is writable (caller).
+            unsafe { V::scatter(&dst[g], 16 * i, out[g]) };
+        }
     }
 }
 
@@ -192,15 +281,21 @@ unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         let mut out = [[V::zero(); 4]; G];
         // Written out so that every index is a constant (the arrays stay in
         // registers or fixed stack slots, nothing is re-zeroed per chunk).
-        block_step::<V, G, MODE, NR>(0, &inp, &mut out, st, &key);
+        let mut step = |j: usize| {
+            let o = block_step::<V, G, MODE, NR>(&core::array::from_fn(|g| inp[g][j]), st, key);
+            for g in 0..G {
+                out[g][j] = o[g];
+            }
+        };
+        step(0);
         if blocks > 1 {
-            block_step::<V, G, MODE, NR>(1, &inp, &mut out, st, &key);
+            step(1);
         }
         if blocks > 2 {
-            block_step::<V, G, MODE, NR>(2, &inp, &mut out, st, &key);
+            step(2);
         }
         if blocks > 3 {
-            block_step::<V, G, MODE, NR>(3, &inp, &mut out, st, &key);
+            step(3);
         }
         for g in 0..G {
             let rows = V::transpose(out[g]);
@@ -219,27 +314,25 @@ unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
     }
 }
 
-/// Block `j` of the chunk on every group: the rounds of the `G` chains
-/// interleaved.
+/// One block of every group (input `inp[g]`, returned output `[g]`): the
+/// rounds of the `G` chains interleaved.
 ///
 /// # Safety
 /// The CPU has `V`'s features.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
 unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
-    j: usize,
-    inp: &[[V; 4]; G],
-    out: &mut [[V; 4]; G],
+    inp: &[V; G],
     st: &mut [V; G],
     key: &impl Fn(usize, usize) -> V,
-) {
+) -> [V; G] {
     // SAFETY: register operations only; features are the caller's.
     unsafe {
         let mut x = [V::zero(); G];
         for g in 0..G {
             // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[g] = if MODE == CBC_ENC {
-                V::xor(V::xor(inp[g][j], key(g, 0)), st[g])
+                V::xor(V::xor(inp[g], key(g, 0)), st[g])
             } else {
                 V::xor(st[g], key(g, 0))
             };
@@ -252,19 +345,20 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
                 V::barrier(v);
             }
         }
+        let mut out = [V::zero(); G];
         for g in 0..G {
             x[g] = V::enc_last(x[g], key(g, NR));
-            let o = if MODE == CBC_ENC {
+            out[g] = if MODE == CBC_ENC {
                 x[g]
             } else {
-                V::xor(x[g], inp[g][j])
+                V::xor(x[g], inp[g])
             };
-            out[g][j] = o;
             st[g] = match MODE {
-                CFB_ENC => o,
-                CFB_DEC => inp[g][j],
+                CFB_ENC => out[g],
+                CFB_DEC => inp[g],
                 _ => x[g],
             };
         }
+        out
     }
 }

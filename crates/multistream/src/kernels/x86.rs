@@ -58,6 +58,26 @@ fn qword_mask(blocks: usize) -> __mmask8 {
 }
 
 impl Quad for Zmm {
+    const PER_BLOCK: bool = true;
+    #[inline(always)]
+    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
+        // SAFETY: AVX-512F and 16 readable bytes at each `p[l] + off`
+        // (caller).
+        unsafe { Zmm::gather_impl(p, off) }
+    }
+    #[inline(always)]
+    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
+        // SAFETY: 16 writable bytes at each `p[l] + off` (caller), written
+        // by `VEXTRACTI32X4` to memory (a store, no shuffle uop); AVX-512F
+        // (caller).
+        unsafe {
+            let to = |l: usize, x: __m128i| _mm_storeu_si128(p[l].add(off).cast(), x);
+            to(0, _mm512_castsi512_si128(v.0));
+            to(1, _mm512_extracti32x4_epi32::<1>(v.0));
+            to(2, _mm512_extracti32x4_epi32::<2>(v.0));
+            to(3, _mm512_extracti32x4_epi32::<3>(v.0));
+        }
+    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: AVX-512F (caller).
@@ -132,6 +152,50 @@ impl Quad for Zmm {
 }
 
 impl Zmm {
+    /// [`Quad::gather`]: lane `l` by a zero-masked `VBROADCASTI32X4`
+    /// (EVEX, so any zmm register; a load uop each, no shuffle uop), ORed
+    /// together (`VPTERNLOGQ`, `VPORQ`: not on the AES ports). Zero-masking
+    /// rather than merging keeps the four loads independent (a merge chain
+    /// would serialise their latencies). One `asm!` block: LLVM turns the
+    /// intrinsic form into `VINSERTI128`/`VINSERTI64X4` shuffles, which
+    /// compete with `VAESENC` for a vector port, and with separate
+    /// statements it hoists all the loads of a block step and spills.
+    ///
+    /// # Safety
+    /// 16 readable bytes at each `p[l] + off`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather_impl(p: &[*const u8; 4], off: usize) -> Self {
+        let v: __m512i;
+        // SAFETY: reads the 16 bytes at each `p[l] + off` (readable:
+        // caller) into lane `l` of `v`; writes only its register operands,
+        // no other memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "vbroadcasti32x4 {v}{{{k0}}}{{z}}, xmmword ptr [{p0} + {o}]",
+                "vbroadcasti32x4 {b}{{{k1}}}{{z}}, xmmword ptr [{p1} + {o}]",
+                "vbroadcasti32x4 {c}{{{k2}}}{{z}}, xmmword ptr [{p2} + {o}]",
+                "vpternlogq {v}, {b}, {c}, 0xFE",
+                "vbroadcasti32x4 {b}{{{k3}}}{{z}}, xmmword ptr [{p3} + {o}]",
+                "vporq {v}, {v}, {b}",
+                v = out(zmm_reg) v,
+                b = out(zmm_reg) _,
+                c = out(zmm_reg) _,
+                k0 = in(kreg) 0x000Fu16,
+                k1 = in(kreg) 0x00F0u16,
+                k2 = in(kreg) 0x0F00u16,
+                k3 = in(kreg) 0xF000u16,
+                p0 = in(reg) p[0],
+                p1 = in(reg) p[1],
+                p2 = in(reg) p[2],
+                p3 = in(reg) p[3],
+                o = in(reg) off,
+                options(pure, readonly, nostack, preserves_flags)
+            );
+        }
+        Zmm(v)
+    }
+
     /// [`Quad::barrier`] (the `zmm_reg` class needs the feature here).
     #[inline]
     #[target_feature(enable = "avx512f")]
@@ -170,6 +234,7 @@ impl Ymm2 {
 }
 
 impl Quad for Ymm2 {
+    const PER_BLOCK: bool = false;
     register_array_ops! {
         __m256i,
         zero: _mm256_setzero_si256,
@@ -247,6 +312,8 @@ impl Quad for Ymm2 {
 pub(super) struct Xmm4([__m128i; 4]);
 
 impl Quad for Xmm4 {
+    // Four loads either way; one block at a time needs fewer registers.
+    const PER_BLOCK: bool = true;
     register_array_ops! {
         __m128i,
         zero: _mm_setzero_si128,
@@ -423,4 +490,63 @@ pub(super) unsafe fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
         _ => v128::enc_n::<14, 1>(&mut x, &k),
     }
     v128::store(block, x[0]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Zmm::gather`] and [`Zmm::scatter`] on buffers `bufs` at byte
+    /// offset `off`: the gathered 64 bytes and the four output buffers after
+    /// scattering them into `outs` (the pointers `to` index `outs`).
+    ///
+    /// # Safety
+    /// AVX-512F; `off + 16` within every buffer.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn round_trip(
+        bufs: &[Vec<u8>; 4],
+        outs: &mut [Vec<u8>; 4],
+        to: [usize; 4],
+        off: usize,
+    ) -> [u8; 64] {
+        let p = bufs.each_ref().map(|b| b.as_ptr());
+        let q: Vec<*mut u8> = outs.iter_mut().map(|o| o.as_mut_ptr()).collect();
+        let mut g = [0u8; 64];
+        // SAFETY: `off + 16` within every buffer (caller); AVX-512F
+        // (caller).
+        unsafe {
+            let v = Zmm::gather(&p, off);
+            Zmm::store(g.as_mut_ptr(), v);
+            Zmm::scatter(&to.map(|i| q[i]), off, v);
+        }
+        g
+    }
+
+    /// The 512-bit gather (masked broadcasts in `asm!`) and scatter
+    /// (extract stores) — AVX-512F only, so this runs on any AVX-512F CPU
+    /// (VAES not needed) and skips elsewhere: every offset, lanes to
+    /// distinct buffers and (the idle lanes' sink) several lanes to one.
+    #[test]
+    fn zmm_gather_scatter() {
+        if !std::arch::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        let bufs: [Vec<u8>; 4] =
+            core::array::from_fn(|l| (0..96).map(|i| (l * 96 + i * 7) as u8).collect());
+        for to in [[0, 1, 2, 3], [3, 2, 1, 0], [0, 1, 3, 3], [2, 2, 2, 2]] {
+            for off in 0..=80 {
+                let mut outs: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0u8; 96]);
+                // SAFETY: AVX-512F checked above; off + 16 <= 96.
+                let g = unsafe { round_trip(&bufs, &mut outs, to, off) };
+                let mut want: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0u8; 96]);
+                for l in 0..4 {
+                    let block = &bufs[l][off..off + 16];
+                    assert_eq!(&g[16 * l..16 * l + 16], block, "gather lane {l} at {off}");
+                    // In lane order: for a shared buffer the last lane stays.
+                    want[to[l]][off..off + 16].copy_from_slice(block);
+                }
+                assert_eq!(outs, want, "scatter {to:?} at {off}");
+            }
+        }
+    }
 }
