@@ -174,29 +174,33 @@ pub(super) unsafe fn run<
     });
     let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
     if V::PER_BLOCK {
-        // Idle lanes store into `sink` (so that no store is conditional),
-        // one piece of at most `PIECE` blocks at a time.
-        let mut sink = [0u8; 16 * PIECE];
+        // Idle lanes store into `sink` (so that no store is conditional);
+        // with idle lanes the call runs in pieces of at most `PIECE` blocks.
+        let idle = active < 4 * G;
+        let piece = if idle { PIECE } else { n.max(1) };
+        let mut sink = [0u64; 2 * PIECE];
         let mut done = 0;
         while done < n {
-            let (m, base) = ((n - done).min(PIECE), 16 * done);
+            let (m, base) = ((n - done).min(piece), 16 * done);
             let from: [[*const u8; 4]; G] =
                 core::array::from_fn(|g| core::array::from_fn(|l| src[g][l].wrapping_add(base)));
             let to: [[*mut u8; 4]; G] = core::array::from_fn(|g| {
                 core::array::from_fn(|l| match live[g][l] {
                     true => dst[g][l].wrapping_add(base),
-                    false => sink.as_mut_ptr(),
+                    false => sink.as_mut_ptr().cast(),
                 })
             });
-            // SAFETY: blocks `done..done + m` (done + m <= n) of
-            // every lane are readable at `src` and writable at every live
-            // lane's `dst` (caller); idle lanes write blocks `..m <= PIECE`
-            // of `sink`.
+            // SAFETY: blocks `done..done + m` (done + m <= n) of every lane
+            // are readable at `src` and writable at every live lane's `dst`
+            // (caller); idle lanes (only with `idle`: m <= PIECE) write
+            // blocks `..m` of `sink`.
             unsafe { blocks::<V, G, MODE, NR>(&from, &to, m, &mut st, &key) };
             done += m;
         }
-        // Idle lanes' outputs: lane 0's input under their keys.
-        sink.zeroize();
+        if idle {
+            // Idle lanes' outputs: lane 0's input under their keys.
+            sink[..2 * n.min(PIECE)].zeroize();
+        }
     } else {
         let mut off = 0usize;
         for _ in 0..n / 4 {
@@ -281,21 +285,26 @@ unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         let mut out = [[V::zero(); 4]; G];
         // Written out so that every index is a constant (the arrays stay in
         // registers or fixed stack slots, nothing is re-zeroed per chunk).
-        let mut step = |j: usize| {
-            let o = block_step::<V, G, MODE, NR>(&core::array::from_fn(|g| inp[g][j]), st, key);
-            for g in 0..G {
-                out[g][j] = o[g];
-            }
-        };
-        step(0);
+        // A macro, not a closure: a closure does not inherit the kernel's
+        // target features, and LLVM does not inline one this large.
+        macro_rules! step {
+            ($j:literal) => {{
+                let col: [V; G] = core::array::from_fn(|g| inp[g][$j]);
+                let o = block_step::<V, G, MODE, NR>(&col, st, key);
+                for g in 0..G {
+                    out[g][$j] = o[g];
+                }
+            }};
+        }
+        step!(0);
         if blocks > 1 {
-            step(1);
+            step!(1);
         }
         if blocks > 2 {
-            step(2);
+            step!(2);
         }
         if blocks > 3 {
-            step(3);
+            step!(3);
         }
         for g in 0..G {
             let rows = V::transpose(out[g]);
