@@ -90,10 +90,15 @@
 //! half to 0.6 of ECB. `aesflow bench --modes` compares with Intel
 //! ipsec-mb in the same run. The 512-bit kernel could not run on that
 //! machine; its logic is tested through an emulation that runs the same
-//! kernel code with each zmm register replaced by four xmm registers, and
-//! `llvm-mca-19 -mcpu=znver4` models its 32-stream loop at 267 cycles per
-//! 128 blocks against 160 for ECB on 8 zmm registers (0.6 of ECB).
-//!
+//! kernel code with each zmm register replaced by four xmm registers (its
+//! AVX-512-only gather and scatter have their own test, which runs on any
+//! AVX-512F CPU). `llvm-mca-19` models its loop (shared key, AES-128) at
+//! 269 cycles per 128 blocks for 32 streams with `-mcpu=znver4` (ECB on 8
+//! zmm registers: 160; Intel ipsec-mb's 16-lane `aes_cbc_enc_128_vaes_avx512`
+//! loop: 427) and 349 with `-mcpu=icelake-server` (ECB: 320; ipsec-mb: 468);
+//! 16 streams: 329 and 330. On Zen 4 the model's limit is the load queue:
+//! each block of each stream costs a gather load and two lane-pointer loads.
+
 //! ## Modes
 //!
 //! CBC encryption (inputs a multiple of 16 bytes, no padding), CFB128
