@@ -1,9 +1,12 @@
-//! The design space reproduces the paper's eight engines.
+//! The design space reproduces the paper's eight engines, every point
+//! encrypts, and SubBytes-1 (one byte per core) against §4.5.
 
 use aesflow_array::Platform;
 use aesflow_cipher::KeySize;
+use aesflow_designs::analysis::sdf_bound;
+use aesflow_designs::kinds::{Part, Prim};
 use aesflow_designs::report::{fips_key, test_blocks};
-use aesflow_designs::space::{Params, generate};
+use aesflow_designs::space::{Params, Split, Style, generate};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
 use common::{assert_encrypts, map128, paper_points, run128};
 
@@ -72,4 +75,128 @@ fn every_generated_design_encrypts_correctly() {
             assert_encrypts(&key, &blocks, &r.ciphertext, &what);
         }
     }
+}
+
+/// The point `S1 sb1 mc4`: Parallel-SubBytes-MixColumns with SubBytes-1.
+fn psm_sb1(x: Expansion) -> (Params, Params) {
+    let psm = Params::paper(Engine::ParallelSubBytesMixColumns, KeySize::Aes128, x);
+    let sb1 = Params {
+        style: Style::Merge {
+            sub: Split::Bytes,
+            mix: Split::Columns,
+            fuse_mix_key: false,
+        },
+        ..psm
+    };
+    (psm, sb1)
+}
+
+/// §4.5: replacing Parallel-SubBytes-MixColumns' four SubBytes-4 cores by
+/// sixteen SubBytes-1 cuts the loop latency by 30 cycles (150 → 120 in the
+/// paper), so 1350 → 1080 cycles per block (67.5 cycles per byte), for
+/// seven more communication cores (four MergeCores, three DispatchCores).
+///
+/// What the model gives (AES-128, all §5 optimisations, like Table 2's
+/// designs):
+/// * SDF bound (block-level, no communication cores): the loop latency
+///   (AddRoundKey 22 + ShiftRows 38 + SubBytes + MixColumns-4 70) falls by
+///   Table 1's 40 − 10 = 30 cycles, 170 → 140; the bound, eight loop
+///   latencies and a MixColumns, falls 1430 → 1190 (the paper: nine loop
+///   latencies of 150 and 120).
+/// * Communication cores: ShiftRows (first after §5.1's swap) now feeds 16
+///   cores instead of four, so four DispatchCores (16 destinations from a
+///   core with four output directions through four-way DispatchCores), and
+///   each MixColumns-4 gathers four bytes from four cores on its two input
+///   ports: two MergeCores each, eight in all. The mapper inserts 12
+///   communication cores (15 online, 14 offline, against PSM's 3 and 2),
+///   not the paper's 7: our mapper builds plain trees and cannot meet
+///   three DispatchCores for 16 destinations or one MergeCore per
+///   MixColumns with two-input cores; the paper's mapping is not published.
+/// * Simulated throughput: those cores sit on the loop, and each hop costs
+///   link latency and a per-firing overhead; the last byte of a round
+///   passes four DispatchCores and two MergeCores. The loop gets slower, not
+///   faster: 1454 cycles per block online (90.9 cycles per byte), 1478
+///   offline, against PSM's 1390 and 1398 and the paper's 1080. In this
+///   model SubBytes-1 does not pay: the 30 cycles it saves per round are
+///   less than the communication it adds to the loop.
+#[test]
+fn psm_with_sub_bytes_one() {
+    let blocks = test_blocks(512, 5);
+    let platform = aesflow_array::Platform::default();
+    for x in Expansion::ALL {
+        let (psm, sb1) = psm_sb1(x);
+        assert!(sb1.label().starts_with("S1 sb1 mc4 "), "{}", sb1.label());
+        assert_eq!(sb1.paper_engine(), None);
+        let (dp, ds) = (generate(&psm).unwrap(), generate(&sb1).unwrap());
+        let subs = |d: &aesflow_designs::Design, k: &str| {
+            d.actors.iter().filter(|a| a.role.kind() == k).count()
+        };
+        assert_eq!(subs(&ds, "SubBytes-1"), 16);
+        assert_eq!(subs(&ds, "SubBytes-4"), 0);
+        // The SDF bound: eight loop latencies, each 30 cycles shorter.
+        let saved = Prim::Sub(Part::col(0)).delay() - Prim::Sub(Part::byte(0)).delay();
+        assert_eq!(saved, 30);
+        let (bp, bs) = (sdf_bound(&dp).unwrap().0, sdf_bound(&ds).unwrap().0);
+        let n = f64::from(sb1.rounds_per_loop() - 1);
+        assert_eq!(bs, bp - n * f64::from(saved), "{x:?} SDF");
+        // Communication cores: four DispatchCores behind ShiftRows, two
+        // MergeCores in front of each MixColumns-4.
+        let (mp, ms) = (map128(&dp), map128(&ds));
+        let out = platform.max_outputs;
+        let dispatch = (16 - out).div_ceil(out - 1);
+        let merge = 4 * (4 - platform.max_inputs);
+        assert_eq!((dispatch, merge), (4, 8));
+        assert_eq!(ms.dispatch_cores(), mp.dispatch_cores() + dispatch, "{x:?}");
+        assert_eq!(ms.merge_cores(), mp.merge_cores() + merge, "{x:?}");
+        assert_eq!(ms.total_cores(), mp.total_cores() + 12 + dispatch + merge);
+        // Simulated: it encrypts, and the communication on the loop costs
+        // more than SubBytes-1 saves.
+        let (rp, rs) = (run128(&dp, &blocks), run128(&ds, &blocks));
+        assert_encrypts(&fips_key(KeySize::Aes128), &blocks, &rs.ciphertext, "sb1");
+        assert!(rs.cycles_per_block > bs, "{x:?}: {}", rs.cycles_per_block);
+        assert!(
+            rs.cycles_per_block > rp.cycles_per_block,
+            "{x:?}: sb1 {} vs sb4 {}",
+            rs.cycles_per_block,
+            rp.cycles_per_block
+        );
+        // The paper's 1080 (67.5 c/B) is not what the model gives.
+        assert!(rs.cycles_per_byte() > 1.25 * 67.5, "{x:?}");
+    }
+}
+
+#[test]
+fn sub_bytes_one_is_in_the_space_and_mix_columns_one_is_not() {
+    let mc1 = Params {
+        style: Style::Merge {
+            sub: Split::Bytes,
+            mix: Split::Bytes,
+            fuse_mix_key: false,
+        },
+        ..psm_sb1(Expansion::Online).1
+    };
+    let e = mc1.validate().unwrap_err();
+    assert!(e.to_string().contains("MixColumns"), "{e}");
+    assert!(generate(&mc1).is_err());
+    for k in KeySize::ALL {
+        let all = Params::enumerate(k);
+        let split = |p: &Params| match p.style {
+            Style::Merge { sub, mix, .. } => Some((sub, mix)),
+            Style::NoMerge => None,
+        };
+        assert!(
+            all.iter()
+                .all(|p| split(p).is_none_or(|(_, m)| m != Split::Bytes))
+        );
+        // Every SubBytes split with every MixColumns split, alike.
+        let count = |s: Split| {
+            all.iter()
+                .filter(|p| split(p).is_some_and(|x| x.0 == s))
+                .count()
+        };
+        assert!(count(Split::Bytes) > 0);
+        assert_eq!(count(Split::Bytes), count(Split::Columns));
+        assert_eq!(count(Split::Bytes), count(Split::Whole));
+    }
+    assert!(Params::enumerate(KeySize::Aes128).contains(&psm_sb1(Expansion::Offline).1));
 }
