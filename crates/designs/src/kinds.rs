@@ -117,7 +117,7 @@ impl Part {
         };
         let p = if bytes {
             Part(a, b)
-        } else if b <= 4 {
+        } else if a < b && b <= 4 {
             Part::cols(a, b)
         } else {
             return Err(format!("bad columns {s}"));
