@@ -40,12 +40,28 @@
 //! ([`crate::kinds::Part`]'s transport rule). Its Table 1 figures (10
 //! cycles per byte, 9% IMEM) are [`crate::kinds::SUB_BYTES_TABLE1`]'s.
 //!
-//! §4.5 gives one SubBytes-1 design in words only: Parallel-SubBytes-
+//! §4.5 describes one SubBytes-1 design in words only: Parallel-SubBytes-
 //! MixColumns with its four SubBytes-4 cores replaced by sixteen
-//! SubBytes-1 (the point `S1 sb1 mc4 online`), "1080 cycles per block"
-//! (a 120-cycle loop) for seven more communication cores. The model's
-//! figures for it, and why they differ, are in the `space` integration
-//! tests (`psm_with_sub_bytes_one`).
+//! SubBytes-1 (the point `S1 sb1 mc4`): a loop latency of 120 instead of
+//! 150 cycles, 67.5 cycles per byte (1080 per block, against 1350), for
+//! seven more communication cores (four MergeCores, three DispatchCores).
+//! The model (AES-128, §5 optimisations on; online / offline):
+//! * the block-level loop latency falls by Table 1's 40 − 10 = 30 cycles
+//!   as in the paper (170 → 140; the SDF bound 1430 → 1190 cycles per
+//!   block);
+//! * the mapper adds 12 communication cores, not 7: ShiftRows (first in
+//!   the loop after §5.1's swap) now feeds 16 cores, four DispatchCores, and
+//!   each MixColumns-4 gathers four bytes from four cores on two input
+//!   ports, two MergeCores each; 18 → 42 and 15 → 39 cores;
+//! * simulated, those communication cores sit on the loop (link latency and
+//!   per-firing overhead at every hop; a round's last byte passes four
+//!   DispatchCores and two MergeCores) and cost more than the 30 cycles
+//!   saved: 1454 / 1478 cycles per block (90.9 / 92.4 cycles per byte)
+//!   against Parallel-SubBytes-MixColumns' 1390 / 1398. In this model
+//!   SubBytes-1 does not pay, and no SubBytes-1 design is on a Pareto front
+//!   of `aesflow explore`. The paper's mapping of this design is not
+//!   published; the `space` integration test `psm_with_sub_bytes_one`
+//!   checks these relations.
 
 use aesflow_cipher::KeySize;
 

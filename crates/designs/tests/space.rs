@@ -92,33 +92,13 @@ fn psm_sb1(x: Expansion) -> (Params, Params) {
 }
 
 /// §4.5: replacing Parallel-SubBytes-MixColumns' four SubBytes-4 cores by
-/// sixteen SubBytes-1 cuts the loop latency by 30 cycles (150 → 120 in the
-/// paper), so 1350 → 1080 cycles per block (67.5 cycles per byte), for
-/// seven more communication cores (four MergeCores, three DispatchCores).
-///
-/// What the model gives (AES-128, all §5 optimisations, like Table 2's
-/// designs):
-/// * SDF bound (block-level, no communication cores): the loop latency
-///   (AddRoundKey 22 + ShiftRows 38 + SubBytes + MixColumns-4 70) falls by
-///   Table 1's 40 − 10 = 30 cycles, 170 → 140; the bound, eight loop
-///   latencies and a MixColumns, falls 1430 → 1190 (the paper: nine loop
-///   latencies of 150 and 120).
-/// * Communication cores: ShiftRows (first after §5.1's swap) now feeds 16
-///   cores instead of four, so four DispatchCores (16 destinations from a
-///   core with four output directions through four-way DispatchCores), and
-///   each MixColumns-4 gathers four bytes from four cores on its two input
-///   ports: two MergeCores each, eight in all. The mapper inserts 12
-///   communication cores (15 online, 14 offline, against PSM's 3 and 2),
-///   not the paper's 7: our mapper builds plain trees and cannot meet
-///   three DispatchCores for 16 destinations or one MergeCore per
-///   MixColumns with two-input cores; the paper's mapping is not published.
-/// * Simulated throughput: those cores sit on the loop, and each hop costs
-///   link latency and a per-firing overhead; the last byte of a round
-///   passes four DispatchCores and two MergeCores. The loop gets slower, not
-///   faster: 1454 cycles per block online (90.9 cycles per byte), 1478
-///   offline, against PSM's 1390 and 1398 and the paper's 1080. In this
-///   model SubBytes-1 does not pay: the 30 cycles it saves per round are
-///   less than the communication it adds to the loop.
+/// sixteen SubBytes-1 cuts the loop latency by 30 cycles (150 → 120), so
+/// 1350 → 1080 cycles per block (67.5 cycles per byte), for seven more
+/// communication cores. The model keeps the 30 cycles in its block-level
+/// bound, inserts 12 communication cores (four DispatchCores behind
+/// ShiftRows, two MergeCores in front of each MixColumns-4), and simulated
+/// the loop gets slower, not faster: 1454 / 1478 cycles per block online /
+/// offline against 1390 / 1398 (see the `space` module docs for why).
 #[test]
 fn psm_with_sub_bytes_one() {
     let blocks = test_blocks(512, 5);
