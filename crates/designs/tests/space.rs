@@ -141,7 +141,7 @@ fn psm_with_sub_bytes_one() {
             rp.cycles_per_block
         );
         // The paper's 1080 (67.5 c/B) is not what the model gives.
-        assert!(rs.cycles_per_byte() > 1.25 * 67.5, "{x:?}");
+        assert!(rs.cycles_per_block > 1080.0, "{x:?}");
     }
 }
 
