@@ -54,9 +54,9 @@
 //!   each MixColumns-4 gathers four bytes from four cores on two input
 //!   ports, two MergeCores each; 18 → 42 and 15 → 39 cores;
 //! * simulated, those communication cores sit on the loop (link latency and
-//!   per-firing overhead at every hop; a round's last byte passes four
-//!   DispatchCores and two MergeCores) and cost more than the 30 cycles
-//!   saved: 1454 / 1478 cycles per block (90.9 / 92.4 cycles per byte)
+//!   per-firing overhead at every hop; the mapper chains the four
+//!   DispatchCores, so a round's last bytes pass all four and a MergeCore)
+//!   and cost more than the 30 cycles saved: 1454 / 1478 cycles per block (90.9 / 92.4 cycles per byte)
 //!   against Parallel-SubBytes-MixColumns' 1390 / 1398. In this model
 //!   SubBytes-1 does not pay, and no SubBytes-1 design is on a Pareto front
 //!   of `aesflow explore`. The paper's mapping of this design is not
