@@ -34,6 +34,14 @@ pub enum DispatchShape {
 }
 
 impl DispatchShape {
+    /// `chain` or `tree`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DispatchShape::Chain => "chain",
+            DispatchShape::Tree => "tree",
+        }
+    }
+
     /// The arrangement for `n` destinations and `m` outputs per core (at
     /// least 2): for each destination (in order), the DispatchCores it
     /// crosses from the producer down, as indices `0..count` (where

@@ -246,13 +246,28 @@ fn fan_out(k: usize) -> AppGraph {
 
 #[test]
 fn dispatch_cores_where_destinations_exceed_the_directions() {
-    let p = Platform::asap2();
-    for (k, dispatches) in [(4, 0), (5, 1), (7, 1), (8, 2)] {
-        let mut m = map(fan_out(k), &p).unwrap();
-        assert_eq!(m.dispatch_cores(), dispatches, "{k} destinations");
-        let s = simulate(&mut m, &p, 20);
-        s.check(&m).unwrap();
-        assert!(s.sink_times.iter().all(|t| t.len() == 20));
+    let cases = [
+        (DispatchShape::Chain, [(4, 0), (5, 1), (7, 1), (8, 2)]),
+        (DispatchShape::Tree, [(5, 1), (16, 4), (17, 5), (40, 12)]),
+    ];
+    for (shape, ks) in cases {
+        let p = Platform {
+            dispatch: shape,
+            ..Platform::asap2()
+        };
+        for (k, dispatches) in ks {
+            let mut m = map(fan_out(k), &p).unwrap();
+            assert_eq!(m.dispatch_cores(), dispatches, "{shape:?}: {k}");
+            // Every core within its two inputs and four outputs.
+            let ports = |c: &&aesflow_array::Core| {
+                c.inputs.len() <= p.max_inputs && c.outputs.len() <= p.max_outputs
+            };
+            let cores = m.cores.iter().filter(|c| c.class.is_core());
+            assert!(cores.clone().all(|c| ports(&c)), "{shape:?}: {k}");
+            let s = simulate(&mut m, &p, 20);
+            s.check(&m).unwrap();
+            assert!(s.sink_times.iter().all(|t| t.len() == 20));
+        }
     }
 }
 
@@ -302,25 +317,6 @@ fn dispatch_tree_has_the_chains_cores_and_the_least_depth() {
         DispatchShape::Chain.plan(7, m),
         DispatchShape::Tree.plan(7, m)
     );
-}
-
-#[test]
-fn dispatch_tree_maps_and_simulates() {
-    let p = Platform {
-        dispatch: DispatchShape::Tree,
-        ..Platform::asap2()
-    };
-    for (k, dispatches) in [(5, 1), (16, 4), (17, 5), (40, 12)] {
-        let mut m = map(fan_out(k), &p).unwrap();
-        assert_eq!(m.dispatch_cores(), dispatches, "{k} destinations");
-        for c in m.cores.iter().filter(|c| c.class.is_core()) {
-            assert!(c.outputs.len() <= p.max_outputs, "{k}: {}", c.name);
-            assert!(c.inputs.len() <= p.max_inputs, "{k}: {}", c.name);
-        }
-        let s = simulate(&mut m, &p, 20);
-        s.check(&m).unwrap();
-        assert!(s.sink_times.iter().all(|t| t.len() == 20));
-    }
 }
 
 #[test]
