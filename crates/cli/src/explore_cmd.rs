@@ -45,11 +45,13 @@ pub struct ExploreArgs {
 
 const EXPLORE_HELP: &str = "\
 The space: round loops S (every divisor of Nr-1: none, partial, full
-unrolling), SubBytes on 1 or 4 cores, MixColumns on 1 or 4 cores, MixColumns
-fused with AddRoundKey or not, the no-merge style, loops holding 1 or 2 blocks,
-AddRoundKey fused with the next ShiftRows or not, online or offline key
-expansion, 1, 2 or 4 copies of the engine. Switches that build the same design
-are counted once. Designs with more cores than the 164-core chip are mapped
+unrolling), SubBytes on 1, 4 or 16 cores (16, 4 or 1 bytes each), MixColumns
+on 1 or 4 cores, MixColumns fused with AddRoundKey or not, the no-merge style,
+loops holding 1 or 2 blocks, AddRoundKey fused with the next ShiftRows or not,
+online or offline key expansion, 1, 2 or 4 copies of the engine, and where a
+core needs several DispatchCores (SubBytes on 16 cores) their shape: a chain
+(the default) or a balanced tree (`tree` in the label). Switches that build the
+same design are counted once. Designs with more cores than the 164-core chip are mapped
 and flagged, never simulated and never on a front.
 
 Examples:

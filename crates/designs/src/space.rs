@@ -54,15 +54,35 @@
 //!   each MixColumns-4 gathers four bytes from four cores on two input
 //!   ports, two MergeCores each; 18 → 42 and 15 → 39 cores;
 //! * simulated, those communication cores sit on the loop (link latency and
-//!   per-firing overhead at every hop; the mapper chains the four
+//!   per-firing overhead at every hop; by default the mapper chains the four
 //!   DispatchCores, so a round's last bytes pass all four and a MergeCore)
-//!   and cost more than the 30 cycles saved: 1454 / 1478 cycles per block (90.9 / 92.4 cycles per byte)
-//!   against Parallel-SubBytes-MixColumns' 1390 / 1398. In this model
-//!   SubBytes-1 does not pay, and no SubBytes-1 design is on a Pareto front
-//!   of `aesflow explore`. The paper's mapping of this design is not
-//!   published; the `space` integration test `psm_with_sub_bytes_one`
-//!   checks these relations.
+//!   and cost more than the 30 cycles saved: 1454 / 1478 cycles per block
+//!   (90.9 / 92.4 cycles per byte) against Parallel-SubBytes-MixColumns'
+//!   1390 / 1398;
+//! * with the DispatchCores as a balanced tree instead (the point
+//!   `S1 sb1 mc4 tree`, [`DispatchShape::Tree`]: the same four, one deep —
+//!   each of ShiftRows' four outputs to a DispatchCore with four SubBytes-1
+//!   cores) it is 1494 / 1470: no closer to the paper's 1080, so the
+//!   chain's depth is not what holds this point back. What changes with
+//!   the tree: ShiftRows still writes the 16 words one after another, every
+//!   byte now passes a DispatchCore (the chain sends three directly), and
+//!   the breadth-first placement puts the sixteen SubBytes-1 cores further
+//!   from their DispatchCores and MergeCores (links through the
+//!   communication cores of up to 11 tiles, against 8 with the chain). The
+//!   tree does pay in the three-loop SubBytes-1 designs (`S3 sb1 mc4`:
+//!   30.0 → 28.6 cycles per byte online, 27.1 → 26.3 offline).
+//!
+//! In this model SubBytes-1 does not pay: with either dispatch shape no
+//! SubBytes-1 design is on a Pareto front of `aesflow explore`. The
+//! paper's mapping of this design is not published; the `space`
+//! integration test `psm_with_sub_bytes_one` checks these relations.
+//!
+//! The dispatch shape is a parameter of the mapping, not of the design
+//! graph: [`Params::enumerate`] offers the tree only where some core needs
+//! more than one DispatchCore ([`Params::dispatch_matters`]), elsewhere
+//! both shapes map alike.
 
+use aesflow_array::{DispatchShape, Platform};
 use aesflow_cipher::KeySize;
 
 use crate::engines::{Engine, KeyChain};
@@ -139,6 +159,9 @@ pub struct Params {
     pub expansion: Expansion,
     /// Copies of the whole engine gathered at the output (Fig. 12).
     pub copies: u32,
+    /// How the mapper arranges DispatchCores where a core needs more than
+    /// one ([`DispatchShape`]; the paper's designs: the default chain).
+    pub dispatch: DispatchShape,
 }
 
 impl Params {
@@ -220,7 +243,31 @@ impl Params {
             fuse_key_shift: true,
             expansion,
             copies: 1,
+            dispatch: DispatchShape::Chain,
         }
+    }
+
+    /// `base` with this point's mapping choices (the dispatch shape).
+    pub fn platform(&self, base: &Platform) -> Platform {
+        Platform {
+            dispatch: self.dispatch,
+            ..base.clone()
+        }
+    }
+
+    /// The dispatch shape changes the mapping: some core needs more than
+    /// one DispatchCore. That happens where a core feeds the sixteen
+    /// SubBytes-1 cores (four DispatchCores); SubBytes-4 and -16 and the
+    /// MixColumns splits need at most four destinations per core, or one
+    /// DispatchCore, which both shapes place alike.
+    pub fn dispatch_matters(&self) -> bool {
+        matches!(
+            self.style,
+            Style::Merge {
+                sub: Split::Bytes,
+                ..
+            }
+        )
     }
 
     /// The paper's engine this point is, if any.
@@ -233,7 +280,7 @@ impl Params {
             .find(|&e| Params::paper(e, self.key, self.expansion) == *self)
     }
 
-    /// A short label: `S3 sb4 mc16 fmk i2 ksr online x2 AES-128`.
+    /// A short label: `S1 sb1 mc4+ark i2 no-arksr tree online x2`.
     pub fn label(&self) -> String {
         let mut s = format!("S{}", self.loops);
         match self.style {
@@ -255,6 +302,9 @@ impl Params {
         if !self.fuse_key_shift {
             s += " no-arksr";
         }
+        if self.dispatch != DispatchShape::Chain {
+            s += &format!(" {}", self.dispatch.name());
+        }
         s += &format!(" {}", self.expansion.name());
         if self.copies > 1 {
             s += &format!(" x{}", self.copies);
@@ -262,7 +312,9 @@ impl Params {
         s
     }
 
-    /// Every valid point for one key size (copies 1, 2 and 4).
+    /// Every valid point for one key size (copies 1, 2 and 4), with the
+    /// tree dispatch shape as well where it changes the mapping
+    /// ([`Params::dispatch_matters`]).
     pub fn enumerate(key: KeySize) -> Vec<Params> {
         let m = key.nr() as u32 - 1;
         let mut styles = vec![Style::NoMerge];
@@ -292,9 +344,17 @@ impl Params {
                                     fuse_key_shift,
                                     expansion,
                                     copies,
+                                    dispatch: DispatchShape::Chain,
                                 };
-                                if p.validate().is_ok() {
-                                    out.push(p);
+                                if p.validate().is_err() {
+                                    continue;
+                                }
+                                out.push(p);
+                                if p.dispatch_matters() {
+                                    out.push(Params {
+                                        dispatch: DispatchShape::Tree,
+                                        ..p
+                                    });
                                 }
                             }
                         }

@@ -1,11 +1,12 @@
 //! The design space reproduces the paper's eight engines, every point
 //! encrypts, and SubBytes-1 (one byte per core) against §4.5.
 
-use aesflow_array::Platform;
+use aesflow_array::{DispatchShape, Platform};
 use aesflow_cipher::KeySize;
 use aesflow_designs::analysis::sdf_bound;
 use aesflow_designs::kinds::{Part, Prim};
 use aesflow_designs::report::{fips_key, test_blocks};
+use aesflow_designs::run::map_design;
 use aesflow_designs::space::{Params, Split, Style, generate};
 use aesflow_designs::{Engine, Expansion, Optimisations, build, run_design};
 use common::{assert_encrypts, map128, paper_points, run128};
@@ -69,7 +70,7 @@ fn every_generated_design_encrypts_correctly() {
         let blocks = test_blocks(16, k.bits() as u64);
         for p in Params::enumerate(k).into_iter().filter(|p| p.copies == 1) {
             let d = generate(&p).unwrap();
-            let r = run_design(&d, &key, &blocks, &platform)
+            let r = run_design(&d, &key, &blocks, &p.platform(&platform))
                 .unwrap_or_else(|e| panic!("{} AES-{}: {e}", p.label(), k.bits()));
             let what = format!("{} AES-{}", p.label(), k.bits());
             assert_encrypts(&key, &blocks, &r.ciphertext, &what);
@@ -99,6 +100,8 @@ fn psm_sb1(x: Expansion) -> (Params, Params) {
 /// ShiftRows, two MergeCores in front of each MixColumns-4), and simulated
 /// the loop gets slower, not faster: 1454 / 1478 cycles per block online /
 /// offline against 1390 / 1398 (see the `space` module docs for why).
+/// With the DispatchCores as a tree (one deep instead of a chain of four)
+/// it is 1494 / 1470: still slower than SubBytes-4.
 #[test]
 fn psm_with_sub_bytes_one() {
     let blocks = test_blocks(512, 5);
@@ -131,17 +134,92 @@ fn psm_with_sub_bytes_one() {
         assert_eq!(ms.total_cores(), mp.total_cores() + 12 + dispatch + merge);
         // Simulated: it encrypts, and the communication on the loop costs
         // more than SubBytes-1 saves.
-        let (rp, rs) = (run128(&dp, &blocks), run128(&ds, &blocks));
-        assert_encrypts(&fips_key(KeySize::Aes128), &blocks, &rs.ciphertext, "sb1");
-        assert!(rs.cycles_per_block > bs, "{x:?}: {}", rs.cycles_per_block);
-        assert!(
-            rs.cycles_per_block > rp.cycles_per_block,
-            "{x:?}: sb1 {} vs sb4 {}",
-            rs.cycles_per_block,
-            rp.cycles_per_block
-        );
         // The paper's 1080 (67.5 c/B) is not what the model gives.
-        assert!(rs.cycles_per_block > 1080.0, "{x:?}");
+        let rp = run128(&dp, &blocks);
+        let key = fips_key(KeySize::Aes128);
+        let slower = |r: &aesflow_designs::Run, what: &str| {
+            assert_encrypts(&key, &blocks, &r.ciphertext, what);
+            let c = r.cycles_per_block;
+            assert!(c > bs, "{x:?} {what}: {c}");
+            assert!(c > rp.cycles_per_block, "{x:?}: {what} {c} vs sb4");
+            assert!(c > 1080.0, "{x:?} {what}: {c}");
+        };
+        slower(&run128(&ds, &blocks), "sb1");
+        // The tree dispatch shape: the same cores, one DispatchCore deep
+        // instead of four, and still no SubBytes-1 gain (its longer links,
+        // see the `space` module docs).
+        let tree = Params {
+            dispatch: DispatchShape::Tree,
+            ..sb1
+        };
+        assert!(
+            tree.label().starts_with("S1 sb1 mc4 tree "),
+            "{}",
+            tree.label()
+        );
+        let tp = tree.platform(&platform);
+        let mt = map_design(&ds, &key, &tp).unwrap();
+        assert_eq!(mt.total_cores(), ms.total_cores(), "{x:?}");
+        assert_eq!(mt.dispatch_cores(), ms.dispatch_cores(), "{x:?}");
+        assert_eq!((dispatch_depth(&ms), dispatch_depth(&mt)), (4, 1), "{x:?}");
+        slower(&run_design(&ds, &key, &blocks, &tp).unwrap(), "sb1 tree");
+    }
+}
+
+/// The most DispatchCores any word crosses in a row.
+fn dispatch_depth(m: &aesflow_array::Mapping) -> usize {
+    let is_dispatch = |c: usize| m.cores[c].class == aesflow_array::CoreClass::Dispatch;
+    let mut depth = vec![0; m.cores.len()];
+    // Links from a DispatchCore's input outward, repeated to a fixpoint.
+    for _ in 0..m.cores.len() {
+        for l in m.links.iter().filter(|l| is_dispatch(l.dst)) {
+            let d = if is_dispatch(l.src) { depth[l.src] } else { 0 };
+            depth[l.dst] = depth[l.dst].max(d + 1);
+        }
+    }
+    depth.into_iter().max().unwrap_or(0)
+}
+
+#[test]
+fn the_dispatch_shape_is_a_dimension_where_it_matters() {
+    let chain = Platform::default();
+    let tree = Params {
+        dispatch: DispatchShape::Tree,
+        ..psm_sb1(Expansion::Online).1
+    }
+    .platform(&chain);
+    assert_eq!(tree.dispatch, DispatchShape::Tree);
+    let shape = |m: &aesflow_array::Mapping| {
+        let names: Vec<String> = m.cores.iter().map(|c| c.name.clone()).collect();
+        (names, m.links.clone())
+    };
+    for k in KeySize::ALL {
+        let key = fips_key(k);
+        let all = Params::enumerate(k);
+        for p in all.iter().filter(|p| p.copies == 1) {
+            if p.dispatch == DispatchShape::Tree {
+                assert!(p.dispatch_matters() && p.label().contains(" tree "));
+                let c = Params {
+                    dispatch: DispatchShape::Chain,
+                    ..*p
+                };
+                assert!(all.contains(&c), "{}", p.label());
+                continue;
+            }
+            assert!(!p.label().contains("tree"));
+            let d = generate(p).unwrap();
+            let mc = map_design(&d, &key, &chain).unwrap();
+            let mt = map_design(&d, &key, &tree).unwrap();
+            assert_eq!(mt.dispatch_cores(), mc.dispatch_cores(), "{}", p.label());
+            let same = shape(&mc) == shape(&mt);
+            assert_eq!(
+                same,
+                !p.dispatch_matters(),
+                "{} AES-{}",
+                p.label(),
+                k.bits()
+            );
+        }
     }
 }
 
@@ -168,15 +246,21 @@ fn sub_bytes_one_is_in_the_space_and_mix_columns_one_is_not() {
             all.iter()
                 .all(|p| split(p).is_none_or(|(_, m)| m != Split::Bytes))
         );
-        // Every SubBytes split with every MixColumns split, alike.
-        let count = |s: Split| {
+        // Every SubBytes split with every MixColumns split, alike (with
+        // the default dispatch shape; SubBytes-1 once more with the tree).
+        let count = |s: Split, x: DispatchShape| {
             all.iter()
-                .filter(|p| split(p).is_some_and(|x| x.0 == s))
+                .filter(|p| split(p).is_some_and(|y| y.0 == s) && p.dispatch == x)
                 .count()
         };
-        assert!(count(Split::Bytes) > 0);
-        assert_eq!(count(Split::Bytes), count(Split::Columns));
-        assert_eq!(count(Split::Bytes), count(Split::Whole));
+        let chain = |s: Split| count(s, DispatchShape::Chain);
+        assert!(chain(Split::Bytes) > 0);
+        assert_eq!(chain(Split::Bytes), chain(Split::Columns));
+        assert_eq!(chain(Split::Bytes), chain(Split::Whole));
+        assert_eq!(
+            count(Split::Bytes, DispatchShape::Tree),
+            chain(Split::Bytes)
+        );
     }
     assert!(Params::enumerate(KeySize::Aes128).contains(&psm_sb1(Expansion::Offline).1));
 }
