@@ -123,7 +123,8 @@ nJ/bit at 1.3 V and 1.2 GHz (Table 3's power model); best = lowest energy per
 bit over supplies 0.675-1.3 V, each at its f_max, and that supply. Design
 labels: S = round loops, sbN/mcN = bytes of SubBytes/MixColumns per core, +ark =
 MixColumns fused with AddRoundKey, iN = blocks per loop, no-arksr = AddRoundKey
-not fused with ShiftRows, xN = copies.";
+not fused with ShiftRows, xN = copies, tree = DispatchCores as a balanced tree
+(default: a chain).";
 
 fn print_text(x: &Exploration, all: bool, secs: f64, jobs: usize) {
     let feasible = x.points.iter().filter(|p| p.feasible()).count();
