@@ -35,7 +35,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
 /// Number of stored powers of H.
-pub(crate) const POWERS: usize = 16;
+pub(crate) const POWERS: usize = 32;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,10 +93,10 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H^16..H^1 (premultiplied by y) and the backend.
+/// The GHASH key: H^32..H^1 (premultiplied by y) and the backend.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct GhashKey {
-    /// `powers[i] = key^(16 - i)`: descending, H^1 last.
+    /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
     pub(crate) powers: [u128; POWERS],
     #[zeroize(skip)]
     imp: GhashImpl,

@@ -19,6 +19,7 @@
 //! wrappers below, which check the CPU first with the features token of
 //! `aesflow_cipher::cpu` (detected once).
 
+use crate::gcm::ghash::POWERS;
 use aesflow_cipher::Isa;
 
 #[cfg(target_arch = "x86_64")]
@@ -49,7 +50,7 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
 
 /// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
 /// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
-pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
     let available = if wide { has_vpclmul() } else { has_pclmul() };
     assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
@@ -103,7 +104,7 @@ impl Fused {
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
-    powers: &[u128; 16],
+    powers: &[u128; POWERS],
     ctr: &[u8; 16],
     x: &mut u128,
     data: &mut [u8],

@@ -25,7 +25,7 @@
 //! (An AVX-512VL instantiation would gain nothing: without VAES/VPCLMULQDQ,
 //! `aesenc` and `pclmulqdq` cannot address xmm16–31.)
 
-use super::{BSWAP, GFPOLY, GcmCall, from_u128, reduce128, to_u128};
+use super::{BSWAP, GFPOLY, GcmCall, POWERS, from_u128, reduce128, to_u128};
 use aesflow_cipher::x86::v128;
 use core::arch::{asm, x86_64::*};
 
@@ -416,7 +416,7 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
         inc: [z; 8],
         step: _mm_set_epi32(0, 0, 0, 8),
     };
-    for (j, p) in call.powers[8..].iter().enumerate() {
+    for (j, p) in call.powers[POWERS - 8..].iter().enumerate() {
         t.h[j] = from_u128(*p);
         t.hk[j] = from_u128(((*p >> 64) ^ *p) as u64 as u128);
         t.inc[j] = _mm_set_epi32(0, 0, 0, j as i32);

@@ -12,116 +12,205 @@
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
 
 /// One group of AES-CTR (counters `base + inc[r]`) with the GHASH of the N
-/// byte-reflected blocks `g` into `acc` woven between its rounds: after AES
-/// round i the products of GHASH register i − 1, then the reduction — so the
-/// AES and carry-less-multiply units work at the same time. Evaluates to
-/// (keystream, new GHASH state). A macro rather than a function so that it is
-/// always inlined (`#[inline(always)]` cannot be combined with
-/// `#[target_feature]`, and an out-of-line call spills the whole state).
+/// byte-reflected blocks `g` woven between its rounds: after AES round i the
+/// products of GHASH register i − 1 by the power vectors `pw`, added to the
+/// unreduced sums `sums` (with the state `acc`, if given, XORed into the
+/// first block), then — if `reduce` — the reduction. So the AES and
+/// carry-less-multiply units work at the same time. Evaluates to
+/// (keystream, unreduced sums, reduced state or `acc`). A macro rather than
+/// a function so that it is always inlined (`#[inline(always)]` cannot be
+/// combined with `#[target_feature]`, and an out-of-line call spills the
+/// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
-    ($nr:ident, $k:expr, $base:expr, $inc:expr, $mask:expr, $pw:expr, $g:expr, $acc:expr) => {{
+    ($nr:ident, $k:expr, $base:expr, $inc:expr, $mask:expr, $pw:expr, $g:expr,
+     $acc:expr, $sums:expr, $reduce:expr) => {{
         let (k, pw, g): (&[V; 15], &[V; REGS], &[V; REGS]) = ($k, $pw, $g);
+        let acc: Option<__m128i> = $acc;
         let mut s = [splat(0); REGS];
         for (si, ii) in s.iter_mut().zip($inc) {
             *si = xor(shuffle(add32($base, *ii), $mask), k[0]);
         }
-        let zero = splat(0);
-        let (mut lo, mut mi, mut hi) = (zero, zero, zero);
-        let mut x = from_u128(0);
-        for (round, ki) in k[1..$nr].iter().enumerate() {
+        let mut sums: Sums = $sums;
+        let mut x = acc.unwrap_or(from_u128(0));
+        // Both widths have REGS + 1 < Nr: rounds 1..=REGS + 1 carry the
+        // GHASH work, the rest are AES only.
+        const { assert!(REGS + 1 < 10) };
+        for (round, ki) in k[1..REGS + 2].iter().enumerate() {
             for si in s.iter_mut() {
                 *si = aesenc(*si, *ki);
             }
             if round < REGS {
-                let d = if round == 0 {
-                    xor_lane0(g[0], $acc)
-                } else {
-                    g[round]
+                let d = match acc {
+                    Some(a) if round == 0 => xor_lane0(g[0], a),
+                    _ => g[round],
                 };
-                let p = pw[round];
-                lo = xor(lo, clmul::<0x00>(d, p));
-                hi = xor(hi, clmul::<0x11>(d, p));
-                mi = xor(mi, xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p)));
-            } else if round == REGS {
-                x = reduce(lo, mi, hi);
+                sums = mul_acc(d, pw[round], sums);
+            } else if $reduce {
+                x = reduce(sums);
+            }
+            // Keep this round's AES and GHASH work together.
+            s.iter_mut().for_each(|si| pin(si));
+            pin(&mut sums.0);
+            pin(&mut sums.1);
+            pin(&mut sums.2);
+        }
+        for ki in &k[REGS + 2..$nr] {
+            for si in s.iter_mut() {
+                *si = aesenc(*si, *ki);
             }
         }
         for si in s.iter_mut() {
             *si = aesenclast(*si, k[$nr]);
         }
-        // Both widths have REGS + 1 < Nr, so the reduction ran above.
-        const { assert!(REGS + 1 < 10) };
-        (s, x)
+        (s, sums, x)
     }};
 }
 
 macro_rules! gcm_body {
     ($feat:literal) => {
-        use super::{BSWAP, GFPOLY};
+        use super::{BSWAP, GFPOLY, POWERS};
 
         /// Blocks per group.
         const N: usize = LANES * REGS;
 
-        /// Register `r`, lane `l` of a group multiplies block `r·LANES + l`
-        /// by H^(N − r·LANES − l); `powers` is H^16..H^1 descending.
+        /// Unreduced GHASH sums (lo, mid, hi): the 256-bit products
+        /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
+        type Sums = (V, V, V);
+
+        /// The power vectors of a pair of groups (one reduction per 2N
+        /// blocks): `[0]` for the first group, `[1]` for the second (or a
+        /// group on its own). Register `r`, lane `l` of `[h]` multiplies
+        /// block `r·LANES + l` of its group by H^((2 − h)·N − r·LANES − l);
+        /// `powers` is H^32..H^1 descending.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; 16]) -> [V; REGS] {
-            let mut pw = [splat(0); REGS];
-            for (r, v) in pw.iter_mut().enumerate() {
-                let base = 16 - N + r * LANES;
-                let mut l = [0u128; LANES];
-                l.copy_from_slice(&powers[base..base + LANES]);
-                *v = lanes(l);
+        fn power_vectors(powers: &[u128; POWERS]) -> [[V; REGS]; 2] {
+            const { assert!(2 * N <= POWERS) };
+            let mut pw = [[splat(0); REGS]; 2];
+            for (h, half) in pw.iter_mut().enumerate() {
+                for (r, v) in half.iter_mut().enumerate() {
+                    let base = POWERS - (2 - h) * N + r * LANES;
+                    let mut l = [0u128; LANES];
+                    l.copy_from_slice(&powers[base..base + LANES]);
+                    *v = lanes(l);
+                }
             }
             pw
         }
 
-        /// Montgomery reduction of hi·y^128 + mi·y^64 + lo, then the XOR of
-        /// the lanes.
+        /// The sums plus the product of the blocks `d` by the powers `p`.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn reduce(lo: V, mi: V, hi: V) -> __m128i {
+        fn mul_acc(d: V, p: V, (lo, mi, hi): Sums) -> Sums {
+            (
+                xor(lo, clmul::<0x00>(d, p)),
+                xor(mi, xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))),
+                xor(hi, clmul::<0x11>(d, p)),
+            )
+        }
+
+        /// Montgomery reduction of the sums, then the XOR of the lanes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn reduce((lo, mi, hi): Sums) -> __m128i {
             let gf = splat(GFPOLY);
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));
             let hi = xor(xor(hi, swap(mi)), clmul::<0x10>(mi, gf));
             hxor(hi)
         }
 
-        /// GHASH one group of N byte-reflected blocks `d` into state `x`:
-        /// `(x ⊕ d_0)·H^N ⊕ d_1·H^(N-1) ⊕ … ⊕ d_(N-1)·H`, one reduction.
+        /// No sums yet.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_group(pw: &[V; REGS], d: &[V; REGS], x: __m128i) -> __m128i {
-            let d0 = xor_lane0(d[0], x);
-            let mut lo = clmul::<0x00>(d0, pw[0]);
-            let mut hi = clmul::<0x11>(d0, pw[0]);
-            let mut mi = xor(clmul::<0x01>(d0, pw[0]), clmul::<0x10>(d0, pw[0]));
-            for (di, pi) in d[1..].iter().zip(&pw[1..]) {
-                lo = xor(lo, clmul::<0x00>(*di, *pi));
-                hi = xor(hi, clmul::<0x11>(*di, *pi));
-                mi = xor(mi, xor(clmul::<0x01>(*di, *pi), clmul::<0x10>(*di, *pi)));
+        fn no_sums() -> Sums {
+            (splat(0), splat(0), splat(0))
+        }
+
+        /// The sums plus the products of one group of N byte-reflected
+        /// blocks `d` by the power vectors `pw`, the state `acc` (if given)
+        /// XORed into the first block.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn ghash_part(pw: &[V; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
+            for (r, (di, pi)) in d.iter().zip(pw).enumerate() {
+                let di = match acc {
+                    Some(a) if r == 0 => xor_lane0(*di, a),
+                    _ => *di,
+                };
+                s = mul_acc(di, *pi, s);
             }
-            reduce(lo, mi, hi)
+            s
+        }
+
+        /// Load one group at `p` and byte-reflect it: (raw, reflected).
+        ///
+        /// # Safety
+        /// `p` must be valid for reading `16 * N` bytes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        unsafe fn load_group(p: *const u8, mask: V) -> ([V; REGS], [V; REGS]) {
+            let (mut c, mut g) = ([splat(0); REGS], [splat(0); REGS]);
+            for (r, (cr, gr)) in c.iter_mut().zip(g.iter_mut()).enumerate() {
+                // SAFETY: register r's bytes lie within the group.
+                *cr = unsafe { load(p.add(r * LANES * 16)) };
+                *gr = shuffle(*cr, mask);
+            }
+            (c, g)
+        }
+
+        /// XOR the keystream `ks` into the group at `p` (or into `c`, the
+        /// group already loaded) and store it there; evaluates to the
+        /// result byte-reflected.
+        ///
+        /// # Safety
+        /// `p` must be valid for reading and writing `16 * N` bytes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        unsafe fn xor_store(
+            p: *mut u8,
+            ks: [V; REGS],
+            c: Option<&[V; REGS]>,
+            mask: V,
+        ) -> [V; REGS] {
+            let mut g = [splat(0); REGS];
+            for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
+                // SAFETY: register r's bytes lie within the group (caller).
+                let q = unsafe { p.add(r * LANES * 16) };
+                let v = match c {
+                    Some(c) => c[r],
+                    // SAFETY: as above.
+                    None => unsafe { load(q) },
+                };
+                let v = xor(v, kr);
+                // SAFETY: as above.
+                unsafe { store(q, v) };
+                *gr = shuffle(v, mask);
+            }
+            g
         }
 
         /// GHASH whole blocks of `data` (a trailing partial block is
-        /// ignored) into `x`.
+        /// ignored) into `x`: one reduction per 2N blocks.
         #[target_feature(enable = $feat)]
-        pub(crate) fn ghash_blocks(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+        pub(crate) fn ghash_blocks(powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
             let pw = power_vectors(powers);
             let mask = splat(BSWAP);
             let groups = data.len() / (16 * N);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
-            let mut d = [splat(0); REGS];
-            for g in 0..groups {
-                for (r, dr) in d.iter_mut().enumerate() {
-                    // SAFETY: this register's bytes end at
-                    // (g·N + (r+1)·LANES)·16 ≤ groups·N·16 ≤ data.len().
-                    *dr = shuffle(unsafe { load(p.add((g * N + r * LANES) * 16)) }, mask);
+            let mut gi = 0;
+            while gi < groups {
+                // A pair of groups, or the last one alone.
+                let first = usize::from(gi + 1 < groups);
+                let mut s = no_sums();
+                let mut a = Some(acc);
+                for h in 1 - first..2 {
+                    // SAFETY: group gi lies within `data` (gi < groups).
+                    let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
+                    s = ghash_part(&pw[h], &d, a.take(), s);
+                    gi += 1;
                 }
-                acc = ghash_group(&pw, &d, acc);
+                acc = reduce(s);
             }
             let done = groups * N * 16;
             let rest = (data.len() - done) / 16 * 16;
@@ -155,19 +244,55 @@ macro_rules! gcm_body {
             s
         }
 
+        /// What every group of one fused call needs: the round keys, the
+        /// power vectors, the byte-swap mask, the counter offsets of the
+        /// registers and the counter step of a group.
+        struct Ctx {
+            k: [V; 15],
+            pw: [[V; REGS]; 2],
+            mask: V,
+            inc: [V; REGS],
+            step: V,
+        }
+
+        /// One group of a fused call: group `gi`'s AES-CTR woven with the
+        /// GHASH of the byte-reflected blocks `$g` (`aes_ghash_group!`) as
+        /// the `first` of a pair (state `$acc` in, sums out), the `second`
+        /// (sums `$s` in, reduced) or `alone` (both); the result written over
+        /// group `gi` (`$c`: its input, if already loaded). Evaluates to (the
+        /// result byte-reflected, sums, state, next counter base).
+        macro_rules! fused_group {
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 0, Some($acc), no_sums(), false)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 1, None, $s, true)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 1, Some($acc), no_sums(), true)
+            };
+            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
+             $acc:expr, $sums:expr, $reduce:expr) => {{
+                let cx: &Ctx = $cx;
+                let (ks, s, x) = aes_ghash_group!(
+                    $nr, &cx.k, $base, &cx.inc, cx.mask, &cx.pw[$h], $g, $acc, $sums, $reduce
+                );
+                // SAFETY: group gi < groups lies within the data (see `at`).
+                let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
+                (g, s, x, add32($base, cx.step))
+            }};
+        }
+
         /// Fused GCM over whole groups of `data` (its length a multiple of
         /// N·16): CTR from counter block `ctr` (32-bit increments), GHASH of
-        /// the ciphertext into `x`. `rk`: NR + 1 round keys. (The 128-bit
-        /// instantiation is only a test reference: production AES-NI uses
-        /// the hand-scheduled `aesni` kernel.)
+        /// the ciphertext into `x`, one reduction per pair of groups. `rk`:
+        /// NR + 1 round keys. (The 128-bit instantiation is only a test
+        /// reference: production AES-NI uses the hand-scheduled `aesni`
+        /// kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            let k = keys(call.rk);
-            let pw = power_vectors(call.powers);
-            let mask = splat(BSWAP);
-            let mut base = splat(u128::from_be_bytes(call.ctr));
             let mut inc = [splat(0); REGS];
             for (r, v) in inc.iter_mut().enumerate() {
                 let mut l = [0u128; LANES];
@@ -176,52 +301,100 @@ macro_rules! gcm_body {
                 }
                 *v = lanes(l);
             }
-            let step = splat(N as u128);
+            let cx = Ctx {
+                k: keys(call.rk),
+                pw: power_vectors(call.powers),
+                mask: splat(BSWAP),
+                inc,
+                step: splat(N as u128),
+            };
+            let base = splat(u128::from_be_bytes(call.ctr));
+            let acc = from_u128(*call.x);
             let groups = call.data.len() / (16 * N);
             let p = call.data.as_mut_ptr();
-            let mut acc = from_u128(*call.x);
-            let mut g = [splat(0); REGS];
-            if call.encrypt {
-                // The GHASH of group i's ciphertext runs with group i+1's AES.
-                for gi in 0..groups {
-                    let ks = if gi == 0 {
-                        aes_group::<NR>(&k, base, &inc, mask)
-                    } else {
-                        let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
-                        acc = x;
-                        ks
-                    };
-                    base = add32(base, step);
-                    for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
-                        let off = (gi * N + r * LANES) * 16;
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
-                        let c = xor(unsafe { load(p.add(off)) }, kr);
-                        // SAFETY: as above; `call.data` is exclusively borrowed.
-                        unsafe { store(p.add(off), c) };
-                        *gr = shuffle(c, mask);
-                    }
+            // SAFETY: `p` is valid for `groups` whole groups, exclusively.
+            let acc = unsafe {
+                if call.encrypt {
+                    seal::<NR>(&cx, base, acc, p, groups)
+                } else {
+                    open::<NR>(&cx, base, acc, p, groups)
                 }
-                if groups > 0 {
-                    acc = ghash_group(&pw, &g, acc);
-                }
-            } else {
-                let mut c = [splat(0); REGS];
-                for gi in 0..groups {
-                    for (r, (cr, gr)) in c.iter_mut().zip(g.iter_mut()).enumerate() {
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
-                        *cr = unsafe { load(p.add((gi * N + r * LANES) * 16)) };
-                        *gr = shuffle(*cr, mask);
-                    }
-                    let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
-                    acc = x;
-                    base = add32(base, step);
-                    for (r, (cr, kr)) in c.iter().zip(ks).enumerate() {
-                        // SAFETY: as above; `call.data` is exclusively borrowed.
-                        unsafe { store(p.add((gi * N + r * LANES) * 16), xor(*cr, kr)) };
-                    }
-                }
-            }
+            };
             *call.x = to_u128(acc);
+        }
+
+        /// Fused encryption of `groups` whole groups at `p` (`gcm_crypt`):
+        /// the GHASH of group i's ciphertext runs with group i+1's AES;
+        /// groups (2j, 2j+1) share one reduction. Returns the state.
+        /// (Out of line, so that each direction's loop is its own function.)
+        ///
+        /// # Safety
+        /// `p` must be valid for reading and writing `groups · N · 16` bytes.
+        #[inline(never)]
+        #[target_feature(enable = $feat)]
+        unsafe fn seal<const NR: usize>(
+            cx: &Ctx,
+            mut base: V,
+            mut acc: __m128i,
+            p: *mut u8,
+            groups: usize,
+        ) -> __m128i {
+            // Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p`.
+            let at = |gi: usize| p.wrapping_add(gi * N * 16);
+            if groups == 0 {
+                return acc;
+            }
+            let ks = aes_group::<NR>(&cx.k, base, &cx.inc, cx.mask);
+            base = add32(base, cx.step);
+            // SAFETY: group 0 < groups (see `at`).
+            let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
+            let mut gi = 1;
+            while gi + 1 < groups {
+                let (g1, s, _, b) = fused_group!(cx, NR, at, base, gi, None, &g, first acc);
+                (g, _, acc, base) = fused_group!(cx, NR, at, b, gi + 1, None, &g1, second s);
+                gi += 2;
+            }
+            // `g`: group gi − 1, the first of a pair or the last alone.
+            if gi < groups {
+                let (g1, s, _, _) = fused_group!(cx, NR, at, base, gi, None, &g, first acc);
+                reduce(ghash_part(&cx.pw[1], &g1, None, s))
+            } else {
+                reduce(ghash_part(&cx.pw[1], &g, Some(acc), no_sums()))
+            }
+        }
+
+        /// Fused decryption of `groups` whole groups at `p` (`gcm_crypt`):
+        /// each group's ciphertext is hashed with its own AES; groups
+        /// (2j, 2j+1) share one reduction. Returns the state.
+        ///
+        /// # Safety
+        /// `p` must be valid for reading and writing `groups · N · 16` bytes.
+        #[inline(never)]
+        #[target_feature(enable = $feat)]
+        unsafe fn open<const NR: usize>(
+            cx: &Ctx,
+            mut base: V,
+            mut acc: __m128i,
+            p: *mut u8,
+            groups: usize,
+        ) -> __m128i {
+            let at = |gi: usize| p.wrapping_add(gi * N * 16);
+            let mut gi = 0;
+            while gi + 1 < groups {
+                // SAFETY: gi < groups (see `at`).
+                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                let (_, s, _, b) = fused_group!(cx, NR, at, base, gi, Some(&c), &g, first acc);
+                // SAFETY: gi + 1 < groups (see `at`).
+                let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
+                (_, _, acc, base) = fused_group!(cx, NR, at, b, gi + 1, Some(&c), &g, second s);
+                gi += 2;
+            }
+            if gi < groups {
+                // SAFETY: gi < groups (see `at`).
+                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                (_, _, acc, _) = fused_group!(cx, NR, at, base, gi, Some(&c), &g, alone acc);
+            }
+            acc
         }
     };
 }
