@@ -200,8 +200,9 @@ mod tests {
     }
 
     /// The assembly kernel agrees with the generic body (which the VAES
-    /// kernel shares) for every key size, both directions, 1..9 groups and
-    /// counters about to wrap in 32 bits.
+    /// kernel shares) for every key size, both directions, 1..40 groups
+    /// (pairs and a last group alone), counters whose last byte carries
+    /// within a pair, and counters about to wrap in 32 bits.
     #[test]
     fn aesni_kernel_matches_generic_body() {
         if !has_pclmul() {
@@ -217,8 +218,8 @@ mod tests {
             };
             let rk = rk.enc();
             let gk = GhashKey::new(&[0x3c; 16], GhashImpl::Pclmul);
-            for groups in [1usize, 2, 3, 9] {
-                for lo in [1u32, 0xffff_fff3, 0xffff_ffff] {
+            for groups in [1usize, 2, 3, 9, 40] {
+                for lo in [1u32, 0xd7, 0xf1, 0xffff_fff3, 0xffff_ffff] {
                     let mut ctr = [0xa5u8; 16];
                     ctr[12..].copy_from_slice(&lo.to_be_bytes());
                     let data: Vec<u8> = (0..groups * 128).map(|i| (i * 7 + 3) as u8).collect();

@@ -11,7 +11,7 @@
 //! `gcm::ghash`. Counter blocks are kept the same way, so the 32-bit GCM
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
 
-/// One group of AES-CTR (counters `base + inc[r]`) with the GHASH of the N
+/// One group of AES-CTR (from the whitened counter blocks `s`) with the GHASH of the N
 /// byte-reflected blocks `g` woven between its rounds: after AES round i the
 /// products of GHASH register i − 1 by the power vectors `pw`, added to the
 /// unreduced sums `sums` (with the state `acc`, if given, XORed into the
@@ -22,14 +22,10 @@
 /// combined with `#[target_feature]`, and an out-of-line call spills the
 /// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
-    ($nr:ident, $k:expr, $base:expr, $inc:expr, $mask:expr, $pw:expr, $g:expr,
-     $acc:expr, $sums:expr, $reduce:expr) => {{
-        let (k, pw, g): (&[V; 15], &[V; REGS], &[V; REGS]) = ($k, $pw, $g);
+    ($nr:ident, $k:expr, $s:expr, $pw:expr, $g:expr, $acc:expr, $sums:expr, $reduce:expr) => {{
+        let (k, pw, g): (&[V; 15], &[Pv; REGS], &[V; REGS]) = ($k, $pw, $g);
         let acc: Option<__m128i> = $acc;
-        let mut s = [splat(0); REGS];
-        for (si, ii) in s.iter_mut().zip($inc) {
-            *si = xor(shuffle(add32($base, *ii), $mask), k[0]);
-        }
+        let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
         let mut x = acc.unwrap_or(from_u128(0));
         // Both widths have REGS + 1 < Nr: rounds 1..=REGS + 1 carry the
@@ -77,6 +73,15 @@ macro_rules! gcm_body {
         /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
         type Sums = (V, V, V);
 
+        /// Whether products take 3 carry-less multiplications (Karatsuba:
+        /// `lo`, `hi` and `(d_hi ⊕ d_lo)·(p_hi ⊕ p_lo)`, which needs a qword
+        /// swap of the data) rather than 4 (schoolbook).
+        const KARATSUBA: bool = true;
+
+        /// A power vector: the powers of H of its lanes, and (Karatsuba) the
+        /// XOR of each power's two qwords in its low qword.
+        type Pv = (V, V);
+
         /// The power vectors of a pair of groups (one reduction per 2N
         /// blocks): `[0]` for the first group, `[1]` for the second (or a
         /// group on its own). Register `r`, lane `l` of `[h]` multiplies
@@ -84,15 +89,15 @@ macro_rules! gcm_body {
         /// `powers` is H^32..H^1 descending.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; POWERS]) -> [[V; REGS]; 2] {
+        fn power_vectors(powers: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
             const { assert!(2 * N <= POWERS) };
-            let mut pw = [[splat(0); REGS]; 2];
+            let mut pw = [[(splat(0), splat(0)); REGS]; 2];
             for (h, half) in pw.iter_mut().enumerate() {
                 for (r, v) in half.iter_mut().enumerate() {
                     let base = POWERS - (2 - h) * N + r * LANES;
                     let mut l = [0u128; LANES];
                     l.copy_from_slice(&powers[base..base + LANES]);
-                    *v = lanes(l);
+                    *v = (lanes(l), lanes(l.map(|p| ((p >> 64) ^ p) as u64 as u128)));
                 }
             }
             pw
@@ -101,12 +106,13 @@ macro_rules! gcm_body {
         /// The sums plus the product of the blocks `d` by the powers `p`.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn mul_acc(d: V, p: V, (lo, mi, hi): Sums) -> Sums {
-            (
-                xor(lo, clmul::<0x00>(d, p)),
-                xor(mi, xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))),
-                xor(hi, clmul::<0x11>(d, p)),
-            )
+        fn mul_acc(d: V, (p, pk): Pv, (lo, mi, hi): Sums) -> Sums {
+            let m = if KARATSUBA {
+                clmul::<0x00>(xor(d, swap(d)), pk)
+            } else {
+                xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))
+            };
+            (xor(lo, clmul::<0x00>(d, p)), xor(mi, m), xor(hi, clmul::<0x11>(d, p)))
         }
 
         /// Montgomery reduction of the sums, then the XOR of the lanes.
@@ -114,6 +120,7 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         fn reduce((lo, mi, hi): Sums) -> __m128i {
             let gf = splat(GFPOLY);
+            let mi = if KARATSUBA { xor(mi, xor(lo, hi)) } else { mi };
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));
             let hi = xor(xor(hi, swap(mi)), clmul::<0x10>(mi, gf));
             hxor(hi)
@@ -131,7 +138,7 @@ macro_rules! gcm_body {
         /// XORed into the first block.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_part(pw: &[V; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
+        fn ghash_part(pw: &[Pv; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
             for (r, (di, pi)) in d.iter().zip(pw).enumerate() {
                 let di = match acc {
                     Some(a) if r == 0 => xor_lane0(*di, a),
@@ -224,15 +231,11 @@ macro_rules! gcm_body {
             *x = to_u128(acc);
         }
 
-        /// AES-CTR keystream for one group: counters `base + inc[r]` (32-bit
-        /// lane-0 dword adds), `k` the broadcast round keys.
+        /// AES-CTR keystream for one group from its whitened counter blocks
+        /// `s`, `k` the broadcast round keys.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: &[V; 15], base: V, inc: &[V; REGS], mask: V) -> [V; REGS] {
-            let mut s = [splat(0); REGS];
-            for (si, ii) in s.iter_mut().zip(inc) {
-                *si = xor(shuffle(add32(base, *ii), mask), k[0]);
-            }
+        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
             for ki in &k[1..NR] {
                 for si in s.iter_mut() {
                     *si = aesenc(*si, *ki);
@@ -245,14 +248,39 @@ macro_rules! gcm_body {
         }
 
         /// What every group of one fused call needs: the round keys, the
-        /// power vectors, the byte-swap mask, the counter offsets of the
-        /// registers and the counter step of a group.
+        /// power vectors, the byte-swap mask, and the counter offsets of the
+        /// registers and the counter step of a group, for counters in the
+        /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
+        /// adds to the last byte: the fast path).
         struct Ctx {
             k: [V; 15],
-            pw: [[V; REGS]; 2],
+            pw: [[Pv; REGS]; 2],
             mask: V,
-            inc: [V; REGS],
-            step: V,
+            inc: [[V; REGS]; 2],
+            step: [V; 2],
+        }
+
+        /// How many pairs of groups from counter `c` on take the fast path
+        /// (`counters`): those whose 2N counters keep the last byte of `c`
+        /// from carrying; at most `pairs`.
+        #[inline]
+        fn fast_pairs(c: u32, pairs: usize) -> usize {
+            ((256 - (c & 0xff) as usize) / (2 * N)).min(pairs)
+        }
+
+        /// The whitened counter blocks of a group from counter `base`:
+        /// `base + inc[r]` byte-swapped, XORed with round key 0 — or (`fast`,
+        /// no counter of the group carries out of its last byte) from `base`
+        /// already in byte order, `base + inc[r]` with no byte swap.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn counters(cx: &Ctx, base: V, fast: bool) -> [V; REGS] {
+            let mut s = [splat(0); REGS];
+            for (si, ii) in s.iter_mut().zip(&cx.inc[usize::from(fast)]) {
+                let c = add32(base, *ii);
+                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
+            }
+            s
         }
 
         /// One group of a fused call: group `gi`'s AES-CTR woven with the
@@ -262,24 +290,24 @@ macro_rules! gcm_body {
         /// group `gi` (`$c`: its input, if already loaded). Evaluates to (the
         /// result byte-reflected, sums, state, next counter base).
         macro_rules! fused_group {
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 0, Some($acc), no_sums(), false)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 0, Some($acc), no_sums(), false)
             };
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 1, None, $s, true)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, None, $s, true)
             };
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $gi, $c, $g, 1, Some($acc), no_sums(), true)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, Some($acc), no_sums(), true)
             };
-            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
+            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
              $acc:expr, $sums:expr, $reduce:expr) => {{
-                let cx: &Ctx = $cx;
+                let (cx, fast): (&Ctx, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, &cx.k, $base, &cx.inc, cx.mask, &cx.pw[$h], $g, $acc, $sums, $reduce
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `at`).
                 let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
-                (g, s, x, add32($base, cx.step))
+                (g, s, x, add32($base, cx.step[usize::from(fast)]))
             }};
         }
 
@@ -293,22 +321,22 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            let mut inc = [splat(0); REGS];
-            for (r, v) in inc.iter_mut().enumerate() {
-                let mut l = [0u128; LANES];
-                for (i, li) in l.iter_mut().enumerate() {
-                    *li = (r * LANES + i) as u128;
+            // In byte order, the last byte is the top byte of the last dword.
+            let be = |v: u128| [v, v << 120];
+            let mut inc = [[splat(0); REGS]; 2];
+            for r in 0..REGS {
+                for (f, v) in inc.iter_mut().enumerate() {
+                    v[r] = lanes(core::array::from_fn(|i| be((r * LANES + i) as u128)[f]));
                 }
-                *v = lanes(l);
             }
             let cx = Ctx {
                 k: keys(call.rk),
                 pw: power_vectors(call.powers),
                 mask: splat(BSWAP),
                 inc,
-                step: splat(N as u128),
+                step: [splat(N as u128), splat(be(N as u128)[1])],
             };
-            let base = splat(u128::from_be_bytes(call.ctr));
+            let base = (splat(u128::from_be_bytes(call.ctr)), u128::from_be_bytes(call.ctr) as u32);
             let acc = from_u128(*call.x);
             let groups = call.data.len() / (16 * N);
             let p = call.data.as_mut_ptr();
@@ -323,10 +351,33 @@ macro_rules! gcm_body {
             *call.x = to_u128(acc);
         }
 
-        /// Fused encryption of `groups` whole groups at `p` (`gcm_crypt`):
-        /// the GHASH of group i's ciphertext runs with group i+1's AES;
-        /// groups (2j, 2j+1) share one reduction. Returns the state.
-        /// (Out of line, so that each direction's loop is its own function.)
+        /// The pairs of groups from group `gi` on, `c` the low 32 bits of
+        /// counter `base`: runs of pairs on the fast path (`fast_pairs`),
+        /// each followed by one on the byte-swapping path. `$pair!(b, fast)`
+        /// does one pair from counter `b` and advances `gi` by 2.
+        macro_rules! pairs {
+            ($cx:expr, $pair:ident, $base:ident, $c:ident, $gi:ident, $groups:expr) => {
+                while $gi + 1 < $groups {
+                    let fast = fast_pairs($c, ($groups - $gi) / 2);
+                    let mut be = shuffle($base, $cx.mask);
+                    for _ in 0..fast {
+                        $pair!(be, true);
+                    }
+                    $base = add32($base, splat((fast * 2 * N) as u128));
+                    $c = $c.wrapping_add((fast * 2 * N) as u32);
+                    if $gi + 1 < $groups {
+                        $pair!($base, false);
+                        $c = $c.wrapping_add(2 * N as u32);
+                    }
+                }
+            };
+        }
+
+        /// Fused encryption of `groups` whole groups at `p` (`gcm_crypt`)
+        /// from counter `base` (as a vector and its low 32 bits): the GHASH
+        /// of group i's ciphertext runs with group i+1's AES; groups
+        /// (2j, 2j+1) share one reduction. Returns the state. (Out of line,
+        /// so that each direction's loop is its own function.)
         ///
         /// # Safety
         /// `p` must be valid for reading and writing `groups · N · 16` bytes.
@@ -334,7 +385,7 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         unsafe fn seal<const NR: usize>(
             cx: &Ctx,
-            mut base: V,
+            (mut base, mut c): (V, u32),
             mut acc: __m128i,
             p: *mut u8,
             groups: usize,
@@ -344,28 +395,34 @@ macro_rules! gcm_body {
             if groups == 0 {
                 return acc;
             }
-            let ks = aes_group::<NR>(&cx.k, base, &cx.inc, cx.mask);
-            base = add32(base, cx.step);
+            let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
+            base = add32(base, cx.step[0]);
+            c = c.wrapping_add(N as u32);
             // SAFETY: group 0 < groups (see `at`).
             let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
             let mut gi = 1;
-            while gi + 1 < groups {
-                let (g1, s, _, b) = fused_group!(cx, NR, at, base, gi, None, &g, first acc);
-                (g, _, acc, base) = fused_group!(cx, NR, at, b, gi + 1, None, &g1, second s);
-                gi += 2;
+            // Groups gi, gi + 1 with the GHASH of gi − 1 (in `g`) and gi.
+            macro_rules! pair {
+                ($b:ident, $fast:literal) => {
+                    let (g1, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
+                    (g, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g1, second s);
+                    gi += 2;
+                };
             }
+            pairs!(cx, pair, base, c, gi, groups);
             // `g`: group gi − 1, the first of a pair or the last alone.
             if gi < groups {
-                let (g1, s, _, _) = fused_group!(cx, NR, at, base, gi, None, &g, first acc);
+                let (g1, s, _, _) = fused_group!(cx, NR, at, base, false, gi, None, &g, first acc);
                 reduce(ghash_part(&cx.pw[1], &g1, None, s))
             } else {
                 reduce(ghash_part(&cx.pw[1], &g, Some(acc), no_sums()))
             }
         }
 
-        /// Fused decryption of `groups` whole groups at `p` (`gcm_crypt`):
-        /// each group's ciphertext is hashed with its own AES; groups
-        /// (2j, 2j+1) share one reduction. Returns the state.
+        /// Fused decryption of `groups` whole groups at `p` (`gcm_crypt`)
+        /// from counter `base` (as `seal`): each group's ciphertext is
+        /// hashed with its own AES; groups (2j, 2j+1) share one reduction.
+        /// Returns the state.
         ///
         /// # Safety
         /// `p` must be valid for reading and writing `groups · N · 16` bytes.
@@ -373,26 +430,30 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         unsafe fn open<const NR: usize>(
             cx: &Ctx,
-            mut base: V,
+            (mut base, mut c): (V, u32),
             mut acc: __m128i,
             p: *mut u8,
             groups: usize,
         ) -> __m128i {
             let at = |gi: usize| p.wrapping_add(gi * N * 16);
             let mut gi = 0;
-            while gi + 1 < groups {
-                // SAFETY: gi < groups (see `at`).
-                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
-                let (_, s, _, b) = fused_group!(cx, NR, at, base, gi, Some(&c), &g, first acc);
-                // SAFETY: gi + 1 < groups (see `at`).
-                let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
-                (_, _, acc, base) = fused_group!(cx, NR, at, b, gi + 1, Some(&c), &g, second s);
-                gi += 2;
+            // Groups gi, gi + 1, each with its own GHASH.
+            macro_rules! pair {
+                ($b:ident, $fast:literal) => {
+                    // SAFETY: gi + 1 < groups (see `at`).
+                    let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, Some(&c), &g, first acc);
+                    // SAFETY: as above.
+                    let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
+                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, Some(&c), &g, second s);
+                    gi += 2;
+                };
             }
+            pairs!(cx, pair, base, c, gi, groups);
             if gi < groups {
                 // SAFETY: gi < groups (see `at`).
                 let (c, g) = unsafe { load_group(at(gi), cx.mask) };
-                (_, _, acc, _) = fused_group!(cx, NR, at, base, gi, Some(&c), &g, alone acc);
+                (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
             }
             acc
         }
