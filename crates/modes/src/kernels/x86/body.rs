@@ -11,6 +11,16 @@
 //! `gcm::ghash`. Counter blocks are kept the same way, so the 32-bit GCM
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
 
+/// `$body` once for each of the literals, bound to the constant `$i`.
+macro_rules! unrolled {
+    ($i:ident in $($n:literal)* => $body:block) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
+}
+
 /// One group of AES-CTR (from the whitened counter blocks `s`) with the GHASH of the N
 /// byte-reflected blocks `g` woven between its rounds: after AES round i the
 /// products of GHASH register i − 1 by the power vectors `pw`, added to the
@@ -28,29 +38,32 @@ macro_rules! aes_ghash_group {
         let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
         let mut x = acc.unwrap_or(from_u128(0));
-        // Both widths have REGS + 1 < Nr: rounds 1..=REGS + 1 carry the
-        // GHASH work, the rest are AES only.
+        // Every width has REGS + 1 < 10 ≤ Nr: rounds 1..=REGS + 1 carry the
+        // GHASH work, the rest are AES only. Rounds 1..=9 are unrolled here
+        // (LLVM would keep a loop at 256 bits: the weave would not survive).
         const { assert!(REGS + 1 < 10) };
-        for (round, ki) in k[1..REGS + 2].iter().enumerate() {
+        unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
             for si in s.iter_mut() {
-                *si = aesenc(*si, *ki);
+                *si = aesenc(*si, k[1 + R]);
             }
-            if round < REGS {
+            if let (Some(&gr), Some(&pr)) = (g.get(R), pw.get(R)) {
                 let d = match acc {
-                    Some(a) if round == 0 => xor_lane0(g[0], a),
-                    _ => g[round],
+                    Some(a) if R == 0 => xor_lane0(gr, a),
+                    _ => gr,
                 };
-                sums = mul_acc(d, pw[round], sums);
-            } else if $reduce {
+                sums = mul_acc(d, pr, sums);
+            } else if R == REGS && $reduce {
                 x = reduce(sums);
             }
-            // Keep this round's AES and GHASH work together.
-            s.iter_mut().for_each(|si| pin(si));
-            pin(&mut sums.0);
-            pin(&mut sums.1);
-            pin(&mut sums.2);
-        }
-        for ki in &k[REGS + 2..$nr] {
+            if R <= REGS {
+                // Keep this round's AES and GHASH work together.
+                s.iter_mut().for_each(|si| pin(si));
+                pin(&mut sums.0);
+                pin(&mut sums.1);
+                pin(&mut sums.2);
+            }
+        });
+        for ki in &k[10..$nr] {
             for si in s.iter_mut() {
                 *si = aesenc(*si, *ki);
             }
