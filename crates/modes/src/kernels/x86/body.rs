@@ -37,11 +37,12 @@ macro_rules! aes_ghash_group {
         let acc: Option<__m128i> = $acc;
         let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
+        let mut held = sums;
         let mut x = acc.unwrap_or(from_u128(0));
         // Every width has REGS + 1 < 10 ≤ Nr: rounds 1..=REGS + 1 carry the
         // GHASH work, the rest are AES only. Rounds 1..=9 are unrolled here
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
-        const { assert!(REGS + 1 < 10) };
+        const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
         unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
             for si in s.iter_mut() {
                 *si = aesenc(*si, k[1 + R]);
@@ -51,16 +52,23 @@ macro_rules! aes_ghash_group {
                     Some(a) if R == 0 => xor_lane0(gr, a),
                     _ => gr,
                 };
-                sums = mul_acc(d, pr, sums);
+                // Register pairs: one three-way XOR adds both products.
+                let p = products(d, pr);
+                if R % 2 == 0 {
+                    held = p;
+                } else {
+                    sums = add3(sums, held, p);
+                }
             } else if R == REGS && $reduce {
                 x = reduce(sums);
             }
             if R <= REGS {
                 // Keep this round's AES and GHASH work together.
                 s.iter_mut().for_each(|si| pin(si));
-                pin(&mut sums.0);
-                pin(&mut sums.1);
-                pin(&mut sums.2);
+                let t = if R % 2 == 0 { &mut held } else { &mut sums };
+                pin(&mut t.0);
+                pin(&mut t.1);
+                pin(&mut t.2);
             }
         });
         for ki in &k[10..$nr] {
@@ -116,16 +124,23 @@ macro_rules! gcm_body {
             pw
         }
 
-        /// The sums plus the product of the blocks `d` by the powers `p`.
+        /// The products of the blocks `d` by the powers `p`, as sums.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn mul_acc(d: V, (p, pk): Pv, (lo, mi, hi): Sums) -> Sums {
+        fn products(d: V, (p, pk): Pv) -> Sums {
             let m = if KARATSUBA {
                 clmul::<0x00>(xor(d, swap(d)), pk)
             } else {
                 xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))
             };
-            (xor(lo, clmul::<0x00>(d, p)), xor(mi, m), xor(hi, clmul::<0x11>(d, p)))
+            (clmul::<0x00>(d, p), m, clmul::<0x11>(d, p))
+        }
+
+        /// Three sums added.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn add3(a: Sums, b: Sums, c: Sums) -> Sums {
+            (xor3(a.0, b.0, c.0), xor3(a.1, b.1, c.1), xor3(a.2, b.2, c.2))
         }
 
         /// Montgomery reduction of the sums, then the XOR of the lanes.
@@ -157,7 +172,7 @@ macro_rules! gcm_body {
                     Some(a) if r == 0 => xor_lane0(*di, a),
                     _ => *di,
                 };
-                s = mul_acc(di, *pi, s);
+                s = add3(s, products(di, *pi), no_sums());
             }
             s
         }

@@ -114,16 +114,18 @@ macro_rules! binary {
 /// value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap` (the qwords
 /// of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`, `load` /
 /// `store` (unaligned, one register) and `keys` (the round keys broadcast,
-/// from `aesflow_cipher::x86`) — and the two that are not one intrinsic:
-/// `hxor` (the XOR of the lanes) and `xor_lane0` (XOR into lane 0); then
-/// the body itself.
+/// from `aesflow_cipher::x86`) — and the three that may not be one
+/// intrinsic: `hxor` (the XOR of the lanes), `xor_lane0` (XOR into lane 0)
+/// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
+/// body itself.
 macro_rules! width {
     ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path $(,)?
     ],
     hxor: |$hv:ident| $hxor:expr,
-    xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr $(,)?) => {
+    xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr,
+    xor3: |$ta:ident, $tb:ident, $tc:ident| $xor3:expr $(,)?) => {
         use super::{from_u128, to_u128};
         use core::arch::x86_64::*;
 
@@ -140,6 +142,11 @@ macro_rules! width {
         #[target_feature(enable = $feat)]
         fn xor_lane0($xv: V, $xx: __m128i) -> V {
             $xor_lane0
+        }
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn xor3($ta: V, $tb: V, $tc: V) -> V {
+            $xor3
         }
         /// An empty `asm!` taking `v` in a register: its computation cannot
         /// move after this point nor its uses before, and these points stay
@@ -219,6 +226,7 @@ pub(super) mod w128 {
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
+        xor3: |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c),
     }
 }
 
@@ -241,6 +249,7 @@ pub(super) mod w256 {
             _mm256_extracti128_si256::<1>(v),
         ),
         xor_lane0: |v, x| _mm256_xor_si256(v, _mm256_zextsi128_si256(x)),
+        xor3: |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c),
     }
 }
 
@@ -260,5 +269,6 @@ pub(super) mod w512 {
             _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
         ),
         xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
+        xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
     }
 }
