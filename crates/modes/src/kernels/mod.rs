@@ -1,13 +1,15 @@
 //! Hardware kernels: the only place in this crate with `unsafe` code.
 //!
-//! * GHASH with PCLMULQDQ (128-bit, 8 blocks per reduction) and VPCLMULQDQ
-//!   (512-bit, 4 blocks per register, 16 per reduction).
+//! * GHASH with PCLMULQDQ (128-bit, 16 blocks per reduction) and
+//!   VPCLMULQDQ (512-bit, 4 blocks per register, 32 per reduction).
 //! * Fused AES-GCM: one pass over the data in which the AES-CTR rounds of a
 //!   group of blocks run interleaved with the GHASH of ciphertext blocks —
 //!   AES-NI + PCLMULQDQ (8 blocks per group, hand-scheduled inline assembly
 //!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills),
-//!   VAES + VPCLMULQDQ on AVX-512 (16 blocks per group) and on AVX2 ymm
-//!   registers (16 blocks per group, for CPUs without AVX-512).
+//!   VAES + VPCLMULQDQ on AVX-512 and on AVX2 ymm registers (for CPUs
+//!   without AVX-512): 16 blocks per group, Karatsuba, one reduction per
+//!   pair of groups (32 blocks), counters added in byte order between
+//!   carries of their last byte (`x86/body.rs`).
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit

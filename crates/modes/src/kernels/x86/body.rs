@@ -1,15 +1,37 @@
-//! The GHASH and fused AES-GCM body shared by both register widths.
+//! The GHASH and fused AES-GCM body shared by the register widths.
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
 //! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
-//! `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`, `load`,
-//! `store`, `keys` (see `width!` in `x86/mod.rs`).
+//! `xor3`, `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`,
+//! `load`, `store`, `keys`, `pin` (see `width!` in `x86/mod.rs`).
 //!
 //! Data layout: a block `b` is held as `u128::from_be_bytes(b)` per lane (a
 //! byte-reversing shuffle after the load) — the reflected GHASH domain of
 //! `gcm::ghash`. Counter blocks are kept the same way, so the 32-bit GCM
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
+//!
+//! The fused kernel, per group of N = `LANES · REGS` blocks (16 at 256 and
+//! 512 bits):
+//!
+//! * **Aggregated reduction** (Gueron and Kounavis's method for GHASH with
+//!   a carry-less multiplier): the GHASH of a *pair* of groups is
+//!   `(x ⊕ d_0)·H^2N ⊕ d_1·H^(2N−1) ⊕ … ⊕ d_(2N−1)·H`, the 256-bit products
+//!   summed unreduced across both groups and reduced once — one Montgomery
+//!   reduction per 32 blocks, with H^32..H^1 computed once per key.
+//! * **Karatsuba** products: `lo`, `hi` and `(d_hi ⊕ d_lo)·(H_hi ⊕ H_lo)`,
+//!   three carry-less multiplications per block instead of four, the
+//!   `H_hi ⊕ H_lo` of every power precomputed (`power_vectors`); the
+//!   products of two registers are added with one three-way XOR.
+//! * **Weave**: AES rounds 1..=REGS of a group each carry one register of
+//!   GHASH products (round REGS + 1 the reduction), so the AES and the
+//!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
+//!   scheduler from regrouping them. Encryption hashes the previous group's
+//!   ciphertext, decryption the group's own.
+//! * **Counters in byte order**: while no counter of a pair carries out of
+//!   its last byte (7 pairs in 8 for a 96-bit nonce), the counter blocks
+//!   are added in byte order — a dword add on the last byte — and need no
+//!   byte swap; the pair at each carry takes the reflected path.
 
 /// `$body` once for each of the literals, bound to the constant `$i`.
 macro_rules! unrolled {
