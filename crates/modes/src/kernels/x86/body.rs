@@ -302,12 +302,32 @@ macro_rules! gcm_body {
         /// registers and the counter step of a group, for counters in the
         /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
         /// adds to the last byte: the fast path).
+        /// And the data: `groups` whole groups at `p`.
         struct Ctx {
             k: [V; 15],
             pw: [[Pv; REGS]; 2],
             mask: V,
             inc: [[V; REGS]; 2],
             step: [V; 2],
+            p: *mut u8,
+            groups: usize,
+        }
+
+        impl Ctx {
+            /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
+            /// data for gi < groups).
+            #[inline]
+            fn at(&self, gi: usize) -> *mut u8 {
+                self.p.wrapping_add(gi * N * 16)
+            }
+        }
+
+        /// Where a fused call starts: the counter block (a vector and its low
+        /// 32 bits) and the GHASH state.
+        struct Start {
+            base: V,
+            c: u32,
+            acc: __m128i,
         }
 
         /// How many pairs of groups from counter `c` on take the fast path
@@ -355,7 +375,7 @@ macro_rules! gcm_body {
                 let (ks, s, x) = aes_ghash_group!(
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
                 );
-                // SAFETY: group gi < groups lies within the data (see `at`).
+                // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
                 let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
                 (g, s, x, add32($base, cx.step[usize::from(fast)]))
             }};
@@ -385,17 +405,18 @@ macro_rules! gcm_body {
                 mask: splat(BSWAP),
                 inc,
                 step: [splat(N as u128), splat(be(N as u128)[1])],
+                p: call.data.as_mut_ptr(),
+                groups: call.data.len() / (16 * N),
             };
-            let base = (splat(u128::from_be_bytes(call.ctr)), u128::from_be_bytes(call.ctr) as u32);
-            let acc = from_u128(*call.x);
-            let groups = call.data.len() / (16 * N);
-            let p = call.data.as_mut_ptr();
-            // SAFETY: `p` is valid for `groups` whole groups, exclusively.
+            let ctr = u128::from_be_bytes(call.ctr);
+            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
+            // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
+            // `call.data`, exclusively borrowed).
             let acc = unsafe {
                 if call.encrypt {
-                    seal::<NR>(&cx, base, acc, p, groups)
+                    seal::<NR>(&cx, start)
                 } else {
-                    open::<NR>(&cx, base, acc, p, groups)
+                    open::<NR>(&cx, start)
                 }
             };
             *call.x = to_u128(acc);
@@ -423,32 +444,26 @@ macro_rules! gcm_body {
             };
         }
 
-        /// Fused encryption of `groups` whole groups at `p` (`gcm_crypt`)
-        /// from counter `base` (as a vector and its low 32 bits): the GHASH
+        /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
         /// of group i's ciphertext runs with group i+1's AES; groups
         /// (2j, 2j+1) share one reduction. Returns the state. (Out of line,
         /// so that each direction's loop is its own function.)
         ///
         /// # Safety
-        /// `p` must be valid for reading and writing `groups · N · 16` bytes.
+        /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
+        /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(
-            cx: &Ctx,
-            (mut base, mut c): (V, u32),
-            mut acc: __m128i,
-            p: *mut u8,
-            groups: usize,
-        ) -> __m128i {
-            // Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p`.
-            let at = |gi: usize| p.wrapping_add(gi * N * 16);
+        unsafe fn seal<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+            let Start { mut base, mut c, mut acc } = start;
+            let (groups, at) = (cx.groups, |gi| cx.at(gi));
             if groups == 0 {
                 return acc;
             }
             let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
             base = add32(base, cx.step[0]);
             c = c.wrapping_add(N as u32);
-            // SAFETY: group 0 < groups (see `at`).
+            // SAFETY: group 0 < groups (see `Ctx::at`).
             let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
             let mut gi = 1;
             // Groups gi, gi + 1 with the GHASH of gi − 1 (in `g`) and gi.
@@ -469,28 +484,23 @@ macro_rules! gcm_body {
             }
         }
 
-        /// Fused decryption of `groups` whole groups at `p` (`gcm_crypt`)
-        /// from counter `base` (as `seal`): each group's ciphertext is
-        /// hashed with its own AES; groups (2j, 2j+1) share one reduction.
-        /// Returns the state.
+        /// Fused decryption of the data (`gcm_crypt`) from `start`: each
+        /// group's ciphertext is hashed with its own AES; groups (2j, 2j+1)
+        /// share one reduction. Returns the state.
         ///
         /// # Safety
-        /// `p` must be valid for reading and writing `groups · N · 16` bytes.
+        /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
+        /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(
-            cx: &Ctx,
-            (mut base, mut c): (V, u32),
-            mut acc: __m128i,
-            p: *mut u8,
-            groups: usize,
-        ) -> __m128i {
-            let at = |gi: usize| p.wrapping_add(gi * N * 16);
+        unsafe fn open<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+            let Start { mut base, mut c, mut acc } = start;
+            let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
             // Groups gi, gi + 1, each with its own GHASH.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    // SAFETY: gi + 1 < groups (see `at`).
+                    // SAFETY: gi + 1 < groups (see `Ctx::at`).
                     let (c, g) = unsafe { load_group(at(gi), cx.mask) };
                     let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, Some(&c), &g, first acc);
                     // SAFETY: as above.
@@ -501,7 +511,7 @@ macro_rules! gcm_body {
             }
             pairs!(cx, pair, base, c, gi, groups);
             if gi < groups {
-                // SAFETY: gi < groups (see `at`).
+                // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = unsafe { load_group(at(gi), cx.mask) };
                 (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
             }
