@@ -43,12 +43,12 @@ macro_rules! unrolled {
     };
 }
 
-/// One group of AES-CTR (from the whitened counter blocks `s`) with the GHASH of the N
-/// byte-reflected blocks `g` woven between its rounds: after AES round i the
-/// products of GHASH register i − 1 by the power vectors `pw`, added to the
-/// unreduced sums `sums` (with the state `acc`, if given, XORed into the
-/// first block), then — if `reduce` — the reduction. So the AES and
-/// carry-less-multiply units work at the same time. Evaluates to
+/// One group of AES-CTR (from the whitened counter blocks `s`) with the
+/// GHASH of the N byte-reflected blocks `g` woven between its rounds: after
+/// AES round i the products of GHASH register i − 1 by the power vectors
+/// `pw`, added to the unreduced sums `sums` (with the state `acc`, if given,
+/// XORed into the first block), then — if `reduce` — the reduction. So the
+/// AES and carry-less-multiply units work at the same time. Evaluates to
 /// (keystream, unreduced sums, reduced state or `acc`). A macro rather than
 /// a function so that it is always inlined (`#[inline(always)]` cannot be
 /// combined with `#[target_feature]`, and an out-of-line call spills the
