@@ -26,13 +26,12 @@ use std::path::{Path, PathBuf};
 use zeroize::Zeroizing;
 
 fn suite_for(key: &[u8]) -> PyResult<Suite> {
-    match key.len() {
-        32 => Ok(Suite::Cobblestone256),
-        16 => Ok(Suite::Cobblestone128),
-        n => Err(PyValueError::new_err(format!(
-            "key must be 32 bytes (Cobblestone-256) or 16 bytes (Cobblestone-128), got {n}"
-        ))),
-    }
+    Suite::for_key_len(key.len()).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "key must be 32 bytes (Cobblestone-256) or 16 bytes (Cobblestone-128), got {}",
+            key.len()
+        ))
+    })
 }
 
 fn key_and_context(

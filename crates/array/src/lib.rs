@@ -15,7 +15,8 @@
 //! * [`mapper`] — binds each actor to a core; where an actor needs more
 //!   inputs than [`Platform::max_inputs`] it inserts **MergeCores**, where it
 //!   needs more destinations than [`Platform::max_outputs`] it inserts
-//!   **DispatchCores** (paper §4.4–4.5: both count as communication cores);
+//!   **DispatchCores** (paper §4.4–4.5: both count as communication cores)
+//!   in a chain or a balanced tree ([`dispatch`]);
 //!   places the cores on the mesh (breadth-first along a serpentine, so
 //!   neighbours in the dataflow are mostly neighbours on the mesh) and tells
 //!   nearest-neighbour from long-distance links;
@@ -31,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod dispatch;
 pub mod error;
 pub mod mapper;
 mod place;
@@ -40,6 +42,7 @@ pub mod sim;
 pub mod svg;
 
 pub use app::{ActorClass, AppActor, AppEdge, AppGraph, Behavior, Exec, NoBehavior, Step, gather};
+pub use dispatch::DispatchShape;
 pub use mapper::{Core, CoreClass, Link, MapError, Mapping, Op, map};
 pub use platform::Platform;
 pub use sim::{Clocks, CoreStats, LinkStats, SimError, SimResult, simulate, simulate_clocked};

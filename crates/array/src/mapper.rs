@@ -2,11 +2,11 @@
 //! where an actor needs more inputs or outputs than a core offers, places the
 //! cores on the mesh and compiles each core's word-level program.
 //!
-//! [`map`] runs the phases in order: *binding* ([`crate::route::bind`]: one
+//! [`map`] runs the phases in order: *binding* (`route::bind`: one
 //! core per actor, then the merge and dispatch trees), *routing*
-//! ([`crate::route::links`]: one link per hop of every edge, and the
+//! (`route::links`: one link per hop of every edge, and the
 //! programs of the actor and communication cores), *placement*
-//! ([`crate::place::place`]: breadth-first along a serpentine; link lengths
+//! (`place::place`: breadth-first along a serpentine; link lengths
 //! and latencies).
 
 use crate::app::{AppGraph, Behavior, Exec};
@@ -56,7 +56,7 @@ pub enum Op {
         /// Data-memory address.
         addr: u16,
     },
-    /// Execute (see [`Step::Exec`]); `action == u32::MAX` means no
+    /// Execute (see [`crate::Step::Exec`]); `action == u32::MAX` means no
     /// behaviour call.
     Exec(Exec),
 }

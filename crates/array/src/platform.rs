@@ -1,5 +1,7 @@
 //! The platform parameters: one global set for every engine.
 
+use crate::dispatch::DispatchShape;
+
 /// The parameters of the simulated array (paper §3; AsAP2, Truong et al. 2009).
 ///
 /// There is exactly one set of these for all engines: the simulator applies no
@@ -20,6 +22,9 @@ pub struct Platform {
     /// Distinct destinations one core's output can reach without help (the
     /// four mesh directions; more needs DispatchCores).
     pub max_outputs: usize,
+    /// How the mapper arranges DispatchCores when a producer needs more
+    /// than one ([`DispatchShape`]; the paper's designs: a chain).
+    pub dispatch: DispatchShape,
     /// Depth of each input FIFO in 16-bit words.
     pub fifo_depth: usize,
     /// Cycles from a write to the word being readable on a nearest-neighbour
@@ -56,6 +61,7 @@ impl Platform {
             chip_cores: 164,
             max_inputs: 2,
             max_outputs: 4,
+            dispatch: DispatchShape::Chain,
             fifo_depth: 32,
             link_latency: 3,
             long_link_per_tile: 1,

@@ -163,10 +163,10 @@ fn build_merges(node: &MNode, b: &mut Bound, merge_count: &mut usize) {
     }
 }
 
-/// Keep `max_outputs − 1` next hops of a producer direct and send the rest
-/// through a new DispatchCore (which may itself need another).
+/// DispatchCores behind every producer with more next hops than
+/// `max_outputs`, arranged as [`Platform::dispatch`] says
+/// ([`crate::DispatchShape::plan`]).
 fn dispatch_trees(app: &AppGraph, platform: &Platform, b: &mut Bound) {
-    let max_out = platform.max_outputs.max(2);
     let mut dispatch_count = 0;
     for p in 0..app.actors.len() {
         if app.actors[p].class != ActorClass::Compute {
@@ -180,20 +180,16 @@ fn dispatch_trees(app: &AppGraph, platform: &Platform, b: &mut Bound) {
                 out_edges.push(edge);
             }
         }
-        let mut work: Vec<(Vec<usize>, usize)> = vec![(out_edges, 0)];
-        while let Some((es, depth)) = work.pop() {
-            let mut hops: Vec<usize> = Vec::new();
-            for &e in &es {
-                let h = b.paths[e][depth];
-                if !hops.contains(&h) {
-                    hops.push(h);
-                }
+        let mut hops: Vec<usize> = Vec::new();
+        for &e in &out_edges {
+            if !hops.contains(&b.paths[e][0]) {
+                hops.push(b.paths[e][0]);
             }
-            if hops.len() <= max_out {
-                continue;
-            }
-            let rest: Vec<usize> = hops[max_out - 1..].to_vec();
-            let id = b.cores.len();
+        }
+        let plan = platform.dispatch.plan(hops.len(), platform.max_outputs);
+        let base = b.cores.len();
+        let count = plan.iter().flatten().map(|&c| c + 1).max().unwrap_or(0);
+        for _ in 0..count {
             b.cores.push(comm_core(
                 format!("dispatch{dispatch_count}"),
                 "DispatchCore",
@@ -201,15 +197,13 @@ fn dispatch_trees(app: &AppGraph, platform: &Platform, b: &mut Bound) {
             ));
             b.behaviors.push(None);
             dispatch_count += 1;
-            let moved: Vec<usize> = es
-                .iter()
-                .copied()
-                .filter(|&e| rest.contains(&b.paths[e][depth]))
-                .collect();
-            for &e in &moved {
-                b.paths[e].insert(depth, id);
-            }
-            work.push((moved, depth + 1));
+        }
+        for &e in &out_edges {
+            let Some(h) = hops.iter().position(|&h| h == b.paths[e][0]) else {
+                continue;
+            };
+            let path = &mut b.paths[e];
+            path.splice(0..0, plan[h].iter().map(|&c| base + c));
         }
     }
 }

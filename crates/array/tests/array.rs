@@ -3,8 +3,8 @@
 //! its errors (deadlock, step limit, malformed applications).
 
 use aesflow_array::{
-    ActorClass, AppActor, AppEdge, AppGraph, Behavior, Exec, MapError, Mapping, NoBehavior, Op,
-    Platform, SimError, Step, map, simulate,
+    ActorClass, AppActor, AppEdge, AppGraph, Behavior, DispatchShape, Exec, MapError, Mapping,
+    NoBehavior, Op, Platform, SimError, Step, map, simulate,
 };
 
 /// Adds 1 to memory word 0.
@@ -220,36 +220,103 @@ fn merge_cores_where_inputs_exceed_the_ports() {
     }
 }
 
+/// One producer writing to `k` consumers, each to its own sink.
+fn fan_out(k: usize) -> AppGraph {
+    let mut actors = vec![
+        source("src", 0),
+        node(
+            "p",
+            std::iter::once(r(0))
+                .chain(std::iter::once(x(1)))
+                .chain((0..k).map(|i| w(1 + i)))
+                .collect(),
+        ),
+    ];
+    let mut edges = vec![edge(0, 1)];
+    for i in 0..k {
+        actors.push(node(&format!("c{i}"), vec![r(1 + i), x(1), w(1 + k + i)]));
+        edges.push(edge(1, 2 + i));
+    }
+    for i in 0..k {
+        actors.push(sink(&format!("sink{i}"), 1 + k + i));
+        edges.push(edge(2 + i, 2 + k + i));
+    }
+    AppGraph { actors, edges }
+}
+
 #[test]
 fn dispatch_cores_where_destinations_exceed_the_directions() {
-    let p = Platform::asap2();
-    // One producer writing to k consumers, each to its own sink.
-    for (k, dispatches) in [(4, 0), (5, 1), (7, 1), (8, 2)] {
-        let mut actors = vec![
-            source("src", 0),
-            node(
-                "p",
-                std::iter::once(r(0))
-                    .chain(std::iter::once(x(1)))
-                    .chain((0..k).map(|i| w(1 + i)))
-                    .collect(),
-            ),
-        ];
-        let mut edges = vec![edge(0, 1)];
-        for i in 0..k {
-            actors.push(node(&format!("c{i}"), vec![r(1 + i), x(1), w(1 + k + i)]));
-            edges.push(edge(1, 2 + i));
+    let cases = [
+        (DispatchShape::Chain, [(4, 0), (5, 1), (7, 1), (8, 2)]),
+        (DispatchShape::Tree, [(5, 1), (16, 4), (17, 5), (40, 12)]),
+    ];
+    for (shape, ks) in cases {
+        let p = Platform {
+            dispatch: shape,
+            ..Platform::asap2()
+        };
+        for (k, dispatches) in ks {
+            let mut m = map(fan_out(k), &p).unwrap();
+            assert_eq!(m.dispatch_cores(), dispatches, "{shape:?}: {k}");
+            // Every core within its two inputs and four outputs.
+            let ports = |c: &&aesflow_array::Core| {
+                c.inputs.len() <= p.max_inputs && c.outputs.len() <= p.max_outputs
+            };
+            let cores = m.cores.iter().filter(|c| c.class.is_core());
+            assert!(cores.clone().all(|c| ports(&c)), "{shape:?}: {k}");
+            let s = simulate(&mut m, &p, 20);
+            s.check(&m).unwrap();
+            assert!(s.sink_times.iter().all(|t| t.len() == 20));
         }
-        for i in 0..k {
-            actors.push(sink(&format!("sink{i}"), 1 + k + i));
-            edges.push(edge(2 + i, 2 + k + i));
-        }
-        let mut m = map(AppGraph { actors, edges }, &p).unwrap();
-        assert_eq!(m.dispatch_cores(), dispatches, "{k} destinations");
-        let s = simulate(&mut m, &p, 20);
-        s.check(&m).unwrap();
-        assert!(s.sink_times.iter().all(|t| t.len() == 20));
     }
+}
+
+/// DispatchCores crossed on the way to each destination, and the count.
+fn depths(plan: &[Vec<usize>]) -> (usize, usize) {
+    let count = plan.iter().flatten().map(|&c| c + 1).max().unwrap_or(0);
+    (count, plan.iter().map(Vec::len).max().unwrap_or(0))
+}
+
+#[test]
+fn dispatch_tree_has_the_chains_cores_and_the_least_depth() {
+    let m = Platform::asap2().max_outputs;
+    for n in 5..=64 {
+        let chain = DispatchShape::Chain.plan(n, m);
+        let tree = DispatchShape::Tree.plan(n, m);
+        let (cc, dc) = depths(&chain);
+        let (ct, dt) = depths(&tree);
+        assert_eq!(cc, (n - m).div_ceil(m - 1), "{n}");
+        assert_eq!(ct, cc, "{n}: tree cores");
+        assert!(dt <= dc, "{n}: tree {dt} deeper than chain {dc}");
+        // The least depth d with m^(d+1) >= n.
+        let least = (0..).find(|&d| m.pow(d as u32 + 1) >= n).unwrap();
+        assert_eq!(dt, least, "{n}");
+        if n > m + m - 1 {
+            assert!(dt < dc, "{n}: {dt} vs {dc}");
+        }
+        for plan in [&chain, &tree] {
+            // A tree: each core has one parent, every core and the
+            // producer reach at most m next hops.
+            let mut children: Vec<Vec<Option<usize>>> = vec![Vec::new(); cc + 1];
+            for above in plan.iter() {
+                let mut parent = cc;
+                for &c in above {
+                    if !children[parent].contains(&Some(c)) {
+                        children[parent].push(Some(c));
+                    }
+                    parent = c;
+                }
+                children[parent].push(None);
+            }
+            assert!(children.iter().all(|c| c.len() <= m), "{n}: {children:?}");
+            assert!(children[..cc].iter().all(|c| c.len() >= 2), "{n}");
+        }
+    }
+    // One DispatchCore: both shapes send the same destinations through it.
+    assert_eq!(
+        DispatchShape::Chain.plan(7, m),
+        DispatchShape::Tree.plan(7, m)
+    );
 }
 
 #[test]

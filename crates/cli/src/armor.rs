@@ -14,7 +14,6 @@
 
 use aesflow_engine::Pool;
 use aesflow_engine::files::{self, Job, JobOptions, Operation, Report};
-use aesflow_output::AtomicFile;
 use anyhow::{Result, anyhow, bail};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::time::Instant;
@@ -178,10 +177,7 @@ pub fn run_job(
         Box::new(br)
     };
     let armored_in = armored_in && !opts.encrypt;
-    let file = match &job.output {
-        Some(o) => Some(AtomicFile::builder().force(opts.force).create(o)?),
-        None => None,
-    };
+    let file = files::create_output(job, opts)?;
     let sink: Box<dyn Write> = match &file {
         Some(f) => Box::new(io::BufWriter::new(f.file())),
         None => Box::new(io::stdout().lock()),

@@ -45,11 +45,13 @@ pub struct ExploreArgs {
 
 const EXPLORE_HELP: &str = "\
 The space: round loops S (every divisor of Nr-1: none, partial, full
-unrolling), SubBytes on 1 or 4 cores, MixColumns on 1 or 4 cores, MixColumns
-fused with AddRoundKey or not, the no-merge style, loops holding 1 or 2 blocks,
-AddRoundKey fused with the next ShiftRows or not, online or offline key
-expansion, 1, 2 or 4 copies of the engine. Switches that build the same design
-are counted once. Designs with more cores than the 164-core chip are mapped
+unrolling), SubBytes on 1, 4 or 16 cores (16, 4 or 1 bytes each), MixColumns
+on 1 or 4 cores, MixColumns fused with AddRoundKey or not, the no-merge style,
+loops holding 1 or 2 blocks, AddRoundKey fused with the next ShiftRows or not,
+online or offline key expansion, 1, 2 or 4 copies of the engine, and where a
+core needs several DispatchCores (SubBytes on 16 cores) their shape: a chain
+(the default) or a balanced tree (`tree` in the label). Switches that build the
+same design are counted once. Designs with more cores than the 164-core chip are mapped
 and flagged, never simulated and never on a front.
 
 Examples:
@@ -121,7 +123,8 @@ nJ/bit at 1.3 V and 1.2 GHz (Table 3's power model); best = lowest energy per
 bit over supplies 0.675-1.3 V, each at its f_max, and that supply. Design
 labels: S = round loops, sbN/mcN = bytes of SubBytes/MixColumns per core, +ark =
 MixColumns fused with AddRoundKey, iN = blocks per loop, no-arksr = AddRoundKey
-not fused with ShiftRows, xN = copies.";
+not fused with ShiftRows, xN = copies, tree = DispatchCores as a balanced tree
+(default: a chain).";
 
 fn print_text(x: &Exploration, all: bool, secs: f64, jobs: usize) {
     let feasible = x.points.iter().filter(|p| p.feasible()).count();

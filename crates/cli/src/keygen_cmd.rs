@@ -1,5 +1,7 @@
 //! `aesflow keygen`: a fresh random key file for `encrypt --key-file`.
 
+use crate::files_cmd::SuiteArg;
+use aesflow_engine::cobblestone::Suite;
 use aesflow_output::AtomicFile;
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,15 +15,15 @@ pub struct KeygenArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Key size for Cobblestone-256 (AES-256) or Cobblestone-128 (AES-128).
-    #[arg(long, default_value = "256", value_parser = ["128", "256"])]
-    pub suite: String,
+    #[arg(long, value_enum, default_value = "256")]
+    pub suite: SuiteArg,
     /// Overwrite an existing key file.
     #[arg(short, long)]
     pub force: bool,
 }
 
 pub fn run(a: KeygenArgs) -> anyhow::Result<()> {
-    let len = if a.suite == "128" { 16 } else { 32 };
+    let len = Suite::from(a.suite).key_len();
     let mut key = Zeroizing::new(vec![0u8; len]);
     getrandom::fill(&mut key)
         .map_err(|e| anyhow::anyhow!("the system random generator failed: {e}"))?;

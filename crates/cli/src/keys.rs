@@ -127,11 +127,7 @@ pub fn load_key(src: &KeySource) -> Result<Zeroizing<Vec<u8>>> {
 
 /// The suite for a key of `key_len` bytes; `asked` is `--suite`.
 pub fn suite_for(key_len: usize, asked: Option<Suite>) -> Result<Suite> {
-    let by_len = if key_len == 16 {
-        Suite::Cobblestone128
-    } else {
-        Suite::Cobblestone256
-    };
+    let by_len = Suite::for_key_len(key_len).unwrap_or_default();
     match asked {
         Some(s) if s != by_len => bail!(
             "the key is {} bits, a {} key, but --suite asks for {} ({}-bit keys); \

@@ -189,10 +189,11 @@ fn overwrite_and_same_file_are_refused() {
         None,
     );
     assert_ne!(fs::read(&out).unwrap(), b"precious");
-    fails(
-        &["encrypt", "-f", "-k", s(&st.key), "-o", s(&inp), s(&inp)],
-        "same file",
-    );
+    for armor in [&[][..], &["--armor"][..]] {
+        let mut args = vec!["encrypt", "-f", "-k", s(&st.key), "-o", s(&inp), s(&inp)];
+        args.extend_from_slice(armor);
+        fails(&args, "same file");
+    }
     fs::hard_link(&inp, d.join("link")).unwrap();
     fails(
         &[

@@ -324,16 +324,25 @@ fn permissions_follow_umask_and_the_input() {
         assert!(r.status.success(), "{}", err(&r));
         assert_eq!(mode(&o), want, "umask {umask}");
     }
-    // Decrypt: the input's mode, minus the umask.
+    // Decrypt: the input's mode, minus the umask; armored input too.
     let ct = d.p.join("e022.cob");
-    fs::set_permissions(&ct, fs::Permissions::from_mode(0o640)).unwrap();
-    let back = d.p.join("back");
-    let r = out(sh(r#"umask 022; exec "$0" decrypt -k "$1" -o "$2" "$3""#)
-        .arg(&d.key)
-        .arg(&back)
-        .arg(&ct));
+    let asc = d.p.join("e022.asc");
+    let r = out(Command::new(BIN)
+        .args(["encrypt", "--armor", "-k", &d.key, "-o"])
+        .arg(&asc)
+        .arg(&input));
     assert!(r.status.success(), "{}", err(&r));
-    assert_eq!(mode(&back), 0o640);
+    for (i, c) in [&ct, &asc].into_iter().enumerate() {
+        fs::set_permissions(c, fs::Permissions::from_mode(0o640)).unwrap();
+        let back = d.p.join(format!("back{i}"));
+        let r = out(sh(r#"umask 022; exec "$0" decrypt -k "$1" -o "$2" "$3""#)
+            .arg(&d.key)
+            .arg(&back)
+            .arg(c));
+        assert!(r.status.success(), "{}", err(&r));
+        assert_eq!(mode(&back), 0o640, "{}", c.display());
+        assert_eq!(fs::read(&back).unwrap(), b"secret");
+    }
 }
 
 /// A passphrase file with its Argon2id memory field set to `kib`.

@@ -101,6 +101,17 @@ fn huge_rates_in_state_space_are_bounded() {
         }
         // and so does the deadlock check's caller: one iteration is fine
         g.check_deadlock().unwrap();
+        // latency either way: 6 (a start to an end one iteration on), or
+        // the step limit for the r start or end times it would record;
+        // never a wrapped index or an allocation of r entries
+        let (a, b) = (g.find_actor("A").unwrap(), g.find_actor("B").unwrap());
+        for (s, d) in [(a, b), (b, a)] {
+            match g.latency(s, d, &auto, 1_000_000) {
+                Ok(l) => assert_eq!(l, 6),
+                Err(SdfError::StateSpaceLimit { .. }) => {}
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }
 
@@ -153,6 +164,11 @@ fn execution_times_near_2_pow_64() {
     assert_eq!(g.period().unwrap(), Rational::from_integer(2 * m as u128));
     // the state space's 64-bit clock cannot hold it: an error, not a value
     match g.self_timed_period(&AnalysisOptions::default(), 100) {
+        Err(SdfError::Overflow { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    let (a0, a1) = (g.find_actor("a0").unwrap(), g.find_actor("a1").unwrap());
+    match g.latency(a0, a1, &AnalysisOptions::default(), 100) {
         Err(SdfError::Overflow { .. }) => {}
         other => panic!("{other:?}"),
     }

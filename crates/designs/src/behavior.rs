@@ -3,17 +3,17 @@
 //! `aesflow-cipher`), the key-schedule arithmetic of the key-expansion
 //! cores, and the off-array sources and sink.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use aesflow_array::Behavior;
 use aesflow_cipher::key_schedule::key_schedule_core;
 use aesflow_cipher::steps::{
-    Word, add_round_key_slice, column, key_xor, mix_column, set_column, shift_rows, sub_byte,
-    sub_bytes_slice,
+    Word, add_round_key_slice, column, key_xor, mix_column, set_column, shift_rows, sub_bytes_slice,
 };
 
 use crate::compile::Blocks;
-use crate::graph::{KEY_BASE, SLOT_WORDS, SUBWORD_BASE, WINDOW_BASE};
+use crate::graph::{BYTE_BASE, KEY_BASE, SLOT_WORDS, SUBWORD_BASE, WINDOW_BASE};
 use crate::kinds::Prim;
 
 /// A behaviour action: firing `p`, block slot `b`, word `w` (15: the
@@ -119,54 +119,75 @@ pub(crate) struct CipherB {
     pub(crate) b: usize,
     pub(crate) key_online: Vec<bool>,
     pub(crate) keys: Vec<[u8; 16]>,
+    /// Per firing, the state bytes that arrive as byte-level parts (bit
+    /// `k`: byte `k` is on its landing word, see [`crate::kinds::Part`]).
+    pub(crate) landed: Vec<u16>,
+    /// Some output is a byte-level part: refresh the landing words after
+    /// computing.
+    pub(crate) bytes_out: bool,
+}
+
+impl CipherB {
+    /// Merge the landed bytes of `bytes` into the state.
+    fn merge_landed(&self, p: usize, mem: &[u16], st: &mut [u8; 16], bytes: Range<usize>) {
+        let mask = self.landed.get(p).copied().unwrap_or(0);
+        for k in bytes.filter(|&k| mask & (1 << k) != 0) {
+            st[k] = mem[BYTE_BASE + k] as u8;
+        }
+    }
 }
 
 impl Behavior for CipherB {
     fn exec(&mut self, action: u32, mem: &mut [u16], _now: u64) {
         let (p, b, w) = decode(action, self.b);
         let base = b * SLOT_WORDS;
+        let mem = &mut mem[base..base + SLOT_WORDS];
         let mut st = [0u8; 16];
-        words_to_bytes(&mem[base..base + 8], &mut st);
+        words_to_bytes(&mem[..8], &mut st);
         let round = self.round0 + p;
         let key: [u8; 16] = if self.key_online.get(p).copied().unwrap_or(false) {
             let mut k = [0u8; 16];
-            words_to_bytes(&mem[base + KEY_BASE..base + KEY_BASE + 8], &mut k);
+            words_to_bytes(&mem[KEY_BASE..KEY_BASE + 8], &mut k);
             k
         } else {
             self.keys.get(round).copied().unwrap_or([0; 16])
         };
         if w < 8 {
-            // Streaming: one word of a bytewise step.
-            let r = 2 * w..2 * w + 2;
+            // Streaming: one word of a bytewise step, on the bytes of its
+            // part in that word.
+            self.merge_landed(p, mem, &mut st, 2 * w..2 * w + 2);
+            let (Prim::Sub(c) | Prim::AddKey(c)) = self.steps[0] else {
+                unreachable!("only bytewise steps stream")
+            };
+            let lo = (2 * w).max(usize::from(c.0));
+            let r = lo..(2 * w + 2).min(usize::from(c.1)).max(lo);
             match self.steps[0] {
-                Prim::Sub(_) => {
-                    for x in &mut st[r] {
-                        *x = sub_byte(*x);
-                    }
-                }
-                Prim::AddKey(_) => add_round_key_slice(&mut st[r.clone()], &key[r]),
-                _ => unreachable!("only bytewise steps stream"),
+                Prim::Sub(_) => sub_bytes_slice(&mut st[r]),
+                _ => add_round_key_slice(&mut st[r.clone()], &key[r]),
             }
         } else {
+            self.merge_landed(p, mem, &mut st, 0..16);
             for s in &self.steps {
                 match *s {
-                    Prim::Sub(c) => sub_bytes_slice(&mut st[4 * c.0 as usize..4 * c.1 as usize]),
+                    Prim::Sub(c) => sub_bytes_slice(&mut st[c.range()]),
                     Prim::Shift => shift_rows(&mut st),
                     Prim::Mix(c) => {
-                        for col in c.0..c.1 {
-                            let mut x = column(&st, col as usize);
+                        for col in c.columns() {
+                            let mut x = column(&st, col);
                             mix_column(&mut x);
-                            set_column(&mut st, col as usize, x);
+                            set_column(&mut st, col, x);
                         }
                     }
-                    Prim::AddKey(c) => {
-                        let r = 4 * c.0 as usize..4 * c.1 as usize;
-                        add_round_key_slice(&mut st[r.clone()], &key[r]);
-                    }
+                    Prim::AddKey(c) => add_round_key_slice(&mut st[c.range()], &key[c.range()]),
                 }
             }
         }
-        bytes_to_words(&st, &mut mem[base..base + 8]);
+        bytes_to_words(&st, &mut mem[..8]);
+        if self.bytes_out {
+            for (k, x) in st.iter().enumerate() {
+                mem[BYTE_BASE + k] = u16::from(*x);
+            }
+        }
     }
 }
 

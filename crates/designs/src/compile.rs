@@ -7,14 +7,17 @@
 //!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`]),
 //!   then writes its output words;
 //! * a *streaming* actor (a lone SubBytes or AddRoundKey, which work byte
-//!   by byte) handles one 16-bit word at a time: read it (and its key
-//!   word), execute its share of the delay, write it;
+//!   by byte) handles one 16-bit state word at a time: read it (and its key
+//!   word), execute its share of the delay, write it; a byte-level part
+//!   (SubBytes-1) arrives and leaves as one word per byte on the byte's
+//!   landing word ([`crate::kinds::Part`]'s transport rule);
 //! * reading and writing FIFO words cost no extra cycles (AsAP
 //!   instructions take FIFO operands; Table 1's delays include them);
 //! * off-array ports deliver one word per `io_cycles_per_word`.
 //!
 //! Data memory holds one 34-word slot per block in flight: 8 state words,
-//! 8 round-key words, up to 16 key-window words, 2 key-word words.
+//! 8 round-key words, up to 16 key-window words (in a cipher core: the 16
+//! landing words of byte-level parts), 2 key-word words.
 
 use std::sync::{Arc, Mutex};
 
@@ -27,7 +30,7 @@ use crate::behavior::{
 };
 use crate::error::Error;
 use crate::graph::{Design, KEY_BASE, Payload, Role, SLOT_WORDS};
-use crate::kinds::{Cols, Prim, step_delays, steps_nop};
+use crate::kinds::{Prim, step_delays, steps_nop};
 
 /// Shared list of blocks (input or output).
 pub type Blocks = Arc<Mutex<Vec<[u8; 16]>>>;
@@ -238,9 +241,10 @@ fn program(ctx: &Context, a: usize, platform: &Platform) -> Result<Vec<Step>, Er
     Ok(prog)
 }
 
-/// A lone bytewise step (SubBytes or AddRoundKey) handles one 16-bit word
-/// at a time: read it (and its key word), execute its share of the delay,
-/// write it.
+/// A lone bytewise step (SubBytes or AddRoundKey) handles one 16-bit state
+/// word at a time: read it (or the landing words of its bytes, for a
+/// byte-level part) and its key word, execute its share of the delay, write
+/// what its outputs carry of that word.
 fn streaming(ctx: &Context, a: usize, f: &Firing, prog: &mut Vec<Step>) -> Result<(), Error> {
     let d = ctx.d;
     let delay = d.delay(a);
@@ -248,51 +252,54 @@ fn streaming(ctx: &Context, a: usize, f: &Firing, prog: &mut Vec<Step>) -> Resul
         Role::Cipher(s) => steps_nop(s),
         _ => 0,
     };
-    let with = |cols: fn(Payload) -> Option<Cols>| -> Vec<(usize, Cols)> {
-        f.ins
-            .iter()
-            .filter_map(|&(e, pl)| Some((e, cols(pl)?)))
-            .collect()
-    };
-    let (data, key_e) = (with(Payload::state), with(Payload::key));
-    let total: u32 = data.iter().map(|(_, c)| c.words().len() as u32).sum();
-    let mut j = 0u32;
-    let mut last_w = None;
-    for &(e, c) in &data {
-        for w in c.words() {
-            if last_w.is_some_and(|l| l >= w) {
-                return Err(Error::invalid(
-                    &d.name,
-                    Some(&d.actors[a].name),
-                    "streaming input not in word order",
-                ));
-            }
-            last_w = Some(w);
-            prog.push(Step::Read {
+    // The state words in the order they arrive, each with its reads.
+    let mut words: Vec<(usize, Vec<Step>)> = Vec::new();
+    for &(e, pl) in &f.ins {
+        let Payload::State(c) = pl else { continue };
+        for (w, addr) in c.carried() {
+            let read = Step::Read {
                 edge: e,
-                addr: (f.base + w) as u16,
-            });
-            for &(ke, kc) in &key_e {
-                if kc.words().contains(&w) {
-                    prog.push(Step::Read {
-                        edge: ke,
-                        addr: (f.base + KEY_BASE + w) as u16,
-                    });
+                addr: (f.base + addr) as u16,
+            };
+            match words.last_mut() {
+                Some((lw, reads)) if *lw == w => reads.push(read),
+                Some((lw, _)) if *lw > w => {
+                    return Err(Error::invalid(
+                        &d.name,
+                        Some(&d.actors[a].name),
+                        "streaming input not in word order",
+                    ));
                 }
+                _ => words.push((w, vec![read])),
             }
-            prog.push(Step::Exec(Exec {
-                cycles: (j + 1) * delay / total - j * delay / total,
-                nop: (j + 1) * nop / total - j * nop / total,
-                action: f.action(w, ctx.nb),
-            }));
-            j += 1;
-            for &(oe, opl) in &f.outs {
-                if let Payload::State(oc) = opl
-                    && oc.words().contains(&w)
-                {
+        }
+    }
+    let total = words.len() as u32;
+    for (j, (w, reads)) in words.into_iter().enumerate() {
+        let j = j as u32;
+        prog.extend(reads);
+        for &(ke, kpl) in &f.ins {
+            if let Payload::Key(kc) = kpl
+                && kc.words().contains(&w)
+            {
+                prog.push(Step::Read {
+                    edge: ke,
+                    addr: (f.base + KEY_BASE + w) as u16,
+                });
+            }
+        }
+        prog.push(Step::Exec(Exec {
+            cycles: (j + 1) * delay / total - j * delay / total,
+            nop: (j + 1) * nop / total - j * nop / total,
+            action: f.action(w, ctx.nb),
+        }));
+        for &(oe, opl) in &f.outs {
+            let Payload::State(oc) = opl else { continue };
+            for (ow, addr) in oc.carried() {
+                if ow == w {
                     prog.push(Step::Write {
                         edge: oe,
-                        addr: (f.base + w) as u16,
+                        addr: (f.base + addr) as u16,
                     });
                 }
             }
@@ -372,6 +379,19 @@ fn behavior(ctx: &Context, a: usize) -> Box<dyn Behavior> {
             b: nb,
             key_online: gets(&|x| matches!(x, Payload::Key(_))),
             keys: ctx.keys.clone(),
+            landed: (0..n)
+                .map(|p| {
+                    d.ins(a)
+                        .filter(|(_, e)| active(e.dst_ph, p))
+                        .filter_map(|(_, e)| e.payload.state())
+                        .filter(|c| !c.is_word_aligned())
+                        .flat_map(|c| c.range())
+                        .fold(0u16, |m, k| m | 1 << k)
+                })
+                .collect(),
+            bytes_out: d
+                .outs(a)
+                .any(|(_, e)| e.payload.state().is_some_and(|c| !c.is_word_aligned())),
         }),
         Role::KeySubWord => Box::new(KeySubWordB {
             round0: actor.round0 as usize,

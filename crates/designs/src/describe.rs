@@ -9,16 +9,20 @@
 //! actor ark0 Cipher n=1 round=0 steps=AddRoundKey:0..4
 //! actor srsb1_0 Cipher round=1 steps=ShiftRows,SubBytes:0..2
 //! actor ks1 KeySchedule round=1
+//! actor sb_5 Cipher n=9 round=1 steps=SubBytes:b5
 //! edge plaintext ark0 state:0..4
 //! edge ark sb state:0..4 src=0..8 dst=1..9
 //! ```
 //!
-//! An actor is `Cipher` (with `steps`: `SubBytes:c0..c1`, `ShiftRows`,
-//! `MixColumns:c0..c1`, `AddRoundKey:c0..c1`, applied in order; columns
-//! `c0..c1` of the state), `KeySubWord`, `KeySchedule`, `PlainSource`,
-//! `KeySource` or `Sink`; `n` is its firings per block (default 1), `round`
-//! the AES round of its first firing. An edge carries `state:c0..c1`,
-//! `key:c0..c1`, `window` or `word`, written in producer firings `src` and
+//! An actor is `Cipher` (with `steps`: `SubBytes:P`, `ShiftRows`,
+//! `MixColumns:P`, `AddRoundKey:P`, applied in order on the part `P` of the
+//! state), `KeySubWord`, `KeySchedule`, `PlainSource`, `KeySource` or
+//! `Sink`; `n` is its firings per block (default 1), `round` the AES round
+//! of its first firing. A part `P` is columns `c0..c1` (`0..4`: the whole
+//! state) or bytes: `bK` (byte `K` alone, as a SubBytes-1 core works on)
+//! or `bA..B` ([`Part`], which also says how a byte-level part travels in
+//! the array's 16-bit words). An edge carries `state:P`, `key:P`
+//! (word-aligned), `window` or `word`, written in producer firings `src` and
 //! read in consumer firings `dst` (default: all). The paper's eight engines
 //! ship in this form (`engines/*.aesflow`, AES-128, online, before the §5
 //! optimisations, which apply to any description like to the built-ins).
@@ -29,7 +33,7 @@ use aesflow_cipher::KeySize;
 
 use crate::error::Error;
 use crate::graph::{Design, Payload, Role};
-use crate::kinds::{Cols, Prim};
+use crate::kinds::{Part, Prim};
 
 /// The paper's eight, embedded (AES-128, online, unoptimised).
 pub const SHIPPED: [(&str, &str); 8] = [
@@ -43,23 +47,19 @@ pub const SHIPPED: [(&str, &str); 8] = [
     ("full", include_str!("../engines/full.aesflow")),
 ];
 
-fn cols(c: Cols) -> String {
-    format!("{}..{}", c.0, c.1)
-}
-
 fn step(p: Prim) -> String {
     match p {
-        Prim::Sub(c) => format!("SubBytes:{}", cols(c)),
+        Prim::Sub(c) => format!("SubBytes:{c}"),
         Prim::Shift => "ShiftRows".into(),
-        Prim::Mix(c) => format!("MixColumns:{}", cols(c)),
-        Prim::AddKey(c) => format!("AddRoundKey:{}", cols(c)),
+        Prim::Mix(c) => format!("MixColumns:{c}"),
+        Prim::AddKey(c) => format!("AddRoundKey:{c}"),
     }
 }
 
 fn payload(p: Payload) -> String {
     match p {
-        Payload::State(c) => format!("state:{}", cols(c)),
-        Payload::Key(c) => format!("key:{}", cols(c)),
+        Payload::State(c) => format!("state:{c}"),
+        Payload::Key(c) => format!("key:{c}"),
         Payload::Window => "window".into(),
         Payload::SubWord => "word".into(),
     }
@@ -114,18 +114,10 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     ))
 }
 
-fn parse_cols(s: &str) -> Result<Cols, String> {
-    let (a, b) = parse_range(s)?;
-    if a >= b || b > 4 {
-        return Err(format!("bad columns {s}"));
-    }
-    Ok(Cols(a as u8, b as u8))
-}
-
 fn parse_step(s: &str) -> Result<Prim, String> {
     let (name, c) = match s.split_once(':') {
-        Some((n, c)) => (n, parse_cols(c)?),
-        None => (s, Cols::ALL),
+        Some((n, c)) => (n, Part::parse(c)?),
+        None => (s, Part::ALL),
     };
     Prim::parse(name, c).ok_or_else(|| format!("unknown step {s}"))
 }
@@ -213,8 +205,8 @@ pub fn parse(text: &str) -> Result<Design, Error> {
         let src = d.find(s).ok_or_else(|| err(format!("no actor {s}")))?;
         let dst = d.find(t).ok_or_else(|| err(format!("no actor {t}")))?;
         let pl = match p.split_once(':') {
-            Some(("state", c)) => Payload::State(parse_cols(c).map_err(err)?),
-            Some(("key", c)) => Payload::Key(parse_cols(c).map_err(err)?),
+            Some(("state", c)) => Payload::State(Part::parse(c).map_err(err)?),
+            Some(("key", c)) => Payload::Key(Part::parse(c).map_err(err)?),
             None if p == "window" => Payload::Window,
             None if p == "word" => Payload::SubWord,
             _ => return Err(err(format!("bad payload {p}"))),

@@ -13,7 +13,7 @@
 use aesflow_cipher::KeySize;
 
 use crate::graph::{Design, Payload, Role};
-use crate::kinds::{Cols, Prim};
+use crate::kinds::{Part, Prim};
 
 /// The eight engine designs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,7 +100,7 @@ impl Engine {
     }
 }
 
-const ALL: Cols = Cols::ALL;
+const ALL: Part = Part::ALL;
 
 /// The key-expansion cores: one KeySchedule + KeySubWord pair per segment
 /// of consecutive rounds (a segment of `len` rounds loops `len` times).
@@ -163,7 +163,7 @@ impl KeyChain {
         dst: usize,
         dst_ph: (u32, u32),
         first_round: u32,
-        cols: Cols,
+        cols: Part,
     ) {
         let count = dst_ph.1 - dst_ph.0;
         if first_round == 0 {
@@ -239,7 +239,7 @@ fn final_round(
 }
 
 /// Link each core of `cores` to the next with the state columns `cols`.
-fn chain(d: &mut Design, cores: &[usize], cols: Cols) {
+fn chain(d: &mut Design, cores: &[usize], cols: Part) {
     for w in cores.windows(2) {
         d.link(w[0], w[1], Payload::State(cols));
     }
@@ -269,7 +269,7 @@ fn loop_core(d: &mut Design, name: String, steps: &[Prim], n: u32, first: u32) -
 /// The state columns `cols` into a loop's first core `to`: from firing
 /// `exit` of `from` for the loop's first round, fed back from the loop's
 /// last core `back` for the other `n − 1`.
-fn enter(d: &mut Design, from: (usize, u32), back: usize, to: usize, cols: Cols, n: u32) {
+fn enter(d: &mut Design, from: (usize, u32), back: usize, to: usize, cols: Part, n: u32) {
     let (src, exit) = from;
     d.connect(src, to, Payload::State(cols), (exit, exit + 1), (0, 1));
     if n > 1 {
@@ -309,9 +309,9 @@ fn split_mix(
     first: u32,
 ) {
     for c in 0..4u8 {
-        let mc = loop_core(d, name(c), &[Prim::Mix(Cols::one(c))], n, first);
-        d.link(sr, mc, Payload::State(Cols::one(c)));
-        d.link(mc, ark, Payload::State(Cols::one(c)));
+        let mc = loop_core(d, name(c), &[Prim::Mix(Part::col(c))], n, first);
+        d.link(sr, mc, Payload::State(Part::col(c)));
+        d.link(mc, ark, Payload::State(Part::col(c)));
     }
 }
 
@@ -404,9 +404,9 @@ pub fn parallel_sub_mix(key: KeySize) -> Design {
             let [sr, ark] =
                 [ROUND[1], ROUND[3]].map(|(name, steps)| loop_core(d, name.into(), steps, n, 1));
             for c in 0..4u8 {
-                let sb = loop_core(d, format!("sb_{c}"), &[Prim::Sub(Cols::one(c))], n, 1);
-                enter(d, (ark0, 0), ark, sb, Cols::one(c), n);
-                d.link(sb, sr, Payload::State(Cols::one(c)));
+                let sb = loop_core(d, format!("sb_{c}"), &[Prim::Sub(Part::col(c))], n, 1);
+                enter(d, (ark0, 0), ark, sb, Part::col(c), n);
+                d.link(sb, sr, Payload::State(Part::col(c)));
             }
             split_mix(d, sr, ark, |c| format!("mc_{c}"), n, 1);
             ark
@@ -487,7 +487,7 @@ pub fn loop_nine(key: KeySize) -> Design {
 /// 152 cycles per block.
 pub fn no_merge(key: KeySize) -> Design {
     let (mut d, keys, ark0, nr) = unrolled(Engine::NoMerge, key);
-    let halves = [Cols(0, 2), Cols(2, 4)];
+    let halves = [Part::cols(0, 2), Part::cols(2, 4)];
     let mut prev: Vec<usize> = vec![ark0];
     for r in 1..nr {
         let mut next = Vec::new();
@@ -549,9 +549,9 @@ pub fn full(key: KeySize) -> Design {
         };
         let sr = d.cipher(name("sr"), vec![Prim::Shift], r);
         for c in 0..4u8 {
-            let sb = d.cipher(format!("sb{r}_{c}"), vec![Prim::Sub(Cols::one(c))], r);
-            d.link(prev, sb, Payload::State(Cols::one(c)));
-            d.link(sb, sr, Payload::State(Cols::one(c)));
+            let sb = d.cipher(format!("sb{r}_{c}"), vec![Prim::Sub(Part::col(c))], r);
+            d.link(prev, sb, Payload::State(Part::col(c)));
+            d.link(sb, sr, Payload::State(Part::col(c)));
         }
         let ark = d.cipher(name("ark"), vec![Prim::AddKey(ALL)], r);
         if r == nr {

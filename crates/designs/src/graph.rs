@@ -12,7 +12,7 @@
 
 use aesflow_cipher::KeySize;
 
-use crate::kinds::{Cols, Prim, key_schedule_delay, kind_name, steps_delay, steps_imem};
+use crate::kinds::{Part, Prim, key_schedule_delay, kind_name, steps_delay, steps_imem};
 
 /// What an actor does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,10 +58,11 @@ impl Role {
 /// What an edge carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Payload {
-    /// State columns.
-    State(Cols),
-    /// Round-key columns.
-    Key(Cols),
+    /// A part of the state (whole, columns or bytes; see [`Part`] for how
+    /// it travels).
+    State(Part),
+    /// A part of a round key (word-aligned).
+    Key(Part),
     /// The key-schedule window: the last `Nk` words (2·Nk 16-bit words).
     Window,
     /// One 32-bit key word (two 16-bit words): to or from KeySubWord.
@@ -76,17 +77,22 @@ pub const KEY_BASE: usize = 8;
 pub const WINDOW_BASE: usize = 16;
 /// Offset of the key word in a slot.
 pub const SUBWORD_BASE: usize = 32;
+/// Offset of the 16 landing words of a byte-level state part (one per
+/// state byte, see [`Part`]'s transport rule). Cipher cores never hold a
+/// key-schedule window, so they use the window's 16 words for this
+/// ([`crate::validate`] rejects a core that would need both).
+pub const BYTE_BASE: usize = WINDOW_BASE;
 
 impl Payload {
-    /// The state columns carried, if a part of the state.
-    pub fn state(self) -> Option<Cols> {
+    /// The state part carried, if a part of the state.
+    pub fn state(self) -> Option<Part> {
         match self {
             Payload::State(c) => Some(c),
             _ => None,
         }
     }
-    /// The round-key columns carried, if a part of a round key.
-    pub fn key(self) -> Option<Cols> {
+    /// The round-key part carried, if a part of a round key.
+    pub fn key(self) -> Option<Part> {
         match self {
             Payload::Key(c) => Some(c),
             _ => None,
@@ -95,13 +101,13 @@ impl Payload {
     /// Data-memory word addresses (within a slot) the payload occupies.
     pub fn addrs(self, nk: usize) -> Vec<usize> {
         match self {
-            Payload::State(c) => c.words().collect(),
+            Payload::State(c) => c.carried().into_iter().map(|(_, a)| a).collect(),
             Payload::Key(c) => c.words().map(|w| KEY_BASE + w).collect(),
             Payload::Window => (WINDOW_BASE..WINDOW_BASE + 2 * nk).collect(),
             Payload::SubWord => vec![SUBWORD_BASE, SUBWORD_BASE + 1],
         }
     }
-    /// 16-bit words per token.
+    /// 16-bit words per token (a byte-level state part: one per byte).
     pub fn words(self, nk: usize) -> usize {
         self.addrs(nk).len()
     }

@@ -3,89 +3,202 @@
 
 use std::fmt;
 
-/// A range of state columns `[start, end)` (a column is four bytes, two
-/// 16-bit words).
+/// A part of the state: the bytes `[start, end)` of the 16-byte block, in
+/// FIPS-197 order (byte `4c + r` is row `r` of column `c`).
+///
+/// The steps split the state at three granularities: the whole block, a
+/// range of columns (MixColumns needs whole columns), or single bytes
+/// (SubBytes-1). A part's Display and the description format write a
+/// column-aligned part as its columns (`0..4`, `2..3`) and any other part
+/// as its bytes (`b5`, `b4..6`).
+///
+/// **Transport.** The array's words are 16 bits: state word `w` holds bytes
+/// `2w` (high half) and `2w + 1` (low half). A part that starts and ends on
+/// a word boundary (every column range) travels as its state words, each
+/// landing on its own state address ([`Part::words`]). A part that does not
+/// (a single byte) travels byte by byte, each byte as one word carrying the
+/// byte in its low half, landing on the byte's own *landing word*
+/// ([`crate::graph::BYTE_BASE`] + byte); the receiving core merges the
+/// landed bytes into its state before it computes, so two producers of the
+/// two bytes of one word never overwrite each other. This is what a
+/// SubBytes-1 core on AsAP does (one byte in, one byte out, in 16-bit
+/// FIFO words; the paper does not publish the encoding). The model charges
+/// the merge no extra cycles: like a FIFO operand it is inside Table 1's
+/// delay (SubBytes-1: 10 cycles per byte).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Cols(pub u8, pub u8);
+pub struct Part(pub u8, pub u8);
 
-impl Cols {
-    /// All four columns.
-    pub const ALL: Cols = Cols(0, 4);
-    /// Column `c` alone.
-    pub fn one(c: u8) -> Cols {
-        Cols(c, c + 1)
+impl Part {
+    /// The whole state.
+    pub const ALL: Part = Part(0, 16);
+    /// Column `c` (bytes `4c..4c + 4`).
+    pub fn col(c: u8) -> Part {
+        Part(4 * c, 4 * c + 4)
     }
-    /// Number of columns.
-    pub fn len(self) -> usize {
+    /// Columns `[a, b)`.
+    pub fn cols(a: u8, b: u8) -> Part {
+        Part(4 * a, 4 * b)
+    }
+    /// Byte `k` alone.
+    pub fn byte(k: u8) -> Part {
+        Part(k, k + 1)
+    }
+    /// Bytes covered.
+    pub fn bytes(self) -> usize {
         usize::from(self.1.saturating_sub(self.0))
     }
     /// Empty range.
     pub fn is_empty(self) -> bool {
-        self.len() == 0
+        self.bytes() == 0
     }
-    /// Bytes covered.
-    pub fn bytes(self) -> usize {
-        4 * self.len()
+    /// A non-empty part inside the block.
+    pub fn is_valid(self) -> bool {
+        self.0 < self.1 && self.1 <= 16
     }
-    /// The 16-bit word indices covered (0..8 within a state).
+    /// Starts and ends on a column boundary.
+    pub fn is_columns(self) -> bool {
+        self.0.is_multiple_of(4) && self.1.is_multiple_of(4)
+    }
+    /// Starts and ends on a word boundary: travels as state words (see
+    /// the type's docs).
+    pub fn is_word_aligned(self) -> bool {
+        self.0.is_multiple_of(2) && self.1.is_multiple_of(2)
+    }
+    /// The columns the part touches.
+    pub fn columns(self) -> std::ops::Range<usize> {
+        usize::from(self.0) / 4..usize::from(self.1).div_ceil(4)
+    }
+    /// The byte indices covered.
+    pub fn range(self) -> std::ops::Range<usize> {
+        usize::from(self.0)..usize::from(self.1)
+    }
+    /// The 16-bit state words the part touches (0..8).
     pub fn words(self) -> std::ops::Range<usize> {
-        2 * usize::from(self.0)..2 * usize::from(self.1)
+        usize::from(self.0) / 2..usize::from(self.1).div_ceil(2)
+    }
+    /// The words a state part travels as, each with the state word it
+    /// belongs to and its data-memory address within a block slot: the
+    /// state words themselves for a word-aligned part, otherwise one
+    /// landing word per byte (see the type's docs).
+    pub fn carried(self) -> Vec<(usize, usize)> {
+        if self.is_word_aligned() {
+            self.words().map(|w| (w, w)).collect()
+        } else {
+            self.range()
+                .map(|k| (k / 2, crate::graph::BYTE_BASE + k))
+                .collect()
+        }
     }
     /// Intersection, if not empty.
-    pub fn intersect(self, o: Cols) -> Option<Cols> {
+    pub fn intersect(self, o: Part) -> Option<Part> {
         let a = self.0.max(o.0);
         let b = self.1.min(o.1);
-        (a < b).then_some(Cols(a, b))
+        (a < b).then_some(Part(a, b))
     }
     /// True if `o` lies inside `self`.
-    pub fn contains(self, o: Cols) -> bool {
+    pub fn contains(self, o: Part) -> bool {
         self.0 <= o.0 && o.1 <= self.1
+    }
+    /// Parse the [`Display`](fmt::Display) form: columns `c0..c1`, bytes
+    /// `bK` or `bA..B`.
+    pub fn parse(s: &str) -> Result<Part, String> {
+        let num = |x: &str| x.parse::<u8>().map_err(|_| format!("bad number {x}"));
+        let (bytes, r) = match s.strip_prefix('b') {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let (a, b) = match r.split_once("..") {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None if bytes => {
+                let k = num(r)?;
+                (k, k.saturating_add(1))
+            }
+            None => return Err(format!("expected c0..c1, bK or bA..B, got {s}")),
+        };
+        let p = if bytes {
+            Part(a, b)
+        } else if a < b && b <= 4 {
+            Part::cols(a, b)
+        } else {
+            return Err(format!("bad columns {s}"));
+        };
+        if !p.is_valid() {
+            return Err(format!("bad part {s}"));
+        }
+        Ok(p)
     }
 }
 
-impl fmt::Display for Cols {
+impl fmt::Display for Part {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}..{}", self.0, self.1)
+        if self.is_columns() {
+            write!(f, "{}..{}", self.0 / 4, self.1 / 4)
+        } else if self.bytes() == 1 {
+            write!(f, "b{}", self.0)
+        } else {
+            write!(f, "b{}..{}", self.0, self.1)
+        }
+    }
+}
+
+/// Table 1's SubBytes rows: bytes per core, cycles per firing, IMEM use
+/// in percent (SubBytes-1, SubBytes-4, SubBytes-16).
+pub const SUB_BYTES_TABLE1: [(usize, u32, u32); 3] = [(1, 10, 9), (4, 40, 9), (16, 132, 10)];
+
+/// The SubBytes row for `k` bytes per core: Table 1's where it lists `k`,
+/// otherwise interpolated: up to four bytes at SubBytes-1's 10 cycles per
+/// byte with its IMEM, beyond at SubBytes-16's 132 cycles per 16 bytes
+/// with its IMEM (SubBytes-8: 66 cycles, 10%).
+fn sub_bytes_row(k: usize) -> (usize, u32, u32) {
+    let [one, _, sixteen] = SUB_BYTES_TABLE1;
+    match SUB_BYTES_TABLE1.into_iter().find(|r| r.0 == k) {
+        Some(row) => row,
+        None if k < 4 => (k, one.1 * k as u32, one.2),
+        None => (k, (sixteen.1 * k as u32).div_ceil(16), sixteen.2),
     }
 }
 
 /// One AES step as an actor performs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Prim {
-    /// SubBytes on the bytes of these columns.
-    Sub(Cols),
+    /// SubBytes on the bytes of this part (any part: the whole state, a
+    /// column, one byte).
+    Sub(Part),
     /// ShiftRows on the whole state.
     Shift,
-    /// MixColumns on these columns.
-    Mix(Cols),
-    /// AddRoundKey on these columns.
-    AddKey(Cols),
+    /// MixColumns on the columns of this part (whole columns).
+    Mix(Part),
+    /// AddRoundKey on the bytes of this part.
+    AddKey(Part),
 }
 
 impl Prim {
-    /// Execution delay on AsAP2 in cycles per firing (paper Table 1; sizes
-    /// the table does not list are interpolated, see the crate docs).
-    pub fn delay(self) -> u32 {
+    /// Table 1's row for the step: execution delay on AsAP2 in cycles per
+    /// firing and instruction-memory use in percent. Sizes the table does
+    /// not list are interpolated (see the crate docs): SubBytes as
+    /// [`SUB_BYTES_TABLE1`] says, MixColumns linearly between MixColumns-4
+    /// and MixColumns-16 per column, AddRoundKey in proportion to its bytes.
+    pub fn table1(self) -> (u32, u32) {
         match self {
             Prim::Sub(c) => {
-                let k = c.bytes() as u32;
-                // SubBytes-1: 10/byte, SubBytes-4: 40, SubBytes-16: 132.
-                if k <= 4 {
-                    10 * k
-                } else {
-                    (132 * k).div_ceil(16)
-                }
+                let (_, delay, imem) = sub_bytes_row(c.bytes());
+                (delay, imem)
             }
-            Prim::Shift => 38,
-            Prim::Mix(c) => match c.len() {
-                // MixColumns-4: 70 per column, MixColumns-16: 266 per block.
-                1 => 70,
-                4 => 266,
-                n => 70 + (196 * (n as u32 - 1)) / 3,
+            Prim::Shift => (38, 18),
+            // MixColumns-4: 70 per column, 31%; MixColumns-16: 266, 63%.
+            Prim::Mix(c) => match c.bytes() / 4 {
+                1 => (70, 31),
+                4 => (266, 63),
+                n => (70 + 196 * (n as u32 - 1) / 3, 31 + 32 * (n as u32 - 1) / 3),
             },
-            // AddRoundKey: 22 per block.
-            Prim::AddKey(c) => (22 * c.bytes() as u32).div_ceil(16),
+            // AddRoundKey: 22 per block, 18%.
+            Prim::AddKey(c) => ((22 * c.bytes() as u32).div_ceil(16), 18),
         }
+    }
+
+    /// Execution delay on AsAP2 in cycles per firing ([`Prim::table1`]).
+    pub fn delay(self) -> u32 {
+        self.table1().0
     }
 
     /// NOP cycles among [`Prim::delay`] (hazards; Table 4: SubByte 12 of
@@ -98,24 +211,9 @@ impl Prim {
         }
     }
 
-    /// Instruction-memory use in percent (Table 1).
+    /// Instruction-memory use in percent ([`Prim::table1`]).
     pub fn imem(self) -> u32 {
-        match self {
-            Prim::Sub(c) => {
-                if c.bytes() <= 4 {
-                    9
-                } else {
-                    10
-                }
-            }
-            Prim::Shift => 18,
-            Prim::Mix(c) => match c.len() {
-                1 => 31,
-                4 => 63,
-                n => 31 + 32 * (n as u32 - 1) / 3,
-            },
-            Prim::AddKey(_) => 18,
-        }
+        self.table1().1
     }
 
     /// Bytewise steps can stream word by word.
@@ -129,15 +227,14 @@ impl Prim {
             Prim::Sub(c) => format!("SubBytes-{}", c.bytes()),
             Prim::Shift => "ShiftRows".into(),
             Prim::Mix(c) => format!("MixColumns-{}", c.bytes()),
-            Prim::AddKey(c) if c == Cols::ALL => "AddRoundKey".into(),
+            Prim::AddKey(c) if c == Part::ALL => "AddRoundKey".into(),
             Prim::AddKey(c) => format!("AddRoundKey-{}", c.bytes()),
         }
     }
 
-    /// Parse a [`Prim::name`] (columns default to the whole state or, for
-    /// partial sizes, to the first columns; the description format gives
-    /// columns explicitly).
-    pub fn parse(s: &str, cols: Cols) -> Option<Prim> {
+    /// Parse a [`Prim::name`] on the given part (the description format
+    /// gives the part explicitly).
+    pub fn parse(s: &str, cols: Part) -> Option<Prim> {
         let base = s.split('-').next()?;
         Some(match base {
             "SubBytes" => Prim::Sub(cols),
@@ -154,10 +251,10 @@ pub fn kind_name(steps: &[Prim]) -> String {
     use Prim::*;
     match steps {
         [p] => p.name(),
-        [Sub(a), Shift] | [Shift, Sub(a)] if *a == Cols::ALL => "SubBytesShiftRows".into(),
+        [Sub(a), Shift] | [Shift, Sub(a)] if *a == Part::ALL => "SubBytesShiftRows".into(),
         [Shift, Sub(a)] => format!("ShiftRowsSubBytes-{}", a.bytes()),
-        [AddKey(a), Shift] if *a == Cols::ALL => "AddKeyShiftRows".into(),
-        [Shift, AddKey(a)] if *a == Cols::ALL => "ShiftRowsAddKey".into(),
+        [AddKey(a), Shift] if *a == Part::ALL => "AddKeyShiftRows".into(),
+        [Shift, AddKey(a)] if *a == Part::ALL => "ShiftRowsAddKey".into(),
         [Mix(a), AddKey(b)] if a == b => format!("MixColumnsAddKey-{}", a.bytes()),
         _ => steps.iter().map(|p| p.name()).collect::<Vec<_>>().join("+"),
     }

@@ -25,7 +25,7 @@
 
 use crate::error::Error;
 use crate::graph::{Design, Edge, Payload, Role};
-use crate::kinds::{Cols, Prim};
+use crate::kinds::{Part, Prim};
 
 /// Which optimisations to apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +98,7 @@ pub fn swap_sub_shift(d: &mut Design) -> usize {
             }
             // New edge list: drop every edge touching the SubBytes group
             // and every edge out of ShiftRows; rewire.
-            let sb_cols: Vec<Cols> = ins
+            let sb_cols: Vec<Part> = ins
                 .iter()
                 .map(|(_, e)| e.payload.state().unwrap())
                 .collect();
@@ -248,13 +248,13 @@ fn try_fuse_pairs(d: &mut Design, first: &[Prim], second: &[Prim]) -> usize {
 /// §5.2: fuse SubBytes-16 → ShiftRows pairs outside loops. Returns the
 /// number of fusions.
 pub fn fuse_sub_shift(d: &mut Design) -> usize {
-    try_fuse_pairs(d, &[Prim::Sub(Cols::ALL)], &[Prim::Shift])
+    try_fuse_pairs(d, &[Prim::Sub(Part::ALL)], &[Prim::Shift])
 }
 
 /// §5.1 step 2: fuse AddRoundKey → ShiftRows pairs. Returns the number of
 /// fusions.
 pub fn fuse_addkey_shiftrows(d: &mut Design) -> usize {
-    try_fuse_pairs(d, &[Prim::AddKey(Cols::ALL)], &[Prim::Shift])
+    try_fuse_pairs(d, &[Prim::AddKey(Part::ALL)], &[Prim::Shift])
 }
 
 /// Offline key expansion: drop the key-expansion cores and the key source;

@@ -20,11 +20,13 @@
 //!   comes out of it); with several, each loop has its own pair and the
 //!   final round one more.
 //! * A round of the merge style is SubBytes → ShiftRows → MixColumns →
-//!   AddRoundKey, SubBytes on one core (16 bytes) or four (one column each),
-//!   MixColumns likewise; the mapper inserts MergeCores and DispatchCores
-//!   wherever a core needs more than two inputs or four destinations, and
-//!   §5's optimisations then remove what they can. MixColumns may share its
-//!   core with AddRoundKey (Small's loop).
+//!   AddRoundKey, SubBytes on one core (16 bytes), four (one column each)
+//!   or sixteen (one byte each: SubBytes-1, §4.5), MixColumns on one core
+//!   or four (a MixColumns core needs whole columns, so there is no mc1);
+//!   the mapper inserts MergeCores and DispatchCores wherever a core needs
+//!   more than two inputs or four destinations, and §5's optimisations then
+//!   remove what they can. MixColumns may share its core with AddRoundKey
+//!   (Small's loop).
 //! * The final round (SubBytes, ShiftRows, AddRoundKey) splits SubBytes
 //!   like the rounds only when every round is unrolled (in a pipeline every
 //!   core must keep up; behind a loop one SubBytes-16 core does).
@@ -32,16 +34,61 @@
 //!   ShiftRows+SubBytes-8 and two MixColumns-8+AddRoundKey-8 cores.
 //! * A loop may hold two blocks at once (`interleave = 2`, as Small does).
 //!
-//! Not in the space: SubBytes on one byte per core (the array's words are
-//! 16 bits, so the finest state split this model routes is a column; a
-//! byte-per-core split would need a byte-wide port model).
+//! SubBytes-1 moves single bytes in an array of 16-bit words: a one-byte
+//! part travels as one word carrying the byte and lands on a word of its
+//! own, which the receiving core merges into its state
+//! ([`crate::kinds::Part`]'s transport rule). Its Table 1 figures (10
+//! cycles per byte, 9% IMEM) are [`crate::kinds::SUB_BYTES_TABLE1`]'s.
+//!
+//! §4.5 describes one SubBytes-1 design in words only: Parallel-SubBytes-
+//! MixColumns with its four SubBytes-4 cores replaced by sixteen
+//! SubBytes-1 (the point `S1 sb1 mc4`): a loop latency of 120 instead of
+//! 150 cycles, 67.5 cycles per byte (1080 per block, against 1350), for
+//! seven more communication cores (four MergeCores, three DispatchCores).
+//! The model (AES-128, §5 optimisations on; online / offline):
+//! * the block-level loop latency falls by Table 1's 40 − 10 = 30 cycles
+//!   as in the paper (170 → 140; the SDF bound 1430 → 1190 cycles per
+//!   block);
+//! * the mapper adds 12 communication cores, not 7: ShiftRows (first in
+//!   the loop after §5.1's swap) now feeds 16 cores, four DispatchCores, and
+//!   each MixColumns-4 gathers four bytes from four cores on two input
+//!   ports, two MergeCores each; 18 → 42 and 15 → 39 cores;
+//! * simulated, those communication cores sit on the loop (link latency and
+//!   per-firing overhead at every hop; by default the mapper chains the four
+//!   DispatchCores, so a round's last bytes pass all four and a MergeCore)
+//!   and cost more than the 30 cycles saved: 1454 / 1478 cycles per block
+//!   (90.9 / 92.4 cycles per byte) against Parallel-SubBytes-MixColumns'
+//!   1390 / 1398;
+//! * with the DispatchCores as a balanced tree instead (the point
+//!   `S1 sb1 mc4 tree`, [`DispatchShape::Tree`]: the same four, one deep —
+//!   each of ShiftRows' four outputs to a DispatchCore with four SubBytes-1
+//!   cores) it is 1494 / 1470: no closer to the paper's 1080, so the
+//!   chain's depth is not what holds this point back. What changes with
+//!   the tree: ShiftRows still writes the 16 words one after another, every
+//!   byte now passes a DispatchCore (the chain sends three directly), and
+//!   the breadth-first placement puts the sixteen SubBytes-1 cores further
+//!   from their DispatchCores and MergeCores (links through the
+//!   communication cores of up to 11 tiles, against 8 with the chain). The
+//!   tree does pay in the three-loop SubBytes-1 designs (`S3 sb1 mc4`:
+//!   30.0 → 28.6 cycles per byte online, 27.1 → 26.3 offline).
+//!
+//! In this model SubBytes-1 does not pay: with either dispatch shape no
+//! SubBytes-1 design is on a Pareto front of `aesflow explore`. The
+//! paper's mapping of this design is not published; the `space`
+//! integration test `psm_with_sub_bytes_one` checks these relations.
+//!
+//! The dispatch shape is a parameter of the mapping, not of the design
+//! graph: [`Params::enumerate`] offers the tree only where some core needs
+//! more than one DispatchCore ([`Params::dispatch_matters`]), elsewhere
+//! both shapes map alike.
 
+use aesflow_array::{DispatchShape, Platform};
 use aesflow_cipher::KeySize;
 
 use crate::engines::{Engine, KeyChain};
 use crate::error::Error;
 use crate::graph::{Design, Payload, Role};
-use crate::kinds::{Cols, Prim};
+use crate::kinds::{Part, Prim};
 use crate::optimize::Optimisations;
 use crate::run::{Expansion, finish_design};
 
@@ -52,21 +99,29 @@ pub enum Split {
     Whole,
     /// Four cores, one column each (SubBytes-4, MixColumns-4).
     Columns,
+    /// Sixteen cores, one byte each (SubBytes-1, §4.5; SubBytes only:
+    /// MixColumns mixes a whole column).
+    Bytes,
 }
 
 impl Split {
+    /// Every split, coarsest first.
+    pub const ALL: [Split; 3] = [Split::Whole, Split::Columns, Split::Bytes];
+
     /// Bytes per core.
     pub fn bytes(self) -> usize {
         match self {
             Split::Whole => 16,
             Split::Columns => 4,
+            Split::Bytes => 1,
         }
     }
-    fn parts(self) -> Vec<Cols> {
-        match self {
-            Split::Whole => vec![Cols::ALL],
-            Split::Columns => (0..4).map(Cols::one).collect(),
-        }
+    fn parts(self) -> Vec<Part> {
+        let k = self.bytes() as u8;
+        (0..16 / k).map(|i| Part(i * k, i * k + k)).collect()
+    }
+    fn is_split(self) -> bool {
+        self != Split::Whole
     }
 }
 
@@ -104,6 +159,9 @@ pub struct Params {
     pub expansion: Expansion,
     /// Copies of the whole engine gathered at the output (Fig. 12).
     pub copies: u32,
+    /// How the mapper arranges DispatchCores where a core needs more than
+    /// one ([`DispatchShape`]; the paper's designs: the default chain).
+    pub dispatch: DispatchShape,
 }
 
 impl Params {
@@ -135,6 +193,14 @@ impl Params {
         }
         if self.style == Style::NoMerge && !self.unrolled() {
             return Err(bad("the no-merge style is fully unrolled".into()));
+        }
+        if let Style::Merge {
+            mix: Split::Bytes, ..
+        } = self.style
+        {
+            return Err(bad(
+                "MixColumns mixes the four bytes of a column: it splits into whole columns (mc4) at the finest, not bytes (mc1)".into(),
+            ));
         }
         if self.copies == 0 {
             return Err(bad("copies must be at least 1".into()));
@@ -177,7 +243,31 @@ impl Params {
             fuse_key_shift: true,
             expansion,
             copies: 1,
+            dispatch: DispatchShape::Chain,
         }
+    }
+
+    /// `base` with this point's mapping choices (the dispatch shape).
+    pub fn platform(&self, base: &Platform) -> Platform {
+        Platform {
+            dispatch: self.dispatch,
+            ..base.clone()
+        }
+    }
+
+    /// The dispatch shape changes the mapping: some core needs more than
+    /// one DispatchCore. That happens where a core feeds the sixteen
+    /// SubBytes-1 cores (four DispatchCores); SubBytes-4 and -16 and the
+    /// MixColumns splits need at most four destinations per core, or one
+    /// DispatchCore, which both shapes place alike.
+    pub fn dispatch_matters(&self) -> bool {
+        matches!(
+            self.style,
+            Style::Merge {
+                sub: Split::Bytes,
+                ..
+            }
+        )
     }
 
     /// The paper's engine this point is, if any.
@@ -190,7 +280,7 @@ impl Params {
             .find(|&e| Params::paper(e, self.key, self.expansion) == *self)
     }
 
-    /// A short label: `S3 sb4 mc16 fmk i2 ksr online x2 AES-128`.
+    /// A short label: `S1 sb1 mc4+ark i2 no-arksr tree online x2`.
     pub fn label(&self) -> String {
         let mut s = format!("S{}", self.loops);
         match self.style {
@@ -212,6 +302,9 @@ impl Params {
         if !self.fuse_key_shift {
             s += " no-arksr";
         }
+        if self.dispatch != DispatchShape::Chain {
+            s += &format!(" {}", self.dispatch.name());
+        }
         s += &format!(" {}", self.expansion.name());
         if self.copies > 1 {
             s += &format!(" x{}", self.copies);
@@ -219,11 +312,13 @@ impl Params {
         s
     }
 
-    /// Every valid point for one key size (copies 1, 2 and 4).
+    /// Every valid point for one key size (copies 1, 2 and 4), with the
+    /// tree dispatch shape as well where it changes the mapping
+    /// ([`Params::dispatch_matters`]).
     pub fn enumerate(key: KeySize) -> Vec<Params> {
         let m = key.nr() as u32 - 1;
         let mut styles = vec![Style::NoMerge];
-        for sub in [Split::Whole, Split::Columns] {
+        for sub in Split::ALL {
             for mix in [Split::Whole, Split::Columns] {
                 for fuse_mix_key in [false, true] {
                     styles.push(Style::Merge {
@@ -249,9 +344,17 @@ impl Params {
                                     fuse_key_shift,
                                     expansion,
                                     copies,
+                                    dispatch: DispatchShape::Chain,
                                 };
-                                if p.validate().is_ok() {
-                                    out.push(p);
+                                if p.validate().is_err() {
+                                    continue;
+                                }
+                                out.push(p);
+                                if p.dispatch_matters() {
+                                    out.push(Params {
+                                        dispatch: DispatchShape::Tree,
+                                        ..p
+                                    });
                                 }
                             }
                         }
@@ -271,9 +374,9 @@ pub fn base_design(p: &Params) -> Result<Design, Error> {
     d.interleave = p.interleave;
     let src = d.add("plaintext", Role::PlainSource, 1, 0);
     let ksrc = d.add("cipherkey", Role::KeySource, 1, 0);
-    let ark0 = d.cipher("ark0", vec![Prim::AddKey(Cols::ALL)], 0);
-    d.link(src, ark0, Payload::State(Cols::ALL));
-    d.connect(ksrc, ark0, Payload::Key(Cols::ALL), (0, 1), (0, 1));
+    let ark0 = d.cipher("ark0", vec![Prim::AddKey(Part::ALL)], 0);
+    d.link(src, ark0, Payload::State(Part::ALL));
+    d.connect(ksrc, ark0, Payload::Key(Part::ALL), (0, 1), (0, 1));
     let n = p.rounds_per_loop();
     let mut segs: Vec<(u32, u32)> = (0..p.loops).map(|k| (1 + k * n, n)).collect();
     if p.loops == 1 {
@@ -284,16 +387,16 @@ pub fn base_design(p: &Params) -> Result<Design, Error> {
     let keys = KeyChain::new(&mut d, ksrc, &segs);
     // The stage before the next loop: its actors with their columns, and
     // the firing in which they emit the finished state.
-    let mut prev: Vec<(usize, Cols)> = vec![(ark0, Cols::ALL)];
+    let mut prev: Vec<(usize, Part)> = vec![(ark0, Part::ALL)];
     let mut exit = 0;
     let last = match p.style {
         Style::NoMerge => {
             prev = no_merge_rounds(&mut d, &keys, prev, nr);
-            let sbf = d.cipher("sb_f", vec![Prim::Sub(Cols::ALL)], nr);
-            feed(&mut d, &prev, sbf, Cols::ALL, (0, 1), (0, 1));
-            let srark = d.cipher("srark_f", vec![Prim::Shift, Prim::AddKey(Cols::ALL)], nr);
-            d.link(sbf, srark, Payload::State(Cols::ALL));
-            keys.feed(&mut d, srark, (0, 1), nr, Cols::ALL);
+            let sbf = d.cipher("sb_f", vec![Prim::Sub(Part::ALL)], nr);
+            feed(&mut d, &prev, sbf, Part::ALL, (0, 1), (0, 1));
+            let srark = d.cipher("srark_f", vec![Prim::Shift, Prim::AddKey(Part::ALL)], nr);
+            d.link(sbf, srark, Payload::State(Part::ALL));
+            keys.feed(&mut d, srark, (0, 1), nr, Part::ALL);
             srark
         }
         Style::Merge {
@@ -326,7 +429,7 @@ pub fn base_design(p: &Params) -> Result<Design, Error> {
         }
     };
     let sink = d.add("ciphertext", Role::Sink, 1, 0);
-    d.link(last, sink, Payload::State(Cols::ALL));
+    d.link(last, sink, Payload::State(Part::ALL));
     Ok(d)
 }
 
@@ -343,9 +446,9 @@ pub fn generate(p: &Params) -> Result<Design, Error> {
 /// Connect every producer of `prev` that covers part of `cols` to `dst`.
 fn feed(
     d: &mut Design,
-    prev: &[(usize, Cols)],
+    prev: &[(usize, Part)],
     dst: usize,
-    cols: Cols,
+    cols: Part,
     src_ph: (u32, u32),
     dst_ph: (u32, u32),
 ) {
@@ -381,13 +484,13 @@ impl Loop<'_> {
         &self,
         d: &mut Design,
         keys: &KeyChain,
-        prev: &[(usize, Cols)],
+        prev: &[(usize, Part)],
         exit: u32,
-    ) -> Vec<(usize, Cols)> {
+    ) -> Vec<(usize, Part)> {
         let n = self.n;
         let all = (0, n);
-        let split_sub = self.sub == Split::Columns;
-        let split_mix = self.mix == Split::Columns;
+        let split_sub = self.sub.is_split();
+        let split_mix = self.mix.is_split();
         // Actor order as in the hand-written builders: the core that joins
         // a split stage comes before the parts.
         let mut sr = None;
@@ -396,7 +499,7 @@ impl Loop<'_> {
         }
         let mut ark = None;
         if split_sub && n > 1 && !self.fuse_mix_key {
-            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Cols::ALL)]));
+            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Part::ALL)]));
         }
         let mut sbs = Vec::new();
         for (i, c) in self.sub.parts().into_iter().enumerate() {
@@ -405,7 +508,7 @@ impl Loop<'_> {
         }
         let sr = sr.unwrap_or_else(|| self.add(d, "sr", None, vec![Prim::Shift]));
         if split_mix && !self.fuse_mix_key && ark.is_none() {
-            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Cols::ALL)]));
+            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Part::ALL)]));
         }
         let mut mcs = Vec::new();
         for (i, c) in self.mix.parts().into_iter().enumerate() {
@@ -418,10 +521,10 @@ impl Loop<'_> {
             mcs.push((self.add(d, name, part, steps), c));
         }
         if !self.fuse_mix_key && ark.is_none() {
-            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Cols::ALL)]));
+            ark = Some(self.add(d, "ark", None, vec![Prim::AddKey(Part::ALL)]));
         }
-        let last: Vec<(usize, Cols)> = match ark {
-            Some(a) => vec![(a, Cols::ALL)],
+        let last: Vec<(usize, Part)> = match ark {
+            Some(a) => vec![(a, Part::ALL)],
             None => mcs.clone(),
         };
         for &(sb, c) in &sbs {
@@ -439,7 +542,7 @@ impl Loop<'_> {
             }
         }
         if let Some(a) = ark {
-            keys.feed(d, a, all, self.round, Cols::ALL);
+            keys.feed(d, a, all, self.round, Part::ALL);
         }
         last
     }
@@ -449,13 +552,13 @@ impl Loop<'_> {
 fn final_round(
     d: &mut Design,
     keys: &KeyChain,
-    prev: &[(usize, Cols)],
+    prev: &[(usize, Part)],
     exit: u32,
     sub: Split,
     nr: u32,
 ) -> usize {
     let one = (0, 1);
-    let split = sub == Split::Columns;
+    let split = sub.is_split();
     let mut sr = None;
     if split {
         sr = Some(d.cipher("sr_f", vec![Prim::Shift], nr));
@@ -474,9 +577,9 @@ fn final_round(
         feed(d, prev, sb, c, (exit, exit + 1), one);
         d.connect(sb, sr, Payload::State(c), one, one);
     }
-    let ark = d.cipher("ark_f", vec![Prim::AddKey(Cols::ALL)], nr);
-    d.link(sr, ark, Payload::State(Cols::ALL));
-    keys.feed(d, ark, one, nr, Cols::ALL);
+    let ark = d.cipher("ark_f", vec![Prim::AddKey(Part::ALL)], nr);
+    d.link(sr, ark, Payload::State(Part::ALL));
+    keys.feed(d, ark, one, nr, Part::ALL);
     ark
 }
 
@@ -484,10 +587,10 @@ fn final_round(
 fn no_merge_rounds(
     d: &mut Design,
     keys: &KeyChain,
-    mut prev: Vec<(usize, Cols)>,
+    mut prev: Vec<(usize, Part)>,
     nr: u32,
-) -> Vec<(usize, Cols)> {
-    let halves = [Cols(0, 2), Cols(2, 4)];
+) -> Vec<(usize, Part)> {
+    let halves = [Part::cols(0, 2), Part::cols(2, 4)];
     for r in 1..nr {
         let mut next = Vec::new();
         for (h, &half) in halves.iter().enumerate() {
@@ -497,7 +600,7 @@ fn no_merge_rounds(
                 r,
             );
             // ShiftRows needs the whole state.
-            feed(d, &prev, srsb, Cols::ALL, (0, 1), (0, 1));
+            feed(d, &prev, srsb, Part::ALL, (0, 1), (0, 1));
             let mcark = d.cipher(
                 format!("mcark{r}_{h}"),
                 vec![Prim::Mix(half), Prim::AddKey(half)],

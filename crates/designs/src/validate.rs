@@ -7,6 +7,8 @@
 //! * every actor fires at least once and its rounds lie within 0..=Nr;
 //! * every edge's firing ranges lie within its ends' firings and carry as
 //!   many tokens out as in (the SDF rates), actor names are unique;
+//! * parts: MixColumns on whole columns, round-key parts word-aligned,
+//!   byte-level state parts (SubBytes-1) only between cipher actors;
 //! * every cipher actor gets state in each firing, every key-expansion
 //!   actor gets what it computes from in each firing (KeySubWord a window
 //!   or a word, KeySchedule a window and a word);
@@ -102,6 +104,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
             ));
         }
     }
+    check_parts(d)?;
     let online = d
         .actors
         .iter()
@@ -130,7 +133,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
                             return Err(err(
                                 Some(&actor.name),
                                 format!(
-                                    "online design, but no round key for columns {c} arrives in firing {p} (round {}): a missing key path",
+                                    "online design, but no round key for part {c} arrives in firing {p} (round {}): a missing key path",
                                     actor.round0 + p
                                 ),
                             ));
@@ -167,6 +170,62 @@ pub fn validate(d: &Design) -> Result<(), Error> {
                 }
                 Role::PlainSource => {}
             }
+        }
+    }
+    Ok(())
+}
+
+/// The parts steps and edges name: inside the block; MixColumns on whole
+/// columns; round-key parts word-aligned; byte-level state parts (see
+/// [`crate::kinds::Part`]) only between cipher cores, which never also
+/// take a key window or key word (those would share the landing words).
+fn check_parts(d: &Design) -> Result<(), Error> {
+    let err = |a: usize, m: String| Err(Error::invalid(&d.name, Some(&d.actors[a].name), m));
+    for (a, actor) in d.actors.iter().enumerate() {
+        let Role::Cipher(steps) = &actor.role else {
+            continue;
+        };
+        for s in steps {
+            match *s {
+                Prim::Sub(c) | Prim::AddKey(c) if !c.is_valid() => {
+                    return err(a, format!("{} on an empty or out-of-block part", s.name()));
+                }
+                Prim::Mix(c) if !c.is_valid() || !c.is_columns() => {
+                    return err(a, format!("MixColumns works on whole columns, not on {c}"));
+                }
+                _ => {}
+            }
+        }
+    }
+    for e in &d.edges {
+        let (c, key) = match e.payload {
+            Payload::State(c) => (c, false),
+            Payload::Key(c) => (c, true),
+            _ => continue,
+        };
+        let what = format!("edge {} -> {}", d.actors[e.src].name, d.actors[e.dst].name);
+        if !c.is_valid() || (key && !c.is_word_aligned()) {
+            return err(e.src, format!("{what}: bad part {c}"));
+        }
+        if c.is_word_aligned() {
+            continue;
+        }
+        let cipher = |x: usize| matches!(d.actors[x].role, Role::Cipher(_));
+        if !cipher(e.src) || !cipher(e.dst) {
+            return err(
+                e.src,
+                format!(
+                    "{what}: byte-level part {c} outside the cipher cores (sources and sinks move whole words)"
+                ),
+            );
+        }
+        if d.ins(e.dst)
+            .any(|(_, x)| matches!(x.payload, Payload::Window | Payload::SubWord))
+        {
+            return err(
+                e.dst,
+                "takes a byte-level state part and key-schedule words".into(),
+            );
         }
     }
     Ok(())

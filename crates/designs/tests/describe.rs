@@ -22,6 +22,50 @@ fn round_trip_all_sizes() {
     }
 }
 
+/// SubBytes-1 designs carry byte parts (`SubBytes:b5`, `state:b5`) in
+/// steps and edges; they read back as the same design.
+#[test]
+fn byte_parts_round_trip() {
+    use aesflow_designs::Expansion;
+    use aesflow_designs::space::{Params, Split, Style, generate};
+    for (loops, x) in [(1, Expansion::Online), (9, Expansion::Offline)] {
+        let p = Params {
+            loops,
+            style: Style::Merge {
+                sub: Split::Bytes,
+                mix: Split::Columns,
+                fuse_mix_key: false,
+            },
+            ..Params::paper(Engine::Otop, KeySize::Aes128, x)
+        };
+        let d = generate(&p).unwrap();
+        let t = write(&d);
+        assert!(t.contains("steps=SubBytes:b5\n"), "{t}");
+        assert!(t.contains(" state:b5 "), "{t}");
+        assert!(t.contains("steps=MixColumns:2..3"), "{t}");
+        assert_eq!(parse(&t).unwrap(), d, "{}", p.label());
+    }
+}
+
+#[test]
+fn parts_parse_as_written() {
+    use aesflow_designs::kinds::Part;
+    for a in 0..16u8 {
+        for b in a + 1..=16 {
+            let p = Part(a, b);
+            assert_eq!(Part::parse(&p.to_string()), Ok(p), "{p}");
+        }
+    }
+    assert_eq!(Part::ALL.to_string(), "0..4");
+    assert_eq!(Part::byte(7).to_string(), "b7");
+    assert_eq!(Part(2, 4).to_string(), "b2..4");
+    for bad in [
+        "b16", "b3..3", "b4..2", "0..5", "1..1", "b", "x", "b1..17", "3",
+    ] {
+        assert!(Part::parse(bad).is_err(), "{bad}");
+    }
+}
+
 mod user_files {
     use aesflow_array::Platform;
     use aesflow_cipher::KeySize;
@@ -39,6 +83,27 @@ mod user_files {
             .filter(|l| !pat(l))
             .map(|l| format!("{l}\n"))
             .collect()
+    }
+
+    #[test]
+    fn byte_parts_stay_between_cipher_cores_and_mix_columns_takes_columns() {
+        let t = small();
+        let last = t
+            .lines()
+            .rfind(|l| l.contains(" ciphertext state:"))
+            .unwrap();
+        let bytes = last.replace("state:0..4", "state:b0..16");
+        assert!(
+            parse(&t.replace(last, &bytes)).is_ok(),
+            "word-aligned bytes"
+        );
+        let one = last.replace("state:0..4", "state:b3");
+        let e = parse(&t.replace(last, &one)).unwrap_err();
+        assert!(e.to_string().contains("byte-level part b3"), "{e}");
+        let mix = t.lines().find(|l| l.contains("MixColumns:")).unwrap();
+        let e = parse(&t.replace(mix, &mix.replace("MixColumns:0..4", "MixColumns:b0..2")))
+            .unwrap_err();
+        assert!(e.to_string().contains("whole columns"), "{e}");
     }
 
     #[test]

@@ -77,6 +77,14 @@ pub enum Suite {
 }
 
 impl Suite {
+    /// The suite whose input keys are `len` bytes long (16: Cobblestone-128,
+    /// 32: Cobblestone-256), if any.
+    pub fn for_key_len(len: usize) -> Option<Suite> {
+        [Suite::Cobblestone128, Suite::Cobblestone256]
+            .into_iter()
+            .find(|s| s.key_len() == len)
+    }
+
     /// Input-key (and AEAD key) length in bytes.
     pub fn key_len(self) -> usize {
         match self {

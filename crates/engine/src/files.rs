@@ -246,6 +246,32 @@ pub fn input_len(job: &Job) -> Option<u64> {
     m.is_file().then_some(m.len())
 }
 
+/// The output file of `job` (`None`: stdout), created atomically: refused
+/// if it is the input (encrypting or decrypting a file onto itself would
+/// replace it while it is read); a decryption gets the input's
+/// permissions, an encryption `0o666` minus the umask.
+pub fn create_output(job: &Job, opts: &JobOptions) -> Result<Option<AtomicFile>> {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(o) = &job.output else {
+        return Ok(None);
+    };
+    if job.input.as_ref().is_some_and(|i| same_file(i, o)) {
+        return Err(aesflow_output::Error::SameAsInput(o.clone()).into());
+    }
+    let mode = match &job.input {
+        Some(i) if !opts.encrypt => std::fs::metadata(i)
+            .map_err(|e| Error::io("cannot read", e))?
+            .permissions()
+            .mode(),
+        _ => 0o666,
+    };
+    let file = AtomicFile::builder()
+        .force(opts.force)
+        .mode(mode & 0o777)
+        .create(o)?;
+    Ok(Some(file))
+}
+
 /// Run one job; `progress` is called with the input bytes done.
 pub fn run_job_with(
     pool: &Pool,
@@ -254,9 +280,7 @@ pub fn run_job_with(
     opts: &JobOptions,
     progress: ProgressFn<'_>,
 ) -> Result<Report> {
-    use std::os::unix::fs::PermissionsExt;
     let t0 = Instant::now();
-    let mut mode = 0o666;
     let mut src = match &job.input {
         None => Src::Stdin(io::stdin()),
         Some(p) => {
@@ -265,26 +289,10 @@ pub fn run_job_with(
             if m.is_dir() {
                 return Err(Error::InvalidInput("is a directory".into()));
             }
-            if !opts.encrypt {
-                mode = m.permissions().mode() & 0o777;
-            }
             Src::File(f, m.len(), m.is_file())
         }
     };
-    let out = match &job.output {
-        None => None,
-        Some(o) => {
-            if job.input.as_ref().is_some_and(|i| same_file(i, o)) {
-                return Err(aesflow_output::Error::SameAsInput(o.clone()).into());
-            }
-            Some(
-                AtomicFile::builder()
-                    .force(opts.force)
-                    .mode(mode)
-                    .create(o)?,
-            )
-        }
-    };
+    let out = create_output(job, opts)?;
     let sink = out.as_ref().map_or(Out::Stdout, Out::File);
     let done = process(pool, op, &mut src, sink, opts, progress)?;
     if let Some(o) = out {

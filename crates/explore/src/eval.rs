@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use aesflow_array::{Platform, gather, map};
+use aesflow_array::{DispatchShape, Platform, gather, map};
 use aesflow_cipher::KeySize;
 use aesflow_designs::compile::compile;
 use aesflow_designs::report::fips_key;
@@ -103,6 +103,7 @@ struct ParamsJson {
     fuse_key_shift: bool,
     expansion: &'static str,
     copies: u32,
+    dispatch: &'static str,
 }
 
 fn ser_params<S: serde::Serializer>(p: &Params, s: S) -> Result<S::Ok, S::Error> {
@@ -130,6 +131,7 @@ fn ser_params<S: serde::Serializer>(p: &Params, s: S) -> Result<S::Ok, S::Error>
         fuse_key_shift: p.fuse_key_shift,
         expansion: p.expansion.name(),
         copies: p.copies,
+        dispatch: p.dispatch.name(),
     }
     .serialize(s)
 }
@@ -180,7 +182,7 @@ fn energy(a: &Activity) -> (f64, f64, f64, f64, f64) {
 /// exceeded simulate in steady state (`blocks` blocks in the longer run,
 /// half of them in the window) with every block checked.
 pub fn evaluate(p: &Params, blocks: usize) -> Result<Point, Error> {
-    let platform = activity::platform();
+    let platform = p.platform(&activity::platform());
     let d = generate(p).map_err(|e| Error::Design {
         design: p.label(),
         message: e.to_string(),
@@ -234,17 +236,22 @@ pub fn evaluate(p: &Params, blocks: usize) -> Result<Point, Error> {
 }
 
 /// The points of the space for `key`, with points that build the same
-/// design (a switch that changes nothing there) kept once.
+/// design (a switch that changes nothing there) with the same copies and
+/// dispatch shape kept once. (The space offers the tree dispatch shape
+/// only where it changes the mapping, so no two kept points map alike.)
 pub fn distinct_points(key: KeySize) -> Vec<Params> {
-    let mut seen: Vec<(Design, u32)> = Vec::new();
+    let mut seen: Vec<(Design, u32, DispatchShape)> = Vec::new();
     let mut out = Vec::new();
     for p in Params::enumerate(key) {
         let Ok(mut d) = generate(&p) else { continue };
         d.name.clear();
-        if seen.iter().any(|(s, c)| *c == p.copies && *s == d) {
+        if seen
+            .iter()
+            .any(|(s, c, x)| (*c, *x) == (p.copies, p.dispatch) && *s == d)
+        {
             continue;
         }
-        seen.push((d, p.copies));
+        seen.push((d, p.copies, p.dispatch));
         out.push(p);
     }
     out

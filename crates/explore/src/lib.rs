@@ -3,9 +3,12 @@
 //! Liu & Baas (*Parallel AES Encryption Engines for Many-Core Processor
 //! Arrays*, IEEE Transactions on Computers, 2013) built eight designs by
 //! hand (§4), measured them (Table 2, §6) and sketched the moves between
-//! them: loop unrolling, splitting SubBytes and MixColumns over cores,
-//! fusing steps, avoiding communication cores, online or offline key
-//! expansion, duplicating engines (§5.2, Fig. 12), longer keys (§4.9). This
+//! them: loop unrolling, splitting SubBytes (16, 4 or 1 bytes per core:
+//! SubBytes-16, -4, -1) and MixColumns (16 or 4) over cores, fusing steps,
+//! avoiding communication cores, online or offline key expansion,
+//! duplicating engines (§5.2, Fig. 12), longer keys (§4.9); and one choice
+//! of the mapping the paper leaves open: where a core needs several
+//! DispatchCores, a chain or a balanced tree of them. This
 //! crate generates every design those moves reach
 //! ([`aesflow_designs::space`]), maps each on the AsAP2 model with
 //! automatic MergeCores and DispatchCores, simulates it in steady state with

@@ -315,3 +315,37 @@ fn gcm_matches_rustcrypto_and_streams() {
         );
     }
 }
+
+/// Lengths on both sides of the fused kernels' group and reduction
+/// boundaries (16 blocks a group, a reduction per pair of groups: 512 bytes
+/// at 256 and 512 bits; 8 and 16 blocks for AES-NI) and past the counters'
+/// last-byte carries (every 256 blocks), seal and open, against RustCrypto,
+/// for every fused kernel this CPU runs.
+#[test]
+fn gcm_fused_group_boundaries() {
+    let mut rng = Rng(0x5eed_0f6c);
+    let deltas = [-17isize, -16, -15, -1, 0, 1, 15, 16, 17];
+    for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
+        for klen in [16usize, 32] {
+            let key = rng.bytes(klen);
+            let a = aes(&key, detect_best(), KeyExpansion::Offline);
+            let opts = GcmOptions { ghash: None, fused };
+            let Ok(gcm) = Gcm::with_options(&a, opts) else {
+                continue;
+            };
+            for k in (0..=8isize).chain([15, 16, 17, 32]) {
+                for d in deltas {
+                    let Ok(len) = usize::try_from(256 * k + d) else {
+                        continue;
+                    };
+                    let (nonce, aad, pt) =
+                        (rng.bytes(12), rng.bytes(k as usize * 7), rng.bytes(len));
+                    let want = rc_gcm(&key, &nonce, &aad, &pt);
+                    let what = format!("GCM {fused:?} AES-{} len {len}", klen * 8);
+                    assert_eq!(gcm.seal(&nonce, &aad, &pt).unwrap(), want, "{what}");
+                    assert_eq!(gcm.open(&nonce, &aad, &want).unwrap(), pt, "{what} open");
+                }
+            }
+        }
+    }
+}

@@ -59,7 +59,9 @@ impl SdfGraph {
         }
         let (qs, qd) = (q[src], q[dst]);
         let d = distance(n, &flow, src.index(), dst.index(), max_steps)?;
-        let dist = d - d % qd + qd - 1;
+        // the last firing of the iteration `d` falls in (saturates: a firing
+        // that far is never recorded, so the answer is then the step limit)
+        let dist = (d - d % qd).saturating_add(qd - 1);
         let exec: Vec<u64> = self.actors().iter().map(|a| a.exec_time).collect();
         let mut sim = Sim::new(&exec, &flow, opts.auto_concurrency);
         let (s, e) = (src.index(), dst.index());
@@ -86,7 +88,8 @@ impl SdfGraph {
             }
             if record_until.is_some_and(|t| sim.time >= t) {
                 let full = starts.len() as u64 / qs;
-                if full == 0 || ends.len() as u64 > qd * (full - 1) + dist {
+                if full == 0 || ends.len() as u64 > qd.saturating_mul(full - 1).saturating_add(dist)
+                {
                     return Ok(max_latency(&starts, &ends, qs, qd, dist));
                 }
             }
@@ -110,7 +113,9 @@ fn push_n(v: &mut Vec<u64>, t: u64, k: u64, max: u64) -> Result<(), SdfError> {
 fn max_latency(starts: &[u64], ends: &[u64], qs: u64, qd: u64, dist: u64) -> u64 {
     let mut best = 0;
     let mut i = 0u64;
-    while qs * (i + 1) <= starts.len() as u64 && (qd * i + dist) < ends.len() as u64 {
+    while qs.saturating_mul(i + 1) <= starts.len() as u64
+        && qd.saturating_mul(i).saturating_add(dist) < ends.len() as u64
+    {
         let l = ends[(qd * i + dist) as usize].saturating_sub(starts[(qs * i) as usize]);
         best = best.max(l);
         i += 1;
@@ -233,10 +238,10 @@ impl<'a> Sim<'a> {
                 for &i in self.ins.row(a) {
                     self.tokens[i] -= k * self.flow[i].cons;
                 }
-                started[a] += k;
+                started[a] = started[a].saturating_add(k);
                 if self.exec[a] == 0 {
                     self.produce(a, k)?;
-                    self.instant_done[a] += k;
+                    self.instant_done[a] = self.instant_done[a].saturating_add(k);
                     instant = instant.saturating_add(k);
                     if instant > max_steps {
                         return Err(SdfError::StateSpaceLimit { steps: max_steps });
@@ -244,7 +249,7 @@ impl<'a> Sim<'a> {
                 } else {
                     let act = &mut self.active[a];
                     match act.binary_search_by_key(&self.exec[a], |f| f.0) {
-                        Ok(i) => act[i].1 += k,
+                        Ok(i) => act[i].1 = act[i].1.checked_add(k).ok_or(TOKENS)?,
                         Err(i) => act.insert(i, (self.exec[a], k)),
                     }
                 }
@@ -285,7 +290,7 @@ impl<'a> Sim<'a> {
             for f in self.active[a].iter_mut() {
                 f.0 -= dt;
                 if f.0 == 0 {
-                    done[a] += f.1;
+                    done[a] = done[a].saturating_add(f.1);
                 }
             }
             self.active[a].retain(|f| f.0 > 0);

@@ -22,10 +22,14 @@
 //!   multiplication with integer multiplies on bits spread four apart
 //!   ("holes", as BearSSL's `ghash_ctmul64`), the high half obtained from the
 //!   bit-reversed operands. No table, no secret-dependent branch or index.
-//! * [`GhashImpl::Pclmul`] — PCLMULQDQ on 128-bit registers, 8 blocks per
-//!   reduction with H^8..H^1 (x86-64 with AVX).
+//! * [`GhashImpl::Pclmul`] — PCLMULQDQ on 128-bit registers, 16 blocks per
+//!   reduction with H^16..H^1 (x86-64 with AVX).
 //! * [`GhashImpl::Vpclmul`] — VPCLMULQDQ on 512-bit registers: 4 blocks per
-//!   register, 16 blocks per reduction with H^16..H^1 (AVX-512F/BW + VPCLMULQDQ).
+//!   register, 32 blocks per reduction with H^32..H^1 (AVX-512F/BW +
+//!   VPCLMULQDQ).
+//!
+//! The key holds H^32..H^1, computed once (the fused GCM kernels of
+//! `kernels` reduce once per 32 blocks too).
 
 use crate::kernels;
 use aesflow_cipher::Isa;
@@ -35,16 +39,16 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
 /// Number of stored powers of H.
-pub(crate) const POWERS: usize = 16;
+pub(crate) const POWERS: usize = 32;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GhashImpl {
     /// Portable constant-time (64-bit multiplies with masks).
     Soft,
-    /// x86-64 PCLMULQDQ, 128-bit, 8 blocks per reduction.
+    /// x86-64 PCLMULQDQ, 128-bit, 16 blocks per reduction.
     Pclmul,
-    /// x86-64 VPCLMULQDQ, 512-bit, 16 blocks per reduction.
+    /// x86-64 VPCLMULQDQ, 512-bit, 32 blocks per reduction.
     Vpclmul,
 }
 
@@ -93,10 +97,10 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H^16..H^1 (premultiplied by y) and the backend.
+/// The GHASH key: H^32..H^1 (premultiplied by y) and the backend.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct GhashKey {
-    /// `powers[i] = key^(16 - i)`: descending, H^1 last.
+    /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
     pub(crate) powers: [u128; POWERS],
     #[zeroize(skip)]
     imp: GhashImpl,

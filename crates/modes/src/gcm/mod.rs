@@ -15,8 +15,9 @@
 //! authenticates in one pass: the AES rounds for the next group of counter
 //! blocks run interleaved with the carry-less multiplications of the
 //! previous group's ciphertext (AES-NI + PCLMULQDQ, 8 blocks a group, in
-//! hand-scheduled assembly; VAES + VPCLMULQDQ, 16 blocks a group and one
-//! reduction, on ymm or zmm registers). Other kernels and online key
+//! hand-scheduled assembly; VAES + VPCLMULQDQ on ymm or zmm registers, 16
+//! blocks a group, Karatsuba multiplication and one reduction per pair of
+//! groups, aggregated over H^32..H^1). Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!

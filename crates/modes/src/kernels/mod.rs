@@ -1,13 +1,15 @@
 //! Hardware kernels: the only place in this crate with `unsafe` code.
 //!
-//! * GHASH with PCLMULQDQ (128-bit, 8 blocks per reduction) and VPCLMULQDQ
-//!   (512-bit, 4 blocks per register, 16 per reduction).
+//! * GHASH with PCLMULQDQ (128-bit, 16 blocks per reduction) and
+//!   VPCLMULQDQ (512-bit, 4 blocks per register, 32 per reduction).
 //! * Fused AES-GCM: one pass over the data in which the AES-CTR rounds of a
 //!   group of blocks run interleaved with the GHASH of ciphertext blocks —
 //!   AES-NI + PCLMULQDQ (8 blocks per group, hand-scheduled inline assembly
 //!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills),
-//!   VAES + VPCLMULQDQ on AVX-512 (16 blocks per group) and on AVX2 ymm
-//!   registers (16 blocks per group, for CPUs without AVX-512).
+//!   VAES + VPCLMULQDQ on AVX-512 and on AVX2 ymm registers (for CPUs
+//!   without AVX-512): 16 blocks per group, Karatsuba, one reduction per
+//!   pair of groups (32 blocks), counters added in byte order between
+//!   carries of their last byte (`x86/body.rs`).
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
@@ -19,6 +21,7 @@
 //! wrappers below, which check the CPU first with the features token of
 //! `aesflow_cipher::cpu` (detected once).
 
+use crate::gcm::ghash::POWERS;
 use aesflow_cipher::Isa;
 
 #[cfg(target_arch = "x86_64")]
@@ -49,7 +52,7 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
 
 /// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
 /// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
-pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
     let available = if wide { has_vpclmul() } else { has_pclmul() };
     assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
@@ -103,7 +106,7 @@ impl Fused {
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
-    powers: &[u128; 16],
+    powers: &[u128; POWERS],
     ctr: &[u8; 16],
     x: &mut u128,
     data: &mut [u8],
@@ -199,8 +202,9 @@ mod tests {
     }
 
     /// The assembly kernel agrees with the generic body (which the VAES
-    /// kernel shares) for every key size, both directions, 1..9 groups and
-    /// counters about to wrap in 32 bits.
+    /// kernel shares) for every key size, both directions, 1..40 groups
+    /// (pairs and a last group alone), counters whose last byte carries
+    /// within a pair, and counters about to wrap in 32 bits.
     #[test]
     fn aesni_kernel_matches_generic_body() {
         if !has_pclmul() {
@@ -216,8 +220,8 @@ mod tests {
             };
             let rk = rk.enc();
             let gk = GhashKey::new(&[0x3c; 16], GhashImpl::Pclmul);
-            for groups in [1usize, 2, 3, 9] {
-                for lo in [1u32, 0xffff_fff3, 0xffff_ffff] {
+            for groups in [1usize, 2, 3, 9, 40] {
+                for lo in [1u32, 0xd7, 0xf1, 0xffff_fff3, 0xffff_ffff] {
                     let mut ctr = [0xa5u8; 16];
                     ctr[12..].copy_from_slice(&lo.to_be_bytes());
                     let data: Vec<u8> = (0..groups * 128).map(|i| (i * 7 + 3) as u8).collect();

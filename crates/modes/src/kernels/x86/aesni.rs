@@ -25,7 +25,7 @@
 //! (An AVX-512VL instantiation would gain nothing: without VAES/VPCLMULQDQ,
 //! `aesenc` and `pclmulqdq` cannot address xmm16–31.)
 
-use super::{BSWAP, GFPOLY, GcmCall, from_u128, reduce128, to_u128};
+use super::{BSWAP, GFPOLY, GcmCall, POWERS, from_u128, reduce128, to_u128};
 use aesflow_cipher::x86::v128;
 use core::arch::{asm, x86_64::*};
 
@@ -46,6 +46,11 @@ struct Tab {
     inc: [__m128i; 8],
     /// 8 in dword 0 (656).
     step: __m128i,
+    /// Counter increments 0..8 on the last byte, for counters in byte
+    /// order (672).
+    inc_be: [__m128i; 8],
+    /// 8 on the last byte (800).
+    step_be: __m128i,
 }
 
 // The offsets the assembly uses.
@@ -56,6 +61,8 @@ const _: () = {
     assert!(core::mem::offset_of!(Tab, mask) == 512);
     assert!(core::mem::offset_of!(Tab, inc) == 528);
     assert!(core::mem::offset_of!(Tab, step) == 656);
+    assert!(core::mem::offset_of!(Tab, inc_be) == 672);
+    assert!(core::mem::offset_of!(Tab, step_be) == 800);
 };
 
 /// The 8 `vaesenc` of one round with round key xmm11, and 8 more
@@ -143,13 +150,12 @@ macro_rules! round {
     };
 }
 
-/// One steady-state group: AES-CTR rounds 0..=9 of counters `[{c}] + 0..8`
-/// (and `[{c}]` advanced by 8) with the GHASH of the 8 blocks at `{gh}`
-/// into xmm15; the AES states are left in xmm0–7.
-macro_rules! group_head {
+/// Counters `[{c}] + 0..8` (reflected: 32-bit adds, then a byte swap each)
+/// whitened with round key 0 into xmm0–7, `[{c}]` advanced by 8; xmm11
+/// round key 0, xmm14 the byte-swap mask.
+macro_rules! counters_reflected {
     () => {
         concat!(
-            // Counters and round 0.
             "vmovdqa xmm14, [{t} + 512]\n",
             "vmovdqa xmm13, [{c}]\n",
             "vmovdqa xmm11, [{t}]\n",
@@ -178,6 +184,46 @@ macro_rules! group_head {
             "vpxor xmm6, xmm6, xmm11\n",
             "vpshufb xmm7, xmm7, xmm14\n",
             "vpxor xmm7, xmm7, xmm11\n",
+        )
+    };
+}
+
+/// As `counters_reflected` for a counter `[{c}]` in byte order whose last
+/// byte does not carry within the group: adds on that byte, no byte swap.
+macro_rules! counters_in_order {
+    () => {
+        concat!(
+            "vmovdqa xmm14, [{t} + 512]\n",
+            "vmovdqa xmm13, [{c}]\n",
+            "vmovdqa xmm11, [{t}]\n",
+            "vpxor xmm0, xmm13, xmm11\n",
+            "vpaddd xmm1, xmm13, [{t} + 688]\n",
+            "vpaddd xmm2, xmm13, [{t} + 704]\n",
+            "vpaddd xmm3, xmm13, [{t} + 720]\n",
+            "vpaddd xmm4, xmm13, [{t} + 736]\n",
+            "vpaddd xmm5, xmm13, [{t} + 752]\n",
+            "vpaddd xmm6, xmm13, [{t} + 768]\n",
+            "vpaddd xmm7, xmm13, [{t} + 784]\n",
+            "vpaddd xmm13, xmm13, [{t} + 800]\n",
+            "vmovdqa [{c}], xmm13\n",
+            "vpxor xmm1, xmm1, xmm11\n",
+            "vpxor xmm2, xmm2, xmm11\n",
+            "vpxor xmm3, xmm3, xmm11\n",
+            "vpxor xmm4, xmm4, xmm11\n",
+            "vpxor xmm5, xmm5, xmm11\n",
+            "vpxor xmm6, xmm6, xmm11\n",
+            "vpxor xmm7, xmm7, xmm11\n",
+        )
+    };
+}
+
+/// One steady-state group: AES-CTR rounds 0..=9 of the counters (`$ctr`:
+/// `counters_reflected!()` or `counters_in_order!()`) with the GHASH of the
+/// 8 blocks at `{gh}` into xmm15; the AES states are left in xmm0–7.
+macro_rules! group_head {
+    ($ctr:expr) => {
+        concat!(
+            $ctr,
             // Rounds 1..8 with GHASH blocks 0..7.
             round_gh_first!("16"),
             round_gh!("32", "16", "256", "384"),
@@ -314,7 +360,9 @@ unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, p: *mut u8) {
     }
 }
 
-/// One steady-state group (the assembly above).
+/// One steady-state group (the assembly above), the counter `ctr` in byte
+/// order (`IN_ORDER`, its last byte not carrying within the group) or
+/// reflected.
 ///
 /// # Safety
 /// `src` and `gh` readable, `dst` writable for 128 bytes (`dst` may equal
@@ -322,7 +370,7 @@ unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, p: *mut u8) {
 /// has AES-NI, PCLMULQDQ and AVX.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx")]
-unsafe fn group<const NR: usize>(
+unsafe fn group<const NR: usize, const IN_ORDER: bool>(
     t: &Tab,
     ctr: &mut __m128i,
     src: *const u8,
@@ -341,22 +389,31 @@ unsafe fn group<const NR: usize>(
         __m128i,
         __m128i,
     );
-    // SAFETY: reads `Tab` at its asserted offsets, `*ctr` (read and
-    // written) and 128 bytes at `gh`, all valid; writes only registers and
-    // `*ctr`; the stack is not touched.
-    unsafe {
-        asm!(
-            group_head!(),
-            t = in(reg) t,
-            c = in(reg) ctr as *mut __m128i,
-            gh = in(reg) gh,
-            out("xmm0") s0, out("xmm1") s1, out("xmm2") s2, out("xmm3") s3,
-            out("xmm4") s4, out("xmm5") s5, out("xmm6") s6, out("xmm7") s7,
-            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-            out("xmm12") _, out("xmm13") _, out("xmm14") _,
-            inout("xmm15") *acc,
-            options(nostack, preserves_flags),
-        );
+    macro_rules! head {
+        ($ctr:expr) => {
+            // SAFETY: reads `Tab` at its asserted offsets, `*ctr` (read and
+            // written) and 128 bytes at `gh`, all valid; writes only
+            // registers and `*ctr`; the stack is not touched.
+            unsafe {
+                asm!(
+                    group_head!($ctr),
+                    t = in(reg) t,
+                    c = in(reg) ctr as *mut __m128i,
+                    gh = in(reg) gh,
+                    out("xmm0") s0, out("xmm1") s1, out("xmm2") s2, out("xmm3") s3,
+                    out("xmm4") s4, out("xmm5") s5, out("xmm6") s6, out("xmm7") s7,
+                    out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+                    out("xmm12") _, out("xmm13") _, out("xmm14") _,
+                    inout("xmm15") *acc,
+                    options(nostack, preserves_flags),
+                );
+            }
+        };
+    }
+    if IN_ORDER {
+        head!(counters_in_order!());
+    } else {
+        head!(counters_reflected!());
     }
     let (mut s0, mut s1, mut s2, mut s3, mut s4, mut s5, mut s6, mut s7) =
         (s0, s1, s2, s3, s4, s5, s6, s7);
@@ -397,6 +454,50 @@ unsafe fn group<const NR: usize>(
     }
 }
 
+/// Steady-state groups `range` of the data at `p` from counter `c` (as a
+/// register, reflected, and its low 32 bits), each hashing the 8 blocks
+/// `lag` bytes before it: runs through the byte-order counters while their
+/// last byte cannot carry, one reflected group at each carry.
+///
+/// # Safety
+/// As `group` for every group of `range` (bytes 128·g .. 128·(g+1) at `p`)
+/// and its `lag`; the CPU has AES-NI, PCLMULQDQ and AVX.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+unsafe fn run<const NR: usize>(
+    t: &Tab,
+    (c, lo): &mut (__m128i, u32),
+    p: *mut u8,
+    range: core::ops::Range<usize>,
+    lag: usize,
+    acc: &mut __m128i,
+) {
+    let mut g = range.start;
+    while g < range.end {
+        let n = ((256 - (*lo & 0xff) as usize) / 8).min(range.end - g);
+        let mut be = _mm_shuffle_epi8(*c, t.mask);
+        for g in g..g + n {
+            // SAFETY: g in `range`, per the caller.
+            unsafe {
+                let cur = p.add(128 * g);
+                group::<NR, true>(t, &mut be, cur, cur, cur.sub(lag), acc);
+            }
+        }
+        g += n;
+        *c = _mm_add_epi32(*c, _mm_set_epi32(0, 0, 0, 8 * n as i32));
+        *lo = lo.wrapping_add(8 * n as u32);
+        if g < range.end {
+            // SAFETY: as above.
+            unsafe {
+                let cur = p.add(128 * g);
+                group::<NR, false>(t, c, cur, cur, cur.sub(lag), acc);
+            }
+            g += 1;
+            *lo = lo.wrapping_add(8);
+        }
+    }
+}
+
 /// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
 ///
 /// # Safety
@@ -415,43 +516,37 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
         mask: from_u128(BSWAP),
         inc: [z; 8],
         step: _mm_set_epi32(0, 0, 0, 8),
+        inc_be: [z; 8],
+        step_be: _mm_set_epi32(8 << 24, 0, 0, 0),
     };
-    for (j, p) in call.powers[8..].iter().enumerate() {
+    for (j, p) in call.powers[POWERS - 8..].iter().enumerate() {
         t.h[j] = from_u128(*p);
         t.hk[j] = from_u128(((*p >> 64) ^ *p) as u64 as u128);
         t.inc[j] = _mm_set_epi32(0, 0, 0, j as i32);
+        t.inc_be[j] = _mm_set_epi32((j as i32) << 24, 0, 0, 0);
     }
     let groups = call.data.len() / 128;
     let p = call.data.as_mut_ptr();
-    let mut c = from_u128(u128::from_be_bytes(call.ctr));
+    let mut c = (
+        from_u128(u128::from_be_bytes(call.ctr)),
+        u128::from_be_bytes(call.ctr) as u32,
+    );
     let mut acc = from_u128(*call.x);
     if call.encrypt {
         if groups > 0 {
             // SAFETY: the first group lies within `call.data`.
-            unsafe { ctr8::<NR>(&t, c, p) };
-            c = _mm_add_epi32(c, t.step);
-        }
-        for g in 1..groups {
-            // SAFETY: group g (bytes 128·g .. 128·(g+1) ≤ data.len()) and the
-            // previous one lie within `call.data`, exclusively borrowed.
-            unsafe {
-                let cur = p.add(128 * g);
-                group::<NR>(&t, &mut c, cur, cur, cur.sub(128), &mut acc);
-            }
-        }
-        if groups > 0 {
+            unsafe { ctr8::<NR>(&t, c.0, p) };
+            c = (_mm_add_epi32(c.0, t.step), c.1.wrapping_add(8));
+            // SAFETY: groups 1.. and each previous one lie within
+            // `call.data`, exclusively borrowed.
+            unsafe { run::<NR>(&t, &mut c, p, 1..groups, 128, &mut acc) };
             // SAFETY: the last group lies within `call.data`.
             acc = unsafe { ghash8(&t, p.add(128 * (groups - 1)), acc) };
         }
     } else {
-        for g in 0..groups {
-            // SAFETY: group g lies within `call.data`, exclusively borrowed; its
-            // ciphertext is hashed before the plaintext overwrites it.
-            unsafe {
-                let cur = p.add(128 * g);
-                group::<NR>(&t, &mut c, cur, cur, cur, &mut acc);
-            }
-        }
+        // SAFETY: the groups lie within `call.data`, exclusively borrowed;
+        // each one's ciphertext is hashed before the plaintext overwrites it.
+        unsafe { run::<NR>(&t, &mut c, p, 0..groups, 0, &mut acc) };
     }
     *call.x = to_u128(acc);
     // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the

@@ -1,127 +1,273 @@
-//! The GHASH and fused AES-GCM body shared by both register widths.
+//! The GHASH and fused AES-GCM body shared by the register widths.
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
 //! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
-//! `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`, `load`,
-//! `store`, `keys` (see `width!` in `x86/mod.rs`).
+//! `xor3`, `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`,
+//! `load`, `store`, `keys`, `pin` (see `width!` in `x86/mod.rs`).
 //!
 //! Data layout: a block `b` is held as `u128::from_be_bytes(b)` per lane (a
 //! byte-reversing shuffle after the load) — the reflected GHASH domain of
 //! `gcm::ghash`. Counter blocks are kept the same way, so the 32-bit GCM
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
+//!
+//! The fused kernel, per group of N = `LANES · REGS` blocks (16 at 256 and
+//! 512 bits):
+//!
+//! * **Aggregated reduction** (Gueron and Kounavis's method for GHASH with
+//!   a carry-less multiplier): the GHASH of a *pair* of groups is
+//!   `(x ⊕ d_0)·H^2N ⊕ d_1·H^(2N−1) ⊕ … ⊕ d_(2N−1)·H`, the 256-bit products
+//!   summed unreduced across both groups and reduced once — one Montgomery
+//!   reduction per 32 blocks, with H^32..H^1 computed once per key.
+//! * **Karatsuba** products: `lo`, `hi` and `(d_hi ⊕ d_lo)·(H_hi ⊕ H_lo)`,
+//!   three carry-less multiplications per block instead of four, the
+//!   `H_hi ⊕ H_lo` of every power precomputed (`power_vectors`); the
+//!   products of two registers are added with one three-way XOR.
+//! * **Weave**: AES rounds 1..=REGS of a group each carry one register of
+//!   GHASH products (round REGS + 1 the reduction), so the AES and the
+//!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
+//!   scheduler from regrouping them. Encryption hashes the previous group's
+//!   ciphertext, decryption the group's own.
+//! * **Counters in byte order**: while no counter of a pair carries out of
+//!   its last byte (7 pairs in 8 for a 96-bit nonce), the counter blocks
+//!   are added in byte order — a dword add on the last byte — and need no
+//!   byte swap; the pair at each carry takes the reflected path.
 
-/// One group of AES-CTR (counters `base + inc[r]`) with the GHASH of the N
-/// byte-reflected blocks `g` into `acc` woven between its rounds: after AES
-/// round i the products of GHASH register i − 1, then the reduction — so the
+/// `$body` once for each of the literals, bound to the constant `$i`.
+macro_rules! unrolled {
+    ($i:ident in $($n:literal)* => $body:block) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
+}
+
+/// One group of AES-CTR (from the whitened counter blocks `s`) with the
+/// GHASH of the N byte-reflected blocks `g` woven between its rounds: after
+/// AES round i the products of GHASH register i − 1 by the power vectors
+/// `pw`, added to the unreduced sums `sums` (with the state `acc`, if given,
+/// XORed into the first block), then — if `reduce` — the reduction. So the
 /// AES and carry-less-multiply units work at the same time. Evaluates to
-/// (keystream, new GHASH state). A macro rather than a function so that it is
-/// always inlined (`#[inline(always)]` cannot be combined with
-/// `#[target_feature]`, and an out-of-line call spills the whole state).
+/// (keystream, unreduced sums, reduced state or `acc`). A macro rather than
+/// a function so that it is always inlined (`#[inline(always)]` cannot be
+/// combined with `#[target_feature]`, and an out-of-line call spills the
+/// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
-    ($nr:ident, $k:expr, $base:expr, $inc:expr, $mask:expr, $pw:expr, $g:expr, $acc:expr) => {{
-        let (k, pw, g): (&[V; 15], &[V; REGS], &[V; REGS]) = ($k, $pw, $g);
-        let mut s = [splat(0); REGS];
-        for (si, ii) in s.iter_mut().zip($inc) {
-            *si = xor(shuffle(add32($base, *ii), $mask), k[0]);
-        }
-        let zero = splat(0);
-        let (mut lo, mut mi, mut hi) = (zero, zero, zero);
-        let mut x = from_u128(0);
-        for (round, ki) in k[1..$nr].iter().enumerate() {
+    ($nr:ident, $k:expr, $s:expr, $pw:expr, $g:expr, $acc:expr, $sums:expr, $reduce:expr) => {{
+        let (k, pw, g): (&[V; 15], &[Pv; REGS], &[V; REGS]) = ($k, $pw, $g);
+        let acc: Option<__m128i> = $acc;
+        let mut s: [V; REGS] = $s;
+        let mut sums: Sums = $sums;
+        let mut held = sums;
+        let mut x = acc.unwrap_or(from_u128(0));
+        // Every width has REGS + 1 < 10 ≤ Nr: rounds 1..=REGS + 1 carry the
+        // GHASH work, the rest are AES only. Rounds 1..=9 are unrolled here
+        // (LLVM would keep a loop at 256 bits: the weave would not survive).
+        const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
+        unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
+            for si in s.iter_mut() {
+                *si = aesenc(*si, k[1 + R]);
+            }
+            if let (Some(&gr), Some(&pr)) = (g.get(R), pw.get(R)) {
+                let d = match acc {
+                    Some(a) if R == 0 => xor_lane0(gr, a),
+                    _ => gr,
+                };
+                // Register pairs: one three-way XOR adds both products.
+                let p = products(d, pr);
+                if R % 2 == 0 {
+                    held = p;
+                } else {
+                    sums = add3(sums, held, p);
+                }
+            } else if R == REGS && $reduce {
+                x = reduce(sums);
+            }
+            if R <= REGS {
+                // Keep this round's AES and GHASH work together.
+                s.iter_mut().for_each(|si| pin(si));
+                let t = if R % 2 == 0 { &mut held } else { &mut sums };
+                pin(&mut t.0);
+                pin(&mut t.1);
+                pin(&mut t.2);
+            }
+        });
+        for ki in &k[10..$nr] {
             for si in s.iter_mut() {
                 *si = aesenc(*si, *ki);
-            }
-            if round < REGS {
-                let d = if round == 0 {
-                    xor_lane0(g[0], $acc)
-                } else {
-                    g[round]
-                };
-                let p = pw[round];
-                lo = xor(lo, clmul::<0x00>(d, p));
-                hi = xor(hi, clmul::<0x11>(d, p));
-                mi = xor(mi, xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p)));
-            } else if round == REGS {
-                x = reduce(lo, mi, hi);
             }
         }
         for si in s.iter_mut() {
             *si = aesenclast(*si, k[$nr]);
         }
-        // Both widths have REGS + 1 < Nr, so the reduction ran above.
-        const { assert!(REGS + 1 < 10) };
-        (s, x)
+        (s, sums, x)
     }};
 }
 
 macro_rules! gcm_body {
     ($feat:literal) => {
-        use super::{BSWAP, GFPOLY};
+        use super::{BSWAP, GFPOLY, POWERS};
 
         /// Blocks per group.
         const N: usize = LANES * REGS;
 
-        /// Register `r`, lane `l` of a group multiplies block `r·LANES + l`
-        /// by H^(N − r·LANES − l); `powers` is H^16..H^1 descending.
+        /// Unreduced GHASH sums (lo, mid, hi): the 256-bit products
+        /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
+        type Sums = (V, V, V);
+
+        /// Whether products take 3 carry-less multiplications (Karatsuba:
+        /// `lo`, `hi` and `(d_hi ⊕ d_lo)·(p_hi ⊕ p_lo)`, which needs a qword
+        /// swap of the data) rather than 4 (schoolbook).
+        const KARATSUBA: bool = true;
+
+        /// A power vector: the powers of H of its lanes, and (Karatsuba) the
+        /// XOR of each power's two qwords in its low qword.
+        type Pv = (V, V);
+
+        /// The power vectors of a pair of groups (one reduction per 2N
+        /// blocks): `[0]` for the first group, `[1]` for the second (or a
+        /// group on its own). Register `r`, lane `l` of `[h]` multiplies
+        /// block `r·LANES + l` of its group by H^((2 − h)·N − r·LANES − l);
+        /// `powers` is H^32..H^1 descending.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; 16]) -> [V; REGS] {
-            let mut pw = [splat(0); REGS];
-            for (r, v) in pw.iter_mut().enumerate() {
-                let base = 16 - N + r * LANES;
-                let mut l = [0u128; LANES];
-                l.copy_from_slice(&powers[base..base + LANES]);
-                *v = lanes(l);
+        fn power_vectors(powers: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
+            const { assert!(2 * N <= POWERS) };
+            let mut pw = [[(splat(0), splat(0)); REGS]; 2];
+            for (h, half) in pw.iter_mut().enumerate() {
+                for (r, v) in half.iter_mut().enumerate() {
+                    let base = POWERS - (2 - h) * N + r * LANES;
+                    let mut l = [0u128; LANES];
+                    l.copy_from_slice(&powers[base..base + LANES]);
+                    *v = (lanes(l), lanes(l.map(|p| ((p >> 64) ^ p) as u64 as u128)));
+                }
             }
             pw
         }
 
-        /// Montgomery reduction of hi·y^128 + mi·y^64 + lo, then the XOR of
-        /// the lanes.
+        /// The products of the blocks `d` by the powers `p`, as sums.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn reduce(lo: V, mi: V, hi: V) -> __m128i {
+        fn products(d: V, (p, pk): Pv) -> Sums {
+            let m = if KARATSUBA {
+                clmul::<0x00>(xor(d, swap(d)), pk)
+            } else {
+                xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))
+            };
+            (clmul::<0x00>(d, p), m, clmul::<0x11>(d, p))
+        }
+
+        /// Three sums added.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn add3(a: Sums, b: Sums, c: Sums) -> Sums {
+            (xor3(a.0, b.0, c.0), xor3(a.1, b.1, c.1), xor3(a.2, b.2, c.2))
+        }
+
+        /// Montgomery reduction of the sums, then the XOR of the lanes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn reduce((lo, mi, hi): Sums) -> __m128i {
             let gf = splat(GFPOLY);
+            let mi = if KARATSUBA { xor(mi, xor(lo, hi)) } else { mi };
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));
             let hi = xor(xor(hi, swap(mi)), clmul::<0x10>(mi, gf));
             hxor(hi)
         }
 
-        /// GHASH one group of N byte-reflected blocks `d` into state `x`:
-        /// `(x ⊕ d_0)·H^N ⊕ d_1·H^(N-1) ⊕ … ⊕ d_(N-1)·H`, one reduction.
+        /// No sums yet.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_group(pw: &[V; REGS], d: &[V; REGS], x: __m128i) -> __m128i {
-            let d0 = xor_lane0(d[0], x);
-            let mut lo = clmul::<0x00>(d0, pw[0]);
-            let mut hi = clmul::<0x11>(d0, pw[0]);
-            let mut mi = xor(clmul::<0x01>(d0, pw[0]), clmul::<0x10>(d0, pw[0]));
-            for (di, pi) in d[1..].iter().zip(&pw[1..]) {
-                lo = xor(lo, clmul::<0x00>(*di, *pi));
-                hi = xor(hi, clmul::<0x11>(*di, *pi));
-                mi = xor(mi, xor(clmul::<0x01>(*di, *pi), clmul::<0x10>(*di, *pi)));
+        fn no_sums() -> Sums {
+            (splat(0), splat(0), splat(0))
+        }
+
+        /// The sums plus the products of one group of N byte-reflected
+        /// blocks `d` by the power vectors `pw`, the state `acc` (if given)
+        /// XORed into the first block.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn ghash_part(pw: &[Pv; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
+            for (r, (di, pi)) in d.iter().zip(pw).enumerate() {
+                let di = match acc {
+                    Some(a) if r == 0 => xor_lane0(*di, a),
+                    _ => *di,
+                };
+                s = add3(s, products(di, *pi), no_sums());
             }
-            reduce(lo, mi, hi)
+            s
+        }
+
+        /// Load one group at `p` and byte-reflect it: (raw, reflected).
+        ///
+        /// # Safety
+        /// `p` must be valid for reading `16 * N` bytes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        unsafe fn load_group(p: *const u8, mask: V) -> ([V; REGS], [V; REGS]) {
+            let (mut c, mut g) = ([splat(0); REGS], [splat(0); REGS]);
+            for (r, (cr, gr)) in c.iter_mut().zip(g.iter_mut()).enumerate() {
+                // SAFETY: register r's bytes lie within the group.
+                *cr = unsafe { load(p.add(r * LANES * 16)) };
+                *gr = shuffle(*cr, mask);
+            }
+            (c, g)
+        }
+
+        /// XOR the keystream `ks` into the group at `p` (or into `c`, the
+        /// group already loaded) and store it there; evaluates to the
+        /// result byte-reflected.
+        ///
+        /// # Safety
+        /// `p` must be valid for reading and writing `16 * N` bytes.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        unsafe fn xor_store(
+            p: *mut u8,
+            ks: [V; REGS],
+            c: Option<&[V; REGS]>,
+            mask: V,
+        ) -> [V; REGS] {
+            let mut g = [splat(0); REGS];
+            for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
+                // SAFETY: register r's bytes lie within the group (caller).
+                let q = unsafe { p.add(r * LANES * 16) };
+                let v = match c {
+                    Some(c) => c[r],
+                    // SAFETY: as above.
+                    None => unsafe { load(q) },
+                };
+                let v = xor(v, kr);
+                // SAFETY: as above.
+                unsafe { store(q, v) };
+                *gr = shuffle(v, mask);
+            }
+            g
         }
 
         /// GHASH whole blocks of `data` (a trailing partial block is
-        /// ignored) into `x`.
+        /// ignored) into `x`: one reduction per 2N blocks.
         #[target_feature(enable = $feat)]
-        pub(crate) fn ghash_blocks(powers: &[u128; 16], x: &mut u128, data: &[u8]) {
+        pub(crate) fn ghash_blocks(powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
             let pw = power_vectors(powers);
             let mask = splat(BSWAP);
             let groups = data.len() / (16 * N);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
-            let mut d = [splat(0); REGS];
-            for g in 0..groups {
-                for (r, dr) in d.iter_mut().enumerate() {
-                    // SAFETY: this register's bytes end at
-                    // (g·N + (r+1)·LANES)·16 ≤ groups·N·16 ≤ data.len().
-                    *dr = shuffle(unsafe { load(p.add((g * N + r * LANES) * 16)) }, mask);
+            let mut gi = 0;
+            while gi < groups {
+                // A pair of groups, or the last one alone.
+                let first = usize::from(gi + 1 < groups);
+                let mut s = no_sums();
+                let mut a = Some(acc);
+                for h in 1 - first..2 {
+                    // SAFETY: group gi lies within `data` (gi < groups).
+                    let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
+                    s = ghash_part(&pw[h], &d, a.take(), s);
+                    gi += 1;
                 }
-                acc = ghash_group(&pw, &d, acc);
+                acc = reduce(s);
             }
             let done = groups * N * 16;
             let rest = (data.len() - done) / 16 * 16;
@@ -135,15 +281,11 @@ macro_rules! gcm_body {
             *x = to_u128(acc);
         }
 
-        /// AES-CTR keystream for one group: counters `base + inc[r]` (32-bit
-        /// lane-0 dword adds), `k` the broadcast round keys.
+        /// AES-CTR keystream for one group from its whitened counter blocks
+        /// `s`, `k` the broadcast round keys.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: &[V; 15], base: V, inc: &[V; REGS], mask: V) -> [V; REGS] {
-            let mut s = [splat(0); REGS];
-            for (si, ii) in s.iter_mut().zip(inc) {
-                *si = xor(shuffle(add32(base, *ii), mask), k[0]);
-            }
+        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
             for ki in &k[1..NR] {
                 for si in s.iter_mut() {
                     *si = aesenc(*si, *ki);
@@ -155,73 +297,225 @@ macro_rules! gcm_body {
             s
         }
 
+        /// What every group of one fused call needs: the round keys, the
+        /// power vectors, the byte-swap mask, and the counter offsets of the
+        /// registers and the counter step of a group, for counters in the
+        /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
+        /// adds to the last byte: the fast path).
+        /// And the data: `groups` whole groups at `p`.
+        struct Ctx {
+            k: [V; 15],
+            pw: [[Pv; REGS]; 2],
+            mask: V,
+            inc: [[V; REGS]; 2],
+            step: [V; 2],
+            p: *mut u8,
+            groups: usize,
+        }
+
+        impl Ctx {
+            /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
+            /// data for gi < groups).
+            #[inline]
+            fn at(&self, gi: usize) -> *mut u8 {
+                self.p.wrapping_add(gi * N * 16)
+            }
+        }
+
+        /// Where a fused call starts: the counter block (a vector and its low
+        /// 32 bits) and the GHASH state.
+        struct Start {
+            base: V,
+            c: u32,
+            acc: __m128i,
+        }
+
+        /// How many pairs of groups from counter `c` on take the fast path
+        /// (`counters`): those whose 2N counters keep the last byte of `c`
+        /// from carrying; at most `pairs`.
+        #[inline]
+        fn fast_pairs(c: u32, pairs: usize) -> usize {
+            ((256 - (c & 0xff) as usize) / (2 * N)).min(pairs)
+        }
+
+        /// The whitened counter blocks of a group from counter `base`:
+        /// `base + inc[r]` byte-swapped, XORed with round key 0 — or (`fast`,
+        /// no counter of the group carries out of its last byte) from `base`
+        /// already in byte order, `base + inc[r]` with no byte swap.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn counters(cx: &Ctx, base: V, fast: bool) -> [V; REGS] {
+            let mut s = [splat(0); REGS];
+            for (si, ii) in s.iter_mut().zip(&cx.inc[usize::from(fast)]) {
+                let c = add32(base, *ii);
+                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
+            }
+            s
+        }
+
+        /// One group of a fused call: group `gi`'s AES-CTR woven with the
+        /// GHASH of the byte-reflected blocks `$g` (`aes_ghash_group!`) as
+        /// the `first` of a pair (state `$acc` in, sums out), the `second`
+        /// (sums `$s` in, reduced) or `alone` (both); the result written over
+        /// group `gi` (`$c`: its input, if already loaded). Evaluates to (the
+        /// result byte-reflected, sums, state, next counter base).
+        macro_rules! fused_group {
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 0, Some($acc), no_sums(), false)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, None, $s, true)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, Some($acc), no_sums(), true)
+            };
+            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
+             $acc:expr, $sums:expr, $reduce:expr) => {{
+                let (cx, fast): (&Ctx, bool) = ($cx, $fast);
+                let (ks, s, x) = aes_ghash_group!(
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
+                );
+                // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
+                let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
+                (g, s, x, add32($base, cx.step[usize::from(fast)]))
+            }};
+        }
+
         /// Fused GCM over whole groups of `data` (its length a multiple of
         /// N·16): CTR from counter block `ctr` (32-bit increments), GHASH of
-        /// the ciphertext into `x`. `rk`: NR + 1 round keys. (The 128-bit
-        /// instantiation is only a test reference: production AES-NI uses
-        /// the hand-scheduled `aesni` kernel.)
+        /// the ciphertext into `x`, one reduction per pair of groups. `rk`:
+        /// NR + 1 round keys. (The 128-bit instantiation is only a test
+        /// reference: production AES-NI uses the hand-scheduled `aesni`
+        /// kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            let k = keys(call.rk);
-            let pw = power_vectors(call.powers);
-            let mask = splat(BSWAP);
-            let mut base = splat(u128::from_be_bytes(call.ctr));
-            let mut inc = [splat(0); REGS];
-            for (r, v) in inc.iter_mut().enumerate() {
-                let mut l = [0u128; LANES];
-                for (i, li) in l.iter_mut().enumerate() {
-                    *li = (r * LANES + i) as u128;
-                }
-                *v = lanes(l);
-            }
-            let step = splat(N as u128);
-            let groups = call.data.len() / (16 * N);
-            let p = call.data.as_mut_ptr();
-            let mut acc = from_u128(*call.x);
-            let mut g = [splat(0); REGS];
-            if call.encrypt {
-                // The GHASH of group i's ciphertext runs with group i+1's AES.
-                for gi in 0..groups {
-                    let ks = if gi == 0 {
-                        aes_group::<NR>(&k, base, &inc, mask)
-                    } else {
-                        let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
-                        acc = x;
-                        ks
-                    };
-                    base = add32(base, step);
-                    for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
-                        let off = (gi * N + r * LANES) * 16;
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
-                        let c = xor(unsafe { load(p.add(off)) }, kr);
-                        // SAFETY: as above; `call.data` is exclusively borrowed.
-                        unsafe { store(p.add(off), c) };
-                        *gr = shuffle(c, mask);
-                    }
-                }
-                if groups > 0 {
-                    acc = ghash_group(&pw, &g, acc);
-                }
-            } else {
-                let mut c = [splat(0); REGS];
-                for gi in 0..groups {
-                    for (r, (cr, gr)) in c.iter_mut().zip(g.iter_mut()).enumerate() {
-                        // SAFETY: off + LANES·16 ≤ groups·N·16 = call.data.len().
-                        *cr = unsafe { load(p.add((gi * N + r * LANES) * 16)) };
-                        *gr = shuffle(*cr, mask);
-                    }
-                    let (ks, x) = aes_ghash_group!(NR, &k, base, &inc, mask, &pw, &g, acc);
-                    acc = x;
-                    base = add32(base, step);
-                    for (r, (cr, kr)) in c.iter().zip(ks).enumerate() {
-                        // SAFETY: as above; `call.data` is exclusively borrowed.
-                        unsafe { store(p.add((gi * N + r * LANES) * 16), xor(*cr, kr)) };
-                    }
+            // In byte order, the last byte is the top byte of the last dword.
+            let be = |v: u128| [v, v << 120];
+            let mut inc = [[splat(0); REGS]; 2];
+            for r in 0..REGS {
+                for (f, v) in inc.iter_mut().enumerate() {
+                    v[r] = lanes(core::array::from_fn(|i| be((r * LANES + i) as u128)[f]));
                 }
             }
+            let cx = Ctx {
+                k: keys(call.rk),
+                pw: power_vectors(call.powers),
+                mask: splat(BSWAP),
+                inc,
+                step: [splat(N as u128), splat(be(N as u128)[1])],
+                p: call.data.as_mut_ptr(),
+                groups: call.data.len() / (16 * N),
+            };
+            let ctr = u128::from_be_bytes(call.ctr);
+            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
+            // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
+            // `call.data`, exclusively borrowed).
+            let acc = unsafe {
+                if call.encrypt {
+                    seal::<NR>(&cx, start)
+                } else {
+                    open::<NR>(&cx, start)
+                }
+            };
             *call.x = to_u128(acc);
+        }
+
+        /// The pairs of groups from group `gi` on, `c` the low 32 bits of
+        /// counter `base`: runs of pairs on the fast path (`fast_pairs`),
+        /// each followed by one on the byte-swapping path. `$pair!(b, fast)`
+        /// does one pair from counter `b` and advances `gi` by 2.
+        macro_rules! pairs {
+            ($cx:expr, $pair:ident, $base:ident, $c:ident, $gi:ident, $groups:expr) => {
+                while $gi + 1 < $groups {
+                    let fast = fast_pairs($c, ($groups - $gi) / 2);
+                    let mut be = shuffle($base, $cx.mask);
+                    for _ in 0..fast {
+                        $pair!(be, true);
+                    }
+                    $base = add32($base, splat((fast * 2 * N) as u128));
+                    $c = $c.wrapping_add((fast * 2 * N) as u32);
+                    if $gi + 1 < $groups {
+                        $pair!($base, false);
+                        $c = $c.wrapping_add(2 * N as u32);
+                    }
+                }
+            };
+        }
+
+        /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
+        /// of group i's ciphertext runs with group i+1's AES; groups
+        /// (2j, 2j+1) share one reduction. Returns the state. (Out of line,
+        /// so that each direction's loop is its own function.)
+        ///
+        /// # Safety
+        /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
+        /// bytes.
+        #[inline(never)]
+        #[target_feature(enable = $feat)]
+        unsafe fn seal<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+            let Start { mut base, mut c, mut acc } = start;
+            let (groups, at) = (cx.groups, |gi| cx.at(gi));
+            if groups == 0 {
+                return acc;
+            }
+            let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
+            base = add32(base, cx.step[0]);
+            c = c.wrapping_add(N as u32);
+            // SAFETY: group 0 < groups (see `Ctx::at`).
+            let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
+            let mut gi = 1;
+            // Groups gi, gi + 1 with the GHASH of gi − 1 (in `g`) and gi.
+            macro_rules! pair {
+                ($b:ident, $fast:literal) => {
+                    let (g1, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
+                    (g, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g1, second s);
+                    gi += 2;
+                };
+            }
+            pairs!(cx, pair, base, c, gi, groups);
+            // `g`: group gi − 1, the first of a pair or the last alone.
+            if gi < groups {
+                let (g1, s, _, _) = fused_group!(cx, NR, at, base, false, gi, None, &g, first acc);
+                reduce(ghash_part(&cx.pw[1], &g1, None, s))
+            } else {
+                reduce(ghash_part(&cx.pw[1], &g, Some(acc), no_sums()))
+            }
+        }
+
+        /// Fused decryption of the data (`gcm_crypt`) from `start`: each
+        /// group's ciphertext is hashed with its own AES; groups (2j, 2j+1)
+        /// share one reduction. Returns the state.
+        ///
+        /// # Safety
+        /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
+        /// bytes.
+        #[inline(never)]
+        #[target_feature(enable = $feat)]
+        unsafe fn open<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+            let Start { mut base, mut c, mut acc } = start;
+            let (groups, at) = (cx.groups, |gi| cx.at(gi));
+            let mut gi = 0;
+            // Groups gi, gi + 1, each with its own GHASH.
+            macro_rules! pair {
+                ($b:ident, $fast:literal) => {
+                    // SAFETY: gi + 1 < groups (see `Ctx::at`).
+                    let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, Some(&c), &g, first acc);
+                    // SAFETY: as above.
+                    let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
+                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, Some(&c), &g, second s);
+                    gi += 2;
+                };
+            }
+            pairs!(cx, pair, base, c, gi, groups);
+            if gi < groups {
+                // SAFETY: gi < groups (see `Ctx::at`).
+                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
+            }
+            acc
         }
     };
 }

@@ -8,6 +8,8 @@
 /// The reduction constant (see `gcm::ghash`).
 const GFPOLY: u128 = crate::gcm::ghash::GFPOLY;
 
+use crate::gcm::ghash::POWERS;
+
 /// `pshufb` mask reversing the 16 bytes of each lane.
 const BSWAP: u128 = u128::from_le_bytes([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
 
@@ -19,12 +21,12 @@ mod body;
 pub(super) mod aesni;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
-/// each width): `rk` the NR + 1 round keys, `powers` H^16..H^1, CTR from
+/// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1, CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
 /// place, GHASH of the ciphertext into `x`.
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
-    pub(crate) powers: &'a [u128; 16],
+    pub(crate) powers: &'a [u128; POWERS],
     pub(crate) ctr: [u8; 16],
     pub(crate) x: &'a mut u128,
     pub(crate) data: &'a mut [u8],
@@ -72,7 +74,7 @@ fn reduce128(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
 /// # Safety
 /// The CPU has PCLMULQDQ and SSE4.1.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) unsafe fn ghash_few(powers: &[u128; 16], x: u128, data: &[u8]) -> u128 {
+pub(super) unsafe fn ghash_few(powers: &[u128; POWERS], x: u128, data: &[u8]) -> u128 {
     let blocks = data.as_chunks::<16>().0;
     let n = blocks.len();
     assert!(n <= 16);
@@ -83,7 +85,7 @@ pub(super) unsafe fn ghash_few(powers: &[u128; 16], x: u128, data: &[u8]) -> u12
     let (mut lo, mut mi, mut hi) = (z, z, z);
     for (i, b) in blocks.iter().enumerate() {
         let d = u128::from_be_bytes(*b) ^ if i == 0 { x } else { 0 };
-        let (d, p) = (from_u128(d), from_u128(powers[16 - n + i]));
+        let (d, p) = (from_u128(d), from_u128(powers[POWERS - n + i]));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, p));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, p));
         mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x01>(d, p));
@@ -112,16 +114,18 @@ macro_rules! binary {
 /// value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap` (the qwords
 /// of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`, `load` /
 /// `store` (unaligned, one register) and `keys` (the round keys broadcast,
-/// from `aesflow_cipher::x86`) — and the two that are not one intrinsic:
-/// `hxor` (the XOR of the lanes) and `xor_lane0` (XOR into lane 0); then
-/// the body itself.
+/// from `aesflow_cipher::x86`) — and the three that may not be one
+/// intrinsic: `hxor` (the XOR of the lanes), `xor_lane0` (XOR into lane 0)
+/// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
+/// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, lanes $lanes:literal, regs $regs:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path $(,)?
     ],
     hxor: |$hv:ident| $hxor:expr,
-    xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr $(,)?) => {
+    xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr,
+    xor3: |$ta:ident, $tb:ident, $tc:ident| $xor3:expr $(,)?) => {
         use super::{from_u128, to_u128};
         use core::arch::x86_64::*;
 
@@ -138,6 +142,23 @@ macro_rules! width {
         #[target_feature(enable = $feat)]
         fn xor_lane0($xv: V, $xx: __m128i) -> V {
             $xor_lane0
+        }
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn xor3($ta: V, $tb: V, $tc: V) -> V {
+            $xor3
+        }
+        /// An empty `asm!` taking `v` in a register: its computation cannot
+        /// move after this point nor its uses before, and these points stay
+        /// in program order — so the round-by-round weave of AES and GHASH
+        /// (`aes_ghash_group!`) survives LLVM's instruction scheduler.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn pin(v: &mut V) {
+            // SAFETY: the template is a comment: no instruction, no memory.
+            unsafe {
+                core::arch::asm!("/* pin {0} */", inout($cls) *v, options(nomem, nostack, preserves_flags))
+            };
         }
         #[inline]
         #[target_feature(enable = $feat)]
@@ -198,13 +219,14 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, lanes 1, regs 8, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys,
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
+        xor3: |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c),
     }
 }
 
@@ -216,7 +238,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, lanes 2, regs 8, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -227,6 +249,7 @@ pub(super) mod w256 {
             _mm256_extracti128_si256::<1>(v),
         ),
         xor_lane0: |v, x| _mm256_xor_si256(v, _mm256_zextsi128_si256(x)),
+        xor3: |a, b, c| _mm256_xor_si256(_mm256_xor_si256(a, b), c),
     }
 }
 
@@ -235,7 +258,7 @@ pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
     width! {
-        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, lanes 4, regs 4, [
+        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 4, [
             _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
             _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
             _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -246,5 +269,6 @@ pub(super) mod w512 {
             _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
         ),
         xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
+        xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
     }
 }
