@@ -159,9 +159,13 @@ pub fn run_job(
     armor_out: bool,
 ) -> Result<Report> {
     let t0 = Instant::now();
-    let raw_in: Box<dyn Read> = match &job.input {
-        None => Box::new(io::stdin()),
-        Some(p) => Box::new(std::fs::File::open(p).map_err(|e| anyhow!("cannot open: {e}"))?),
+    let (raw_in, meta): (Box<dyn Read>, _) = match &job.input {
+        None => (Box::new(io::stdin()), None),
+        Some(p) => {
+            let f = std::fs::File::open(p).map_err(|e| anyhow!("cannot open: {e}"))?;
+            let m = f.metadata().map_err(|e| anyhow!("cannot read: {e}"))?;
+            (Box::new(f), Some(m))
+        }
     };
     let mut br = BufReader::new(raw_in);
     let head = br.fill_buf()?;
@@ -177,7 +181,7 @@ pub fn run_job(
         Box::new(br)
     };
     let armored_in = armored_in && !opts.encrypt;
-    let file = files::create_output(job, opts)?;
+    let file = files::create_output(job, opts, meta.as_ref())?;
     let sink: Box<dyn Write> = match &file {
         Some(f) => Box::new(io::BufWriter::new(f.file())),
         None => Box::new(io::stdout().lock()),

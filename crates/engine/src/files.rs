@@ -248,9 +248,14 @@ pub fn input_len(job: &Job) -> Option<u64> {
 
 /// The output file of `job` (`None`: stdout), created atomically: refused
 /// if it is the input (encrypting or decrypting a file onto itself would
-/// replace it while it is read); a decryption gets the input's
-/// permissions, an encryption `0o666` minus the umask.
-pub fn create_output(job: &Job, opts: &JobOptions) -> Result<Option<AtomicFile>> {
+/// replace it while it is read); a decryption gets the permissions of the
+/// input file (`input`: its metadata, `None` for stdin), an encryption
+/// `0o666` minus the umask.
+pub fn create_output(
+    job: &Job,
+    opts: &JobOptions,
+    input: Option<&std::fs::Metadata>,
+) -> Result<Option<AtomicFile>> {
     use std::os::unix::fs::PermissionsExt;
     let Some(o) = &job.output else {
         return Ok(None);
@@ -258,11 +263,8 @@ pub fn create_output(job: &Job, opts: &JobOptions) -> Result<Option<AtomicFile>>
     if job.input.as_ref().is_some_and(|i| same_file(i, o)) {
         return Err(aesflow_output::Error::SameAsInput(o.clone()).into());
     }
-    let mode = match &job.input {
-        Some(i) if !opts.encrypt => std::fs::metadata(i)
-            .map_err(|e| Error::io("cannot read", e))?
-            .permissions()
-            .mode(),
+    let mode = match input {
+        Some(m) if !opts.encrypt => m.permissions().mode(),
         _ => 0o666,
     };
     let file = AtomicFile::builder()
@@ -281,18 +283,18 @@ pub fn run_job_with(
     progress: ProgressFn<'_>,
 ) -> Result<Report> {
     let t0 = Instant::now();
-    let mut src = match &job.input {
-        None => Src::Stdin(io::stdin()),
+    let (mut src, meta) = match &job.input {
+        None => (Src::Stdin(io::stdin()), None),
         Some(p) => {
             let f = File::open(p).map_err(|e| Error::io("cannot open", e))?;
             let m = f.metadata().map_err(|e| Error::io("cannot read", e))?;
             if m.is_dir() {
                 return Err(Error::InvalidInput("is a directory".into()));
             }
-            Src::File(f, m.len(), m.is_file())
+            (Src::File(f, m.len(), m.is_file()), Some(m))
         }
     };
-    let out = create_output(job, opts)?;
+    let out = create_output(job, opts, meta.as_ref())?;
     let sink = out.as_ref().map_or(Out::Stdout, Out::File);
     let done = process(pool, op, &mut src, sink, opts, progress)?;
     if let Some(o) = out {
