@@ -353,6 +353,21 @@ impl Quad for Xmm4 {
         core::array::from_fn(|i| Xmm4(core::array::from_fn(|j| m[j].0[i])))
     }
     #[inline(always)]
+    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
+        // SAFETY: 16 readable bytes at each `p[l] + off` (caller); SSE2.
+        Xmm4(core::array::from_fn(|l| unsafe {
+            _mm_loadu_si128(p[l].add(off).cast())
+        }))
+    }
+    #[inline(always)]
+    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
+        for (q, x) in p.iter().zip(v.0) {
+            // SAFETY: 16 writable bytes at `q + off` (caller); SSE2. In lane
+            // order, so for equal pointers the last lane's block stays.
+            unsafe { _mm_storeu_si128(q.add(off).cast(), x) }
+        }
+    }
+    #[inline(always)]
     unsafe fn barrier(v: &mut Self) {
         v128::round_barrier(&mut v.0);
     }

@@ -116,13 +116,9 @@ macro_rules! gcm_body {
         /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
         type Sums = (V, V, V);
 
-        /// Whether products take 3 carry-less multiplications (Karatsuba:
-        /// `lo`, `hi` and `(d_hi ⊕ d_lo)·(p_hi ⊕ p_lo)`, which needs a qword
-        /// swap of the data) rather than 4 (schoolbook).
-        const KARATSUBA: bool = true;
-
-        /// A power vector: the powers of H of its lanes, and (Karatsuba) the
-        /// XOR of each power's two qwords in its low qword.
+        /// A power vector: the powers of H of its lanes, and the XOR of each
+        /// power's two qwords in its low qword (for Karatsuba's middle
+        /// product).
         type Pv = (V, V);
 
         /// The power vectors of a pair of groups (one reduction per 2N
@@ -146,15 +142,14 @@ macro_rules! gcm_body {
             pw
         }
 
-        /// The products of the blocks `d` by the powers `p`, as sums.
+        /// The products of the blocks `d` by the powers `p`, as sums, with 3
+        /// carry-less multiplications (Karatsuba: `lo`, `hi` and the middle
+        /// `(d_hi ⊕ d_lo)·(p_hi ⊕ p_lo)`, which `reduce` completes by
+        /// adding `lo` and `hi`) rather than 4.
         #[inline]
         #[target_feature(enable = $feat)]
         fn products(d: V, (p, pk): Pv) -> Sums {
-            let m = if KARATSUBA {
-                clmul::<0x00>(xor(d, swap(d)), pk)
-            } else {
-                xor(clmul::<0x01>(d, p), clmul::<0x10>(d, p))
-            };
+            let m = clmul::<0x00>(xor(d, swap(d)), pk);
             (clmul::<0x00>(d, p), m, clmul::<0x11>(d, p))
         }
 
@@ -170,7 +165,7 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         fn reduce((lo, mi, hi): Sums) -> __m128i {
             let gf = splat(GFPOLY);
-            let mi = if KARATSUBA { xor(mi, xor(lo, hi)) } else { mi };
+            let mi = xor(mi, xor(lo, hi)); // Karatsuba's middle term
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));
             let hi = xor(xor(hi, swap(mi)), clmul::<0x10>(mi, gf));
             hxor(hi)
