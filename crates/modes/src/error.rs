@@ -137,7 +137,10 @@ pub(crate) fn aligned(len: usize) -> Result<()> {
 }
 
 /// The out-of-place form of an in-place operation: checks that `output` is
-/// as long as `input`, copies `input` there and runs `f` on it.
+/// as long as `input`, copies `input` there and runs `f` on it. If `f`
+/// fails (a bad IV or nonce, unaligned data, a tag mismatch), `output` is
+/// zeroed: a failed call never leaves the input (plaintext, or ciphertext
+/// that did not authenticate) or a partial result in the caller's buffer.
 pub(crate) fn out_of_place<T>(
     input: &[u8],
     output: &mut [u8],
@@ -145,7 +148,11 @@ pub(crate) fn out_of_place<T>(
 ) -> Result<T> {
     same_len(input.len(), output.len())?;
     output.copy_from_slice(input);
-    f(output)
+    let r = f(output);
+    if r.is_err() {
+        zeroize::Zeroize::zeroize(output);
+    }
+    r
 }
 
 /// `Ok` if the output has the same length as the input.
@@ -157,5 +164,29 @@ pub(crate) fn same_len(input: usize, output: usize) -> Result<()> {
             expected: input,
             got: output,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aesflow_cipher::Aes;
+
+    /// A failed `*_into` call leaves zeros, not the copied input, in the
+    /// caller's output buffer.
+    #[test]
+    fn failed_into_calls_leave_no_input_behind() {
+        let aes = Aes::new(&[7u8; 16]).unwrap();
+        let input = [0x5au8; 48];
+        let mut out = [0xffu8; 48];
+        assert!(crate::cbc::encrypt_into(&aes, &[0u8; 15], &input, &mut out).is_err());
+        assert_eq!(out, [0u8; 48]);
+        let (unaligned, mut out) = ([0x5au8; 40], [0xffu8; 40]);
+        assert!(crate::ecb::encrypt_into(&aes, &unaligned, &mut out).is_err());
+        assert_eq!(out, [0u8; 40]);
+        // Same length, good IV: the output is the ciphertext.
+        let mut out = [0u8; 48];
+        crate::cbc::encrypt_into(&aes, &[0u8; 16], &input, &mut out).unwrap();
+        assert_ne!(out, input);
+        assert_ne!(out, [0u8; 48]);
     }
 }
