@@ -220,9 +220,11 @@ pub(super) unsafe fn run<
     }
 }
 
-/// `m` blocks, one per lane at a time: gather, rounds, scatter. (Gathering
-/// the next block during this block's rounds models no faster on Zen 4:
-/// the extra live registers spill.)
+/// `m` blocks, one per lane at a time: gather, rounds, scatter. Block
+/// `i + 1` is gathered during the rounds of block `i` (after round 1, see
+/// [`block_step`]), so its loads are in flight long before the chain
+/// needs them; the last step re-reads block `m - 1`, so no read goes past
+/// the caller's `m` blocks.
 ///
 /// # Safety
 /// As [`run`]: `m` blocks are readable at every lane's `src` and writable
@@ -235,16 +237,24 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
     st: &mut [V; G],
     key: &impl Fn(usize, usize) -> V,
 ) {
+    if m == 0 {
+        return;
+    }
+    // SAFETY: block 0 of every lane is readable (caller, m >= 1); features
+    // are the caller's.
+    let mut inp: [V; G] = core::array::from_fn(|g| unsafe { V::gather(&src[g], 0) });
     for i in 0..m {
-        // SAFETY: block `i < m` of every lane is readable (caller);
-        // features are the caller's.
-        let inp: [V; G] = core::array::from_fn(|g| unsafe { V::gather(&src[g], 16 * i) });
-        // SAFETY: register operations; features are the caller's.
-        let out = unsafe { block_step::<V, G, MODE, NR>(&inp, st, key) };
+        // SAFETY: register operations and gathers of block
+        // `min(i + 1, m - 1) < m` (readable: caller); features are the
+        // caller's.
+        let (out, next) = unsafe {
+            block_step::<V, G, MODE, NR>(&inp, st, key, Some((src, 16 * (i + 1).min(m - 1))))
+        };
         for g in 0..G {
             // SAFETY: block `i < m` of every lane is writable (caller).
             unsafe { V::scatter(&dst[g], 16 * i, out[g]) };
         }
+        inp = next;
     }
 }
 
@@ -290,7 +300,7 @@ unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         macro_rules! step {
             ($j:literal) => {{
                 let col: [V; G] = core::array::from_fn(|g| inp[g][$j]);
-                let o = block_step::<V, G, MODE, NR>(&col, st, key);
+                let (o, _) = block_step::<V, G, MODE, NR>(&col, st, key, None);
                 for g in 0..G {
                     out[g][$j] = o[g];
                 }
@@ -324,20 +334,27 @@ unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
 }
 
 /// One block of every group (input `inp[g]`, returned output `[g]`): the
-/// rounds of the `G` chains interleaved.
+/// rounds of the `G` chains interleaved. With `fetch = Some((src, off))`,
+/// every group's quad at `src[g]` + `off` is gathered after round 1 (so
+/// the loads overlap the remaining rounds) and returned as the second
+/// array; with `None` that array is zero.
 ///
 /// # Safety
-/// The CPU has `V`'s features.
+/// The CPU has `V`'s features; with `fetch`, 16 bytes at every
+/// `src[g][l] + off` are readable.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
 unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
     inp: &[V; G],
     st: &mut [V; G],
     key: &impl Fn(usize, usize) -> V,
-) -> [V; G] {
-    // SAFETY: register operations only; features are the caller's.
+    fetch: Option<(&[[*const u8; 4]; G], usize)>,
+) -> ([V; G], [V; G]) {
+    // SAFETY: register operations, and gathers the caller vouches for;
+    // features are the caller's.
     unsafe {
         let mut x = [V::zero(); G];
+        let mut next = [V::zero(); G];
         for g in 0..G {
             // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[g] = if MODE == CBC_ENC {
@@ -346,13 +363,28 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
                 V::xor(st[g], key(g, 0))
             };
         }
-        for r in 1..NR {
+        // A macro, not a closure: a closure does not inherit the kernel's
+        // target features.
+        macro_rules! round {
+            ($r:expr) => {
+                for g in 0..G {
+                    x[g] = V::enc(x[g], key(g, $r));
+                }
+                for v in x.iter_mut() {
+                    V::barrier(v);
+                }
+            };
+        }
+        round!(1);
+        // The next block's gathers after round 1, outside the round loop
+        // (inside it, LLVM stops unrolling the rounds).
+        if let Some((src, off)) = fetch {
             for g in 0..G {
-                x[g] = V::enc(x[g], key(g, r));
+                next[g] = V::gather(&src[g], off);
             }
-            for v in x.iter_mut() {
-                V::barrier(v);
-            }
+        }
+        for r in 2..NR {
+            round!(r);
         }
         let mut out = [V::zero(); G];
         for g in 0..G {
@@ -368,6 +400,6 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
                 _ => x[g],
             };
         }
-        out
+        (out, next)
     }
 }

@@ -152,14 +152,18 @@ impl Quad for Zmm {
 }
 
 impl Zmm {
-    /// [`Quad::gather`]: lane `l` by a zero-masked `VBROADCASTI32X4`
-    /// (EVEX, so any zmm register; a load uop each, no shuffle uop), ORed
-    /// together (`VPTERNLOGQ`, `VPORQ`: not on the AES ports). Zero-masking
-    /// rather than merging keeps the four loads independent (a merge chain
-    /// would serialise their latencies). One `asm!` block: LLVM turns the
-    /// intrinsic form into `VINSERTI128`/`VINSERTI64X4` shuffles, which
-    /// compete with `VAESENC` for a vector port, and with separate
-    /// statements it hoists all the loads of a block step and spills.
+    /// [`Quad::gather`]: lane 0 by a zero-masked `VBROADCASTI32X4` (so
+    /// the other lanes are zero; AVX-512F alone, no VL for an EVEX xmm
+    /// load), lanes 1–3 by `VBROADCASTI32X4` loads merge-masked into the
+    /// same register: four load uops and no OR, shuffle or logic
+    /// op on the vector ports (zero-masked loads ORed together cost two
+    /// 512-bit logic ops per quad, which the Zen 4 model puts on the AES
+    /// ports). The merges chain only their blends, not the loads, and the
+    /// kernel gathers a block one step ahead, off the CBC chain. One
+    /// `asm!` block: LLVM turns the intrinsic form into
+    /// `VINSERTI128`/`VINSERTI64X4` shuffles. Not `pure`, so that it stays
+    /// where the kernel puts it among the rounds (a `pure` block may be
+    /// moved, and LLVM hoists all of a step's gathers and spills).
     ///
     /// # Safety
     /// 16 readable bytes at each `p[l] + off`.
@@ -168,19 +172,15 @@ impl Zmm {
     unsafe fn gather_impl(p: &[*const u8; 4], off: usize) -> Self {
         let v: __m512i;
         // SAFETY: reads the 16 bytes at each `p[l] + off` (readable:
-        // caller) into lane `l` of `v`; writes only its register operands,
-        // no other memory, stack or flags.
+        // caller) into lane `l` of `v`; writes only its register operand,
+        // no memory, stack or flags.
         unsafe {
             core::arch::asm!(
                 "vbroadcasti32x4 {v}{{{k0}}}{{z}}, xmmword ptr [{p0} + {o}]",
-                "vbroadcasti32x4 {b}{{{k1}}}{{z}}, xmmword ptr [{p1} + {o}]",
-                "vbroadcasti32x4 {c}{{{k2}}}{{z}}, xmmword ptr [{p2} + {o}]",
-                "vpternlogq {v}, {b}, {c}, 0xFE",
-                "vbroadcasti32x4 {b}{{{k3}}}{{z}}, xmmword ptr [{p3} + {o}]",
-                "vporq {v}, {v}, {b}",
+                "vbroadcasti32x4 {v}{{{k1}}}, xmmword ptr [{p1} + {o}]",
+                "vbroadcasti32x4 {v}{{{k2}}}, xmmword ptr [{p2} + {o}]",
+                "vbroadcasti32x4 {v}{{{k3}}}, xmmword ptr [{p3} + {o}]",
                 v = out(zmm_reg) v,
-                b = out(zmm_reg) _,
-                c = out(zmm_reg) _,
                 k0 = in(kreg) 0x000Fu16,
                 k1 = in(kreg) 0x00F0u16,
                 k2 = in(kreg) 0x0F00u16,
@@ -190,7 +190,7 @@ impl Zmm {
                 p2 = in(reg) p[2],
                 p3 = in(reg) p[3],
                 o = in(reg) off,
-                options(pure, readonly, nostack, preserves_flags)
+                options(readonly, nostack, preserves_flags)
             );
         }
         Zmm(v)
