@@ -7,9 +7,10 @@
 //!
 //! * **One block at a time** (VAES 512-bit, AES-NI): [`Quad::gather`]
 //!   reads block `i` of a group's four streams straight into the four
-//!   lanes (with VAES, four masked 16-byte broadcast loads: load uops, no
-//!   shuffles competing with `VAESENC` for its ports), the `G` chains run
-//!   their rounds interleaved, and [`Quad::scatter`] writes each lane's
+//!   lanes (with VAES, four masked 16-byte broadcast loads merged into one
+//!   register: load uops, no shuffles or ORs competing with `VAESENC` for
+//!   its ports; issued during the previous block's rounds, see
+//!   [`Quad::PREFETCH`]), the `G` chains run their rounds interleaved, and [`Quad::scatter`] writes each lane's
 //!   output block (with VAES, `VEXTRACTI32X4` to memory: a store, no
 //!   shuffle). Idle lanes write into a stack sink, so no store is
 //!   conditional; a call runs in pieces of at most `PIECE` blocks, the
@@ -74,6 +75,12 @@ pub(super) trait Quad: Copy {
     /// with [`Quad::gather`] and writing it with [`Quad::scatter`], rather
     /// than in 4-block chunks with transposes.
     const PER_BLOCK: bool;
+    /// Whether the one-block-at-a-time path gathers the next block during
+    /// this block's rounds: a second set of `G` quads live across the
+    /// rounds, which pays with 32 zmm registers (llvm-mca, 32 streams:
+    /// Zen 4 269 → 221 cycles per 128 blocks) but not with 16 xmm ones
+    /// (AES-NI ×8 streams measured ~5 % slower: spills).
+    const PREFETCH: bool = false;
     /// Lane `l` = the 16 bytes at `p[l] + off`.
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
         let mut b = [0u8; 64];
@@ -220,11 +227,11 @@ pub(super) unsafe fn run<
     }
 }
 
-/// `m` blocks, one per lane at a time: gather, rounds, scatter. Block
-/// `i + 1` is gathered during the rounds of block `i` (after round 1, see
-/// [`block_step`]), so its loads are in flight long before the chain
-/// needs them; the last step re-reads block `m - 1`, so no read goes past
-/// the caller's `m` blocks.
+/// `m` blocks, one per lane at a time: gather, rounds, scatter. With
+/// [`Quad::PREFETCH`], block `i + 1` is gathered during the rounds of
+/// block `i` (after round 1, see [`block_step`]), so its loads are in
+/// flight long before the chain needs them; the last step re-reads block
+/// `m - 1`, so no read goes past the caller's `m` blocks.
 ///
 /// # Safety
 /// As [`run`]: `m` blocks are readable at every lane's `src` and writable
@@ -240,21 +247,33 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
     if m == 0 {
         return;
     }
-    // SAFETY: block 0 of every lane is readable (caller, m >= 1); features
-    // are the caller's.
-    let mut inp: [V; G] = core::array::from_fn(|g| unsafe { V::gather(&src[g], 0) });
+    let gather = |off: usize| -> [V; G] {
+        // SAFETY: the caller's `off` is that of a block `< m`, readable at
+        // every lane (caller); features are the caller's.
+        core::array::from_fn(|g| unsafe { V::gather(&src[g], off) })
+    };
+    let mut inp = if V::PREFETCH {
+        gather(0)
+    } else {
+        // SAFETY: a register value.
+        [unsafe { V::zero() }; G]
+    };
     for i in 0..m {
-        // SAFETY: register operations and gathers of block
-        // `min(i + 1, m - 1) < m` (readable: caller); features are the
-        // caller's.
-        let (out, next) = unsafe {
-            block_step::<V, G, MODE, NR>(&inp, st, key, Some((src, 16 * (i + 1).min(m - 1))))
-        };
+        if !V::PREFETCH {
+            inp = gather(16 * i);
+        }
+        let fetch = V::PREFETCH.then_some((src, 16 * (i + 1).min(m - 1)));
+        // SAFETY: register operations and (with `PREFETCH`) gathers of
+        // block `min(i + 1, m - 1) < m` (readable: caller); features are
+        // the caller's.
+        let (out, next) = unsafe { block_step::<V, G, MODE, NR>(&inp, st, key, fetch) };
         for g in 0..G {
             // SAFETY: block `i < m` of every lane is writable (caller).
             unsafe { V::scatter(&dst[g], 16 * i, out[g]) };
         }
-        inp = next;
+        if V::PREFETCH {
+            inp = next;
+        }
     }
 }
 
