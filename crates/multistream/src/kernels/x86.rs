@@ -235,7 +235,30 @@ impl Ymm2 {
 }
 
 impl Quad for Ymm2 {
-    const PER_BLOCK: bool = false;
+    const PER_BLOCK: bool = true;
+    const PREFETCH: bool = false;
+    #[inline(always)]
+    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
+        // SAFETY: 16 readable bytes at each `p[l] + off` (caller); AVX2.
+        unsafe {
+            let pair = |a: *const u8, b: *const u8| {
+                let lo = _mm256_castsi128_si256(_mm_loadu_si128(a.add(off).cast()));
+                _mm256_inserti128_si256::<1>(lo, _mm_loadu_si128(b.add(off).cast()))
+            };
+            Ymm2([pair(p[0], p[1]), pair(p[2], p[3])])
+        }
+    }
+    #[inline(always)]
+    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
+        // SAFETY: 16 writable bytes at each `p[l] + off` (caller); AVX2.
+        unsafe {
+            let to = |l: usize, x: __m128i| _mm_storeu_si128(p[l].add(off).cast(), x);
+            to(0, _mm256_castsi256_si128(v.0[0]));
+            to(1, _mm256_extracti128_si256::<1>(v.0[0]));
+            to(2, _mm256_castsi256_si128(v.0[1]));
+            to(3, _mm256_extracti128_si256::<1>(v.0[1]));
+        }
+    }
     register_array_ops! {
         __m256i,
         zero: _mm256_setzero_si256,
