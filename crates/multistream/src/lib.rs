@@ -31,17 +31,16 @@
 //!   and the engine keeps up to 8 groups = 32 streams = 8 independent zmm
 //!   chains in flight; with AES-NI a group is four xmm registers and the
 //!   engine keeps 2 groups = 8 streams = 8 xmm chains.
-//! * **Gather and scatter.** All lanes advance by a common offset. With
-//!   512-bit VAES (and AES-NI) the kernel steps one block at a time: it
-//!   reads block `i` of a group's four streams into the register's four
-//!   128-bit lanes with masked 16-byte broadcast loads (`VBROADCASTI32X4`
-//!   with a zeroing mask, ORed with `VPTERNLOGQ`), runs the rounds of all
-//!   groups interleaved, and writes each lane's block with `VEXTRACTI32X4`
-//!   to memory — loads and stores only, no lane shuffles, which on Zen 4
-//!   would share a vector port with `VAESENC`. The 256-bit VAES kernel
-//!   instead loads 64 consecutive bytes of each stream every four blocks,
-//!   transposes the 4×4 matrix of 128-bit blocks in registers, runs four
-//!   block steps, transposes back and stores 64 bytes per stream.
+//! * **Gather and scatter.** All lanes advance by a common offset. At
+//!   each width the kernel steps one block at a time: it reads block `i`
+//!   of a group's four streams into the four 128-bit lanes (512-bit VAES:
+//!   masked 16-byte broadcast loads, `VBROADCASTI32X4`, merged into one
+//!   register; 256-bit: `VINSERTI128` from memory), runs the rounds of all
+//!   groups interleaved, and writes each lane's block with
+//!   `VEXTRACTI32X4`/`VEXTRACTI128` to memory — no 4×4 transposes of
+//!   consecutive blocks, whose shuffles share a vector port with
+//!   `VAESENC`. With 32 zmm registers the next block's gather is issued
+//!   during the current block's rounds.
 //! * **Round keys.** When every stream of a class has the same key, its
 //!   round keys are broadcast to the four lanes once per call and stay in
 //!   registers. Otherwise each lane has its own keys: round key `r` of a
@@ -87,7 +86,11 @@
 //! | `aesni` GB/s | 1.02 | 1.95 | 3.69 | 4.83 | 5.12 | 5.29 | 5.15 | 8.90 |
 //!
 //! One stream is latency-bound (~41 cycles a block); the lanes reach about
-//! half to 0.6 of ECB. `aesflow bench --modes` compares with Intel
+//! half to 0.6 of ECB. The table predates the 256-bit kernel's switch from
+//! transposed 4-block chunks to one block at a time; after it, on the same
+//! machine (`aesflow bench --modes --key-size 128 --mode-ops cbc-enc
+//! --no-openssl`, load 1.4), `vaes256` runs 8 / 16 / 32 / 64 streams at
+//! 6.8–7.1 / 8.1–8.2 / 8.8 / 9.1 GB/s (5.7–6.3 / 6.9 / 7.6 / 7.7 before). `aesflow bench --modes` compares with Intel
 //! ipsec-mb in the same run. The 512-bit kernel could not run on that
 //! machine; its logic is tested through an emulation that runs the same
 //! kernel code with each zmm register replaced by four xmm registers (its

@@ -4,9 +4,10 @@
 //! * [`lanes`]: the lane context and the scheduler (LPT fill, refill,
 //!   compaction) that drives a kernel call by call;
 //! * `quad`: the kernel, written once over a group of four lanes (one
-//!   block per lane at a time by 16-byte gathers and scatters, or chunks of
-//!   four blocks by 64-byte loads and 4×4 transposes; interleaved rounds);
-//! * `x86`: the group types (one zmm with VAES, four xmm with AES-NI) and
+//!   block per lane at a time by 16-byte gathers and scatters, with
+//!   interleaved rounds);
+//! * `x86`: the group types (one zmm with VAES, two ymm with 256-bit
+//!   VAES, four xmm with AES-NI) and
 //!   the entry points the scheduler dispatches to.
 
 mod lanes;

@@ -2,24 +2,20 @@
 //! one per stream of a 4-lane group (a zmm register with VAES, four xmm
 //! registers with AES-NI).
 //!
-//! Each call runs `n` blocks on `G` groups (`4G` lanes), in one of two
-//! ways (the quad type's [`Quad::PER_BLOCK`]):
-//!
-//! * **One block at a time** (VAES 512-bit, AES-NI): [`Quad::gather`]
-//!   reads block `i` of a group's four streams straight into the four
-//!   lanes (with VAES, four masked 16-byte broadcast loads merged into one
-//!   register: load uops, no shuffles or ORs competing with `VAESENC` for
-//!   its ports; issued during the previous block's rounds, see
-//!   [`Quad::PREFETCH`]), the `G` chains run their rounds interleaved, and [`Quad::scatter`] writes each lane's
-//!   output block (with VAES, `VEXTRACTI32X4` to memory: a store, no
-//!   shuffle). Idle lanes write into a stack sink, so no store is
-//!   conditional; a call runs in pieces of at most `PIECE` blocks, the
-//!   sink's size.
-//! * **Chunks of four blocks** (256-bit VAES): load 64 consecutive bytes
-//!   (four blocks) of each of a group's four streams and transpose them (a
-//!   4×4 transpose of 128-bit lanes), so that quad `j` holds block `j` of
-//!   every stream; four block steps; transpose back and store 64 bytes per
-//!   stream. A final chunk of 1–3 blocks uses partial loads/stores.
+//! Each call runs `n` blocks on `G` groups (`4G` lanes), one block per
+//! lane at a time: [`Quad::gather`] reads block `i` of a group's four
+//! streams straight into the four lanes (with 512-bit VAES, four masked
+//! 16-byte broadcast loads merged into one register: load uops, no
+//! shuffles or ORs competing with `VAESENC` for its ports; issued during
+//! the previous block's rounds, see [`Quad::PREFETCH`]), the `G` chains
+//! run their rounds interleaved, and [`Quad::scatter`] writes each lane's
+//! output block (`VEXTRACTI32X4`/`VEXTRACTI128` to memory: a store, no
+//! shuffle). Idle lanes write into a stack sink, so no store is
+//! conditional; a call runs in pieces of at most `PIECE` blocks, the
+//! sink's size. (Loading four consecutive blocks of each stream and
+//! transposing them in registers, the earlier design, costs shuffles on
+//! the AES ports: on this project's Zen 3 machine the 256-bit kernel ran
+//! 10–30 % slower that way.)
 //!
 //! All lanes advance by the same byte offset, so a call needs one base
 //! pointer per lane and no per-lane pointer arithmetic per block. Lanes
@@ -54,27 +50,14 @@ pub(super) trait Quad: Copy {
     /// Round keys `rk` (at most 15), each in all four lanes; the rest
     /// zero.
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; super::MAX_RK];
-    /// The first `blocks` (1..=3) 16-byte blocks at `p`; the other lanes
-    /// zero. Only those bytes are read.
-    unsafe fn load_part(p: *const u8, blocks: usize) -> Self;
     /// Store 64 bytes at `p` (unaligned).
     unsafe fn store(p: *mut u8, v: Self);
-    /// Store the first `blocks` (0..=3) lanes to `p`; only those bytes are
-    /// written.
-    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize);
     /// Lane-wise XOR.
     unsafe fn xor(a: Self, b: Self) -> Self;
     /// One AES round (`AESENC`) on each lane with that lane's round key.
     unsafe fn enc(a: Self, k: Self) -> Self;
     /// The last AES round (`AESENCLAST`).
     unsafe fn enc_last(a: Self, k: Self) -> Self;
-    /// 4×4 transpose of 128-bit lanes: lane `j` of output `i` is lane `i`
-    /// of input `j`.
-    unsafe fn transpose(m: [Self; 4]) -> [Self; 4];
-    /// Whether [`run`] steps one block at a time, reading each lane's block
-    /// with [`Quad::gather`] and writing it with [`Quad::scatter`], rather
-    /// than in 4-block chunks with transposes.
-    const PER_BLOCK: bool;
     /// Whether the one-block-at-a-time path gathers the next block during
     /// this block's rounds: a second set of `G` quads live across the
     /// rounds, which pays with 32 zmm registers (llvm-mca, 32 streams:
@@ -82,27 +65,11 @@ pub(super) trait Quad: Copy {
     /// (AES-NI ×8 streams measured ~5 % slower: spills).
     const PREFETCH: bool = false;
     /// Lane `l` = the 16 bytes at `p[l] + off`.
-    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
-        let mut b = [0u8; 64];
-        for (l, q) in p.iter().enumerate() {
-            // SAFETY: 16 readable bytes at `q + off` (caller); `b` has 64.
-            unsafe { core::ptr::copy_nonoverlapping(q.add(off), b.as_mut_ptr().add(16 * l), 16) };
-        }
-        // SAFETY: 64 readable bytes; features are the caller's.
-        unsafe { Self::load(b.as_ptr()) }
-    }
+    unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self;
     /// Write lane `l` to the 16 bytes at `p[l] + off` (in lane order, so
     /// for equal pointers the last lane's block stays); nothing else is
     /// written.
-    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
-        let mut b = [0u8; 64];
-        // SAFETY: 64 writable bytes; features are the caller's.
-        unsafe { Self::store(b.as_mut_ptr(), v) };
-        for (l, q) in p.iter().enumerate() {
-            // SAFETY: 16 writable bytes at `q + off` (caller); `b` has 64.
-            unsafe { core::ptr::copy_nonoverlapping(b.as_ptr().add(16 * l), q.add(off), 16) };
-        }
-    }
+    unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self);
     /// A scheduling barrier (an empty `asm!` reading and writing `v` in
     /// its registers): LLVM keeps the barriers in program order, so round
     /// `r` of every chain issues before round `r + 1` of any. Without it
@@ -180,46 +147,32 @@ pub(super) unsafe fn run<
         })
     });
     let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
-    if V::PER_BLOCK {
-        // Idle lanes store into `sink` (so that no store is conditional);
-        // with idle lanes the call runs in pieces of at most `PIECE` blocks.
-        let idle = active < 4 * G;
-        let piece = if idle { PIECE } else { n.max(1) };
-        let mut sink = [0u64; 2 * PIECE];
-        let mut done = 0;
-        while done < n {
-            let (m, base) = ((n - done).min(piece), 16 * done);
-            let from: [[*const u8; 4]; G] =
-                core::array::from_fn(|g| core::array::from_fn(|l| src[g][l].wrapping_add(base)));
-            let to: [[*mut u8; 4]; G] = core::array::from_fn(|g| {
-                core::array::from_fn(|l| match live[g][l] {
-                    true => dst[g][l].wrapping_add(base),
-                    false => sink.as_mut_ptr().cast(),
-                })
-            });
-            // SAFETY: blocks `done..done + m` (done + m <= n) of every lane
-            // are readable at `src` and writable at every live lane's `dst`
-            // (caller); idle lanes (only with `idle`: m <= PIECE) write
-            // blocks `..m` of `sink`.
-            unsafe { blocks::<V, G, MODE, NR>(&from, &to, m, &mut st, &key) };
-            done += m;
-        }
-        if idle {
-            // Idle lanes' outputs: lane 0's input under their keys.
-            sink[..2 * n.min(PIECE)].zeroize();
-        }
-    } else {
-        let mut off = 0usize;
-        for _ in 0..n / 4 {
-            // SAFETY: the chunk's 64 bytes at `off` lie within the first
-            // `16n` bytes of every lane (off + 64 <= 16 * (n / 4) * 4).
-            unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, 4, &mut st, &key) };
-            off += 64;
-        }
-        if !n.is_multiple_of(4) {
-            // SAFETY: the last `n % 4` blocks: off + 16 * (n % 4) = 16n.
-            unsafe { chunk::<V, G, MODE, NR>(&src, &dst, &live, off, n % 4, &mut st, &key) };
-        }
+    // Idle lanes store into `sink` (so that no store is conditional);
+    // with idle lanes the call runs in pieces of at most `PIECE` blocks.
+    let idle = active < 4 * G;
+    let piece = if idle { PIECE } else { n.max(1) };
+    let mut sink = [0u64; 2 * PIECE];
+    let mut done = 0;
+    while done < n {
+        let (m, base) = ((n - done).min(piece), 16 * done);
+        let from: [[*const u8; 4]; G] =
+            core::array::from_fn(|g| core::array::from_fn(|l| src[g][l].wrapping_add(base)));
+        let to: [[*mut u8; 4]; G] = core::array::from_fn(|g| {
+            core::array::from_fn(|l| match live[g][l] {
+                true => dst[g][l].wrapping_add(base),
+                false => sink.as_mut_ptr().cast(),
+            })
+        });
+        // SAFETY: blocks `done..done + m` (done + m <= n) of every lane
+        // are readable at `src` and writable at every live lane's `dst`
+        // (caller); idle lanes (only with `idle`: m <= PIECE) write
+        // blocks `..m` of `sink`.
+        unsafe { blocks::<V, G, MODE, NR>(&from, &to, m, &mut st, &key) };
+        done += m;
+    }
+    if idle {
+        // Idle lanes' outputs: lane 0's input under their keys.
+        sink[..2 * n.min(PIECE)].zeroize();
     }
     for (g, s) in st.iter().enumerate() {
         // SAFETY: `ctx.state[g]` is 64 writable bytes.
@@ -273,81 +226,6 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         }
         if V::PREFETCH {
             inp = next;
-        }
-    }
-}
-
-/// One chunk of `blocks` (1..=4) blocks per lane at byte offset `off`.
-///
-/// # Safety
-/// As [`run`]: `blocks` blocks at `off` are readable at every lane's
-/// `src` and writable at every live lane's `dst`.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn chunk<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
-    src: &[[*const u8; 4]; G],
-    dst: &[[*mut u8; 4]; G],
-    live: &[[bool; 4]; G],
-    off: usize,
-    blocks: usize,
-    st: &mut [V; G],
-    key: &impl Fn(usize, usize) -> V,
-) {
-    let full = blocks == 4;
-    // SAFETY: features are the caller's; every pointer is valid for
-    // `blocks` blocks at `off` (caller), and partial loads/stores touch only
-    // those.
-    unsafe {
-        let mut inp = [[V::zero(); 4]; G];
-        for g in 0..G {
-            let mut rows = [V::zero(); 4];
-            for (l, row) in rows.iter_mut().enumerate() {
-                let p = src[g][l].add(off);
-                *row = if full {
-                    V::load(p)
-                } else {
-                    V::load_part(p, blocks)
-                };
-            }
-            inp[g] = V::transpose(rows);
-        }
-        let mut out = [[V::zero(); 4]; G];
-        // Written out so that every index is a constant (the arrays stay in
-        // registers or fixed stack slots, nothing is re-zeroed per chunk).
-        // A macro, not a closure: a closure does not inherit the kernel's
-        // target features, and LLVM does not inline one this large.
-        macro_rules! step {
-            ($j:literal) => {{
-                let col: [V; G] = core::array::from_fn(|g| inp[g][$j]);
-                let (o, _) = block_step::<V, G, MODE, NR>(&col, st, key, None);
-                for g in 0..G {
-                    out[g][$j] = o[g];
-                }
-            }};
-        }
-        step!(0);
-        if blocks > 1 {
-            step!(1);
-        }
-        if blocks > 2 {
-            step!(2);
-        }
-        if blocks > 3 {
-            step!(3);
-        }
-        for g in 0..G {
-            let rows = V::transpose(out[g]);
-            for (l, row) in rows.iter().enumerate() {
-                let p = dst[g][l].add(off);
-                if !live[g][l] {
-                    continue;
-                }
-                if full {
-                    V::store(p, *row);
-                } else {
-                    V::store_part(p, *row, blocks);
-                }
-            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The x86 quads and their kernel entry points: [`Zmm`] (512-bit VAES, a
-//! group in one register) and [`Xmm4`] (AES-NI, a group in four xmm
-//! registers, whose transpose is only a renaming), and the AES-NI
-//! single-block path of CFB/OFB tails. Barriers, key broadcasts and the
+//! group in one register), [`Ymm2`] (256-bit VAES, two ymm registers) and
+//! [`Xmm4`] (AES-NI, four xmm registers), and the AES-NI single-block path
+//! of CFB/OFB tails. Barriers, key broadcasts and the
 //! single-block rounds are `aesflow-cipher`'s shared x86 helpers.
 
 use super::lanes::LaneCtx;
@@ -51,14 +51,7 @@ macro_rules! register_array_ops {
 #[derive(Clone, Copy)]
 pub(super) struct Zmm(__m512i);
 
-/// Byte mask of the first `blocks` 128-bit lanes, as a 64-bit-element mask.
-#[inline(always)]
-fn qword_mask(blocks: usize) -> __mmask8 {
-    ((1u32 << (2 * blocks)) - 1) as __mmask8
-}
-
 impl Quad for Zmm {
-    const PER_BLOCK: bool = true;
     const PREFETCH: bool = true;
     #[inline(always)]
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
@@ -95,21 +88,9 @@ impl Quad for Zmm {
         unsafe { v512::broadcast_keys(rk) }.map(Zmm)
     }
     #[inline(always)]
-    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
-        // SAFETY: masked-off elements are not read (AVX-512 fault
-        // suppression); the others are the caller's `16 * blocks` bytes.
-        Zmm(unsafe { _mm512_maskz_loadu_epi64(qword_mask(blocks), p as *const _) })
-    }
-    #[inline(always)]
     unsafe fn store(p: *mut u8, v: Self) {
         // SAFETY: 64 writable bytes (caller).
         unsafe { _mm512_storeu_si512(p as *mut _, v.0) }
-    }
-    #[inline(always)]
-    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
-        // SAFETY: only the first `16 * blocks` bytes are written (masked
-        // store), which the caller guarantees writable.
-        unsafe { _mm512_mask_storeu_epi64(p as *mut _, qword_mask(blocks), v.0) }
     }
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
@@ -125,25 +106,6 @@ impl Quad for Zmm {
     unsafe fn enc_last(a: Self, k: Self) -> Self {
         // SAFETY: AVX-512F and VAES (caller).
         Zmm(unsafe { _mm512_aesenclast_epi128(a.0, k.0) })
-    }
-    #[inline(always)]
-    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
-        let [a, b, c, d] = m.map(|z| z.0);
-        // SAFETY: AVX-512F (caller).
-        unsafe {
-            // (a0 a1 b0 b1), (a2 a3 b2 b3), (c0 c1 d0 d1), (c2 c3 d2 d3)
-            let t0 = _mm512_shuffle_i64x2::<0x44>(a, b);
-            let t1 = _mm512_shuffle_i64x2::<0xEE>(a, b);
-            let t2 = _mm512_shuffle_i64x2::<0x44>(c, d);
-            let t3 = _mm512_shuffle_i64x2::<0xEE>(c, d);
-            // (a0 b0 c0 d0), (a1 b1 c1 d1), (a2 b2 c2 d2), (a3 b3 c3 d3)
-            [
-                Zmm(_mm512_shuffle_i64x2::<0x88>(t0, t2)),
-                Zmm(_mm512_shuffle_i64x2::<0xDD>(t0, t2)),
-                Zmm(_mm512_shuffle_i64x2::<0x88>(t1, t3)),
-                Zmm(_mm512_shuffle_i64x2::<0xDD>(t1, t3)),
-            ]
-        }
     }
     #[inline(always)]
     unsafe fn barrier(v: &mut Self) {
@@ -235,7 +197,6 @@ impl Ymm2 {
 }
 
 impl Quad for Ymm2 {
-    const PER_BLOCK: bool = true;
     const PREFETCH: bool = false;
     #[inline(always)]
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
@@ -274,57 +235,6 @@ impl Quad for Ymm2 {
         unsafe { v256::broadcast_keys(rk) }.map(|k| Ymm2([k, k]))
     }
     #[inline(always)]
-    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
-        // SAFETY: only the first `blocks` (1..=3) blocks are read, which
-        // the caller guarantees readable; AVX (caller).
-        unsafe {
-            let one = |q: *const u8| _mm256_zextsi128_si256(_mm_loadu_si128(q as *const __m128i));
-            match blocks {
-                1 => Ymm2([one(p), _mm256_setzero_si256()]),
-                2 => Ymm2([
-                    _mm256_loadu_si256(p as *const __m256i),
-                    _mm256_setzero_si256(),
-                ]),
-                _ => Ymm2([_mm256_loadu_si256(p as *const __m256i), one(p.add(32))]),
-            }
-        }
-    }
-    #[inline(always)]
-    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
-        // SAFETY: only the first `blocks` (0..=3) blocks are written, which
-        // the caller guarantees writable; AVX (caller).
-        unsafe {
-            let one = |q: *mut u8, y: __m256i| {
-                _mm_storeu_si128(q as *mut __m128i, _mm256_castsi256_si128(y))
-            };
-            match blocks {
-                0 => {}
-                1 => one(p, v.0[0]),
-                2 => _mm256_storeu_si256(p as *mut __m256i, v.0[0]),
-                _ => {
-                    _mm256_storeu_si256(p as *mut __m256i, v.0[0]);
-                    one(p.add(32), v.0[1]);
-                }
-            }
-        }
-    }
-    #[inline(always)]
-    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
-        let [a, b, c, d] = m.map(|y| y.0);
-        // SAFETY: AVX2 (caller).
-        unsafe {
-            // 0x20: (x.lo, y.lo); 0x31: (x.hi, y.hi).
-            let lo = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x20>(x, y);
-            let hi = |x: __m256i, y: __m256i| _mm256_permute2x128_si256::<0x31>(x, y);
-            [
-                Ymm2([lo(a[0], b[0]), lo(c[0], d[0])]),
-                Ymm2([hi(a[0], b[0]), hi(c[0], d[0])]),
-                Ymm2([lo(a[1], b[1]), lo(c[1], d[1])]),
-                Ymm2([hi(a[1], b[1]), hi(c[1], d[1])]),
-            ]
-        }
-    }
-    #[inline(always)]
     unsafe fn barrier(v: &mut Self) {
         // SAFETY: AVX (caller).
         unsafe { Ymm2::barrier_impl(v) }
@@ -337,7 +247,6 @@ pub(super) struct Xmm4([__m128i; 4]);
 
 impl Quad for Xmm4 {
     // Four loads either way; one block at a time needs fewer registers.
-    const PER_BLOCK: bool = true;
     // Not with 16 xmm registers (it spills), but in the unit tests, where
     // the 32-lane emulation of the VAES kernel runs on these quads.
     const PREFETCH: bool = cfg!(test);
@@ -354,30 +263,6 @@ impl Quad for Xmm4 {
     unsafe fn broadcast_keys(rk: &[[u8; 16]]) -> [Self; MAX_RK] {
         // SAFETY: SSE2 (caller).
         unsafe { v128::load_keys(rk) }.map(|k| Xmm4([k; 4]))
-    }
-    #[inline(always)]
-    unsafe fn load_part(p: *const u8, blocks: usize) -> Self {
-        // SAFETY: only the first `blocks` blocks are read (caller: readable).
-        Xmm4(core::array::from_fn(|l| {
-            if l < blocks {
-                // SAFETY: block `l < blocks` is readable (caller).
-                unsafe { _mm_loadu_si128(p.add(16 * l) as *const __m128i) }
-            } else {
-                // SAFETY: SSE2 (caller).
-                unsafe { _mm_setzero_si128() }
-            }
-        }))
-    }
-    #[inline(always)]
-    unsafe fn store_part(p: *mut u8, v: Self, blocks: usize) {
-        for (l, x) in v.0.iter().enumerate().take(blocks) {
-            // SAFETY: the first `blocks` blocks are writable (caller).
-            unsafe { _mm_storeu_si128(p.add(16 * l) as *mut __m128i, *x) }
-        }
-    }
-    #[inline(always)]
-    unsafe fn transpose(m: [Self; 4]) -> [Self; 4] {
-        core::array::from_fn(|i| Xmm4(core::array::from_fn(|j| m[j].0[i])))
     }
     #[inline(always)]
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
