@@ -8,9 +8,11 @@
 //!   key order `AESDEC` expects: [`RoundKeys::dec_equiv`] when the keys are
 //!   stored, or the reversed online schedule with `AESIMC` applied to the
 //!   middle round keys.
-//! * Counter mode is fused: counters are generated in registers (a
-//!   branch-free 128-bit increment, whatever the counter's value), encrypted
-//!   and XORed with the data in one pass.
+//! * Counter mode is fused: counters are generated in registers, encrypted
+//!   and XORed with the data in one pass — one dword add per block on a
+//!   register of counters in byte order carried across the loop while no
+//!   counter carries out of its last byte, a branch-free 128-bit increment
+//!   and byte swap where one does (`x86::v128::Ctr`).
 //! * Online key expansion derives the round keys once per
 //!   [`ONLINE_BATCH`] blocks.
 //!
@@ -22,7 +24,7 @@
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
 use crate::x86::v128::{
-    Keys, counters, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
+    Ctr, Keys, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
     xts_mul_alpha8,
 };
 use core::arch::x86_64::*;
@@ -132,15 +134,17 @@ fn ecb<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], blocks: &mut [Block]) 
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn ctr<const NR: usize>(rk: &[[u8; 16]], ctr: &mut u128, data: &mut [u8]) {
     let k = load_keys(rk);
-    let rest = in_pieces!(data, 16, WIDTH, ctr_step::<NR, _>(ctr, &k));
+    let mut st = Ctr::new(*ctr);
+    let rest = in_pieces!(data, 16, WIDTH, ctr_step::<NR, _>(&mut st, &k));
     if !rest.is_empty() {
         // Partial final block: its counter is consumed.
         let mut buf = [0u8; 16];
         buf[..rest.len()].copy_from_slice(rest);
-        ctr_step::<NR, 1>(&mut buf, ctr, &k);
+        ctr_step::<NR, 1>(&mut buf, &mut st, &k);
         rest.copy_from_slice(&buf[..rest.len()]);
         buf.zeroize();
     }
+    *ctr = st.c;
 }
 
 /// Serial CBC encryption with the round keys held in registers.

@@ -95,7 +95,9 @@ pub fn interesting_counters(rng: &mut StdRng) -> Vec<u128> {
     let r: u128 = rng.random();
     let hi = r & !(u64::MAX as u128);
     let mut v = vec![0, r, u128::MAX, u128::MAX - 1, u128::MAX - 130, hi];
-    for d in [1u128, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 200] {
+    // Last bytes 256 − 4N and one past, for N = 1, 2, 4, 8 registers of
+    // four blocks: the edges of the byte-order counter paths.
+    for d in [1u128, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 200] {
         v.push(hi | (u64::MAX as u128 + 1 - d));
         v.push(u128::MAX - d + 1);
     }

@@ -4,7 +4,7 @@
 //! * `VAESENC` on a ymm register runs one round on two blocks; the main
 //!   loop keeps [`IN_FLIGHT`] registers (16 blocks) in flight, the round
 //!   keys broadcast once per call and held in registers.
-//! * ECB, fused CTR (branch-free 128-bit counters), CBC and CFB128
+//! * ECB, fused CTR (counters as in `x86::v256::Ctr`), CBC and CFB128
 //!   decryption (the preceding ciphertext blocks formed in registers with
 //!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
 //!   α^16 per group); tails through one register and a 32-byte stack
@@ -24,8 +24,8 @@ use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Keys, broadcast_keys, counters, crypt_n, load_n, load32, preceding, splat, store_n, store32,
-    xor_n, xts_mul_alpha16,
+    Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, preceding, splat, store_n, store32, xor_n,
+    xts_mul_alpha16,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -58,7 +58,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
     op: Op,
     d: &mut [u8],
     st: &mut __m256i,
-    ctr: &mut u128,
+    ctr: &mut Ctr,
     k: &Keys,
 ) {
     assert_eq!(d.len(), 32 * N);
@@ -69,8 +69,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
     match op {
         Op::Ecb => {}
         Op::Ctr => {
-            counters::<N>(*ctr, &mut x);
-            *ctr = ctr.wrapping_add(2 * N as u128);
+            ctr.next::<N>(&mut x);
             post = c;
         }
         Op::CbcDec | Op::CfbDec => {
@@ -106,15 +105,17 @@ fn run<const NR: usize, const DEC: bool>(
     ctr: &mut u128,
 ) -> (__m256i, bool) {
     let k = broadcast_keys(rk);
+    let mut cs = Ctr::new(*ctr);
     let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
     for c in &mut chunks {
-        step::<NR, IN_FLIGHT, DEC>(op, c, &mut st, ctr, &k);
+        step::<NR, IN_FLIGHT, DEC>(op, c, &mut st, &mut cs, &k);
     }
     let rest = chunks.into_remainder();
     let mut regs = rest.chunks_exact_mut(32);
     for c in &mut regs {
-        step::<NR, 1, DEC>(op, c, &mut st, ctr, &k);
+        step::<NR, 1, DEC>(op, c, &mut st, &mut cs, &k);
     }
+    *ctr = cs.c;
     let tail = regs.into_remainder();
     if tail.is_empty() {
         return (st, false);
@@ -124,7 +125,7 @@ fn run<const NR: usize, const DEC: bool>(
     let mut buf = [0u8; 32];
     buf[..tail.len()].copy_from_slice(tail);
     let (before, c0) = (st, *ctr);
-    step::<NR, 1, DEC>(op, &mut buf, &mut st, ctr, &k);
+    step::<NR, 1, DEC>(op, &mut buf, &mut st, &mut cs, &k);
     *ctr = c0.wrapping_add(tail.len().div_ceil(16) as u128);
     tail.copy_from_slice(&buf[..tail.len()]);
     buf.zeroize();

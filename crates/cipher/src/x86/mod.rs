@@ -72,7 +72,7 @@ macro_rules! load_store {
 }
 
 /// `ecb_step` and `ctr_step`, ECB and CTR over exactly `N` registers of
-/// `$bytes` bytes, written with the width's `crypt_n`, `enc_n`, `counters`,
+/// `$bytes` bytes, written with the width's `crypt_n`, `enc_n`, `Ctr`,
 /// `load_n`, `store_n`, `xor_n` and `Keys` where it is expanded.
 macro_rules! ecb_ctr_steps {
     ($features:literal, $bytes:literal, $zero:path) => {
@@ -89,18 +89,83 @@ macro_rules! ecb_ctr_steps {
         #[doc = concat!("CTR over exactly `", $bytes, " · N` bytes.")]
         #[inline]
         #[target_feature(enable = $features)]
-        fn ctr_step<const NR: usize, const N: usize>(d: &mut [u8], ctr: &mut u128, k: &Keys) {
+        fn ctr_step<const NR: usize, const N: usize>(d: &mut [u8], ctr: &mut Ctr, k: &Keys) {
             assert_eq!(d.len(), $bytes * N);
             let mut x = [$zero(); N];
-            counters::<N>(*ctr, &mut x);
-            *ctr = ctr.wrapping_add(($bytes / 16 * N) as u128);
+            ctr.next::<N>(&mut x);
+            let input = load_n::<N>(d);
             enc_n::<NR, N>(&mut x, k);
-            xor_n(&mut x, &load_n::<N>(d));
+            xor_n(&mut x, &input);
             store_n(d, &x);
         }
     };
 }
 pub(crate) use ecb_ctr_steps;
+
+/// `Ctr`: a CTR counter for registers of type `$v` holding `$lanes` blocks,
+/// written with the width's `counters` (the branch-free 128-bit path),
+/// `in_byte_order(c)` (`c` in every lane, big-endian) and
+/// `add_last_byte(v, m, by_lane)` (`m` — and the lane's index if `by_lane`
+/// — added to the last byte of each lane in byte order, without carry).
+///
+/// The fast path: while no counter of a call carries out of its last byte
+/// (7 calls in 8 with 32 blocks, 31 in 32 with 8), each register is one
+/// dword add to a register of counters in byte order that is carried from
+/// call to call — no 128-bit add, no byte swap, and a dependency chain of
+/// one add, so the next counters are ready before the AES rounds need
+/// them. The calls at a carry take the branch-free 128-bit path. Which path
+/// runs depends on the counter (the public IV or nonce), never on the key
+/// or the data.
+macro_rules! ctr_state {
+    ($features:literal, $v:ty, $lanes:literal) => {
+        /// A CTR counter: the next counter block's value, and the next
+        /// register's counters in byte order where the fast path may use
+        /// them (see `ctr_state!`).
+        #[derive(Clone, Copy)]
+        pub struct Ctr {
+            /// The next counter (`u128::from_be_bytes` of the block).
+            pub c: u128,
+            /// `c + j` in lane `j`, byte order; valid when no lane carries
+            /// out of its last byte.
+            v: $v,
+        }
+
+        impl Ctr {
+            /// A counter starting at `c`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub fn new(c: u128) -> Self {
+                Self {
+                    c,
+                    v: add_last_byte(in_byte_order(c), 0, true),
+                }
+            }
+
+            /// `N` registers of the next `$lanes · N` counter blocks
+            /// (lane `j` of register `i` holds `c + $lanes·i + j`, 128-bit
+            /// wrapping), big-endian; the counter advances past them.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub fn next<const N: usize>(&mut self, x: &mut [$v; N]) {
+                let n = $lanes * N;
+                let low = usize::from(self.c as u8);
+                if low + n <= 256 {
+                    for (i, v) in x.iter_mut().enumerate() {
+                        *v = add_last_byte(self.v, ($lanes * i) as u32, false);
+                    }
+                } else {
+                    counters::<N>(self.c, x);
+                }
+                self.c = self.c.wrapping_add(n as u128);
+                self.v = if low + n < 256 {
+                    add_last_byte(self.v, n as u32, false)
+                } else {
+                    add_last_byte(in_byte_order(self.c), 0, true)
+                };
+            }
+        }
+    };
+}
 
 /// `Keys` and `$name(rk)`: the round keys `rk` (at most 15) in registers
 /// of type `$v`, each made from its key block by `$from` (a load, or a

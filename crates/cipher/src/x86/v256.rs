@@ -54,7 +54,7 @@ pub fn add128(a: __m256i, b: __m256i) -> __m256i {
 
 /// `N` registers of consecutive big-endian counter blocks from `ctr`
 /// (lane `j` of register `i` holds `ctr + 2i + j`, 128-bit wrapping).
-/// Branch-free whatever the counter's value.
+/// Branch-free whatever the counter's value (the slow path of [`Ctr`]).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m256i; N]) {
@@ -69,6 +69,25 @@ pub fn counters<const N: usize>(ctr: u128, x: &mut [__m256i; N]) {
         *v = _mm256_shuffle_epi8(c, bswap);
     }
 }
+
+/// `m` — plus `j` in lane `j` if `by_lane` — added to the last byte of
+/// each lane of counters in byte order (the top byte of its dword 3), no
+/// carry.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn add_last_byte(v: __m256i, m: u32, by_lane: bool) -> __m256i {
+    let d = |j: u32| (m.wrapping_add(j * u32::from(by_lane)) << 24) as i32;
+    _mm256_add_epi32(v, _mm256_set_epi32(d(1), 0, 0, 0, d(0), 0, 0, 0))
+}
+
+/// `c` in both lanes, big-endian (byte order).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn in_byte_order(c: u128) -> __m256i {
+    _mm256_broadcastsi128_si256(super::v128::load(&c.to_be_bytes()))
+}
+
+ctr_state!("avx2", __m256i, 2);
 
 /// The register whose lanes are the blocks preceding those of `c`: lane 1
 /// of `prev`, then lane 0 of `c`.

@@ -95,7 +95,7 @@ pub fn add128(a: __m512i, b: __m512i) -> __m512i {
 
 /// `N` registers of consecutive counters from `ctr` (lane `j` of register
 /// `i` holds `ctr + 4i + j`, 128-bit wrapping), big-endian. Branch-free
-/// whatever the counter's value.
+/// whatever the counter's value (the slow path of [`Ctr`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m512i; N]) {
@@ -108,6 +108,31 @@ pub fn counters<const N: usize>(ctr: u128, x: &mut [__m512i; N]) {
         *v = _mm512_shuffle_epi8(add128(base, off), bswap);
     }
 }
+
+/// `m` — plus `j` in lane `j` if `by_lane` — added to the last byte of
+/// each lane of counters in byte order (the top byte of its dword 3), no
+/// carry.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add_last_byte(v: __m512i, m: u32, by_lane: bool) -> __m512i {
+    let d = |j: u32| (m.wrapping_add(j * u32::from(by_lane)) << 24) as i32;
+    _mm512_add_epi32(
+        v,
+        _mm512_set_epi32(d(3), 0, 0, 0, d(2), 0, 0, 0, d(1), 0, 0, 0, d(0), 0, 0, 0),
+    )
+}
+
+/// `c` in every lane, big-endian (byte order).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn in_byte_order(c: u128) -> __m512i {
+    _mm512_shuffle_epi8(
+        _mm512_broadcast_i32x4(_mm_set_epi64x((c >> 64) as i64, c as i64)),
+        bswap_mask(),
+    )
+}
+
+ctr_state!("avx512f,avx512bw", __m512i, 4);
 
 xts_mul_alpha_pow!(
     "avx512f,avx512bw",

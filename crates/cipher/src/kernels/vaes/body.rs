@@ -12,7 +12,7 @@ macro_rules! vaes_body {
         use core::arch::x86_64::*;
 
         use crate::x86::v512::{
-            Keys, broadcast_keys as load_keys, counters, load_n, load_partial, store_n,
+            Ctr, Keys, broadcast_keys as load_keys, counters, load_n, load_partial, store_n,
             store_partial, xor_n,
         };
 
@@ -39,7 +39,9 @@ macro_rules! vaes_body {
         #[target_feature(enable = $features)]
         fn ctr<const NR: usize, const W: usize>(rk: &[[u8; 16]], ctr: &mut u128, data: &mut [u8]) {
             let k = load_keys(rk);
-            let rest = in_pieces!(data, 64, W, ctr_step::<NR, _>(ctr, &k));
+            let mut st = Ctr::new(*ctr);
+            let rest = in_pieces!(data, 64, W, ctr_step::<NR, _>(&mut st, &k));
+            *ctr = st.c;
             if !rest.is_empty() {
                 // Up to 63 bytes; a partial final block consumes its counter.
                 let mut x = [_mm512_setzero_si512()];

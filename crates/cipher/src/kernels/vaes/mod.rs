@@ -8,10 +8,15 @@
 //! * Tails: whole 512-bit registers in 4/2/1-register steps, then the last
 //!   one to three blocks (ECB) or up to 63 bytes (CTR) with masked loads and
 //!   stores, so no scalar fallback is needed.
-//! * Counter mode is fused: counters are generated in registers as
-//!   little-endian 128-bit lanes (a 64-bit add, the carry into the high
-//!   half propagated through a mask register: branch-free) and byte-swapped
-//!   to big-endian (`VPSHUFB`).
+//! * Counter mode is fused: counters are generated in registers. While no
+//!   counter of a 32-block step carries out of its last byte (7 steps in
+//!   8), each register is one dword add to a register of counters in byte
+//!   order carried from step to step, so the counters are ready before the
+//!   AES rounds need them (measured on Zen 4: recomputing them from the
+//!   128-bit counter each step — a 64-bit add, the carry through a mask
+//!   register, a byte swap — left CTR at 0.7 of ECB, the counter chain's
+//!   latency exposed behind a scheduler full of `VAESENC`s). At a carry,
+//!   the branch-free 128-bit path (`x86::v512::Ctr`).
 //! * Decryption uses the equivalent inverse cipher like [`aesni`]; online key
 //!   expansion derives the round keys once per [`super::aesni::ONLINE_BATCH`] blocks,
 //!   converting decryption keys with `AESIMC`.
