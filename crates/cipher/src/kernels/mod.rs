@@ -71,6 +71,22 @@ macro_rules! in_pieces {
     }};
 }
 
+/// `$a[i] = $f($a[i])` for each element of the array `$a` (at most 8),
+/// unrolled: the statements are written out, so LLVM keeps the elements in
+/// registers where a loop it left rolled would keep the array in memory.
+macro_rules! map_unrolled {
+    ($a:expr, $f:expr) => {{
+        let a = &mut $a;
+        assert!(a.len() <= 8);
+        map_unrolled!(@ a, $f; 0 1 2 3 4 5 6 7);
+    }};
+    (@ $a:ident, $f:expr; $($i:literal)*) => {{$(
+        if let Some(v) = $a.get_mut($i) {
+            *v = $f(*v);
+        }
+    )*}};
+}
+
 /// Panic (rather than run an illegal instruction) unless `ok`, the CPU
 /// having the features `needs` of kernel `name`.
 #[cfg(target_arch = "x86_64")]

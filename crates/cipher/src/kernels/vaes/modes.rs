@@ -8,7 +8,7 @@
 macro_rules! vaes_modes {
     ($features:literal, $check:path) => {
         use crate::kernel::xts_mul_alpha;
-        use crate::x86::v512::xts_mul_alpha4;
+        use crate::x86::v512::{load64, store64, xts_mul_alpha4, xts_mul_alpha16, xts_mul_alpha32};
 
         /// The register whose lanes are the ciphertext blocks preceding
         /// those of `c`: lane 3 of `prev`, then lanes 0..3 of `c`.
@@ -67,28 +67,23 @@ macro_rules! vaes_modes {
             *iv = last;
         }
 
-        /// XTS over exactly `64 * N` bytes; `t` holds the tweaks of their
-        /// first four blocks, and on return those of the next four.
+        /// Each 128-bit lane of `t` (XTS tweaks) times α^(4W): the advance
+        /// of a register of tweaks per step of `W` registers.
         #[inline]
         #[target_feature(enable = $features)]
-        fn xts_step<const NR: usize, const N: usize, const DEC: bool>(
-            d: &mut [u8],
-            t: &mut __m512i,
-            k: &Keys,
-        ) {
-            assert_eq!(d.len(), 64 * N);
-            let mut tw = [*t; N];
-            for r in 1..N {
-                tw[r] = xts_mul_alpha4(tw[r - 1]);
+        fn xts_advance<const W: usize>(t: __m512i) -> __m512i {
+            match W {
+                8 => xts_mul_alpha32(t),
+                4 => xts_mul_alpha16(t),
+                _ => (0..W).fold(t, |t, _| xts_mul_alpha4(t)),
             }
-            let mut x = load_n::<N>(d);
-            xor_n(&mut x, &tw);
-            crypt_n::<NR, N, DEC>(&mut x, k);
-            xor_n(&mut x, &tw);
-            store_n(d, &x);
-            *t = xts_mul_alpha4(tw[N - 1]);
         }
 
+        /// XTS: `W` registers of tweaks, each advanced by α^(4W) per step
+        /// independently of the others (a serial chain of doublings through
+        /// the step would be carried from step to step and bound the loop);
+        /// after the main loop they hold the next `4W` tweaks in order,
+        /// which the remainder uses.
         #[target_feature(enable = $features)]
         fn xts<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
@@ -100,19 +95,48 @@ macro_rules! vaes_modes {
             for j in 1..4 {
                 ts[j] = xts_mul_alpha(&ts[j - 1]);
             }
+            let mut tw = [_mm512_setzero_si512(); W];
             // SAFETY: `ts` is 64 readable bytes; unaligned load.
-            let mut t = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
+            tw[0] = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
+            for r in 1..W {
+                tw[r] = xts_mul_alpha4(tw[r - 1]);
+            }
             let data = blocks.as_flattened_mut();
-            let rest = in_pieces!(data, 64, W, xts_step::<NR, _, DEC>(&mut t, &k));
-            let used = rest.len() / 16;
-            if !rest.is_empty() {
-                let mut x = [_mm512_xor_si512(load_partial(rest), t)];
+            let mut chunks = data.chunks_exact_mut(64 * W);
+            for c in &mut chunks {
+                let mut x = load_n::<W>(c);
+                xor_n(&mut x, &tw);
+                crypt_n::<NR, W, DEC>(&mut x, &k);
+                xor_n(&mut x, &tw);
+                store_n(c, &x);
+                // Unrolled by hand: as a loop LLVM kept it rolled, and `tw`
+                // in memory.
+                map_unrolled!(tw, xts_advance::<W>);
+            }
+            // Fewer than 4W blocks: registers `r = 0, 1, …` of `tw` in
+            // order, then one to three blocks with the next one. (A copy:
+            // indexed by a variable, it lives in memory, and `tw` would
+            // too — a store and reload on the tweak chain of every step.)
+            let tw: [__m512i; W] = tw;
+            let rest = chunks.into_remainder();
+            let mut regs = rest.chunks_exact_mut(64);
+            let mut r = 0;
+            for c in &mut regs {
+                let mut x = [_mm512_xor_si512(load64(c), tw[r])];
                 crypt_n::<NR, 1, DEC>(&mut x, &k);
-                store_partial(rest, _mm512_xor_si512(x[0], t));
+                store64(c, _mm512_xor_si512(x[0], tw[r]));
+                r += 1;
+            }
+            let tail = regs.into_remainder();
+            let t = tw[r];
+            if !tail.is_empty() {
+                let mut x = [_mm512_xor_si512(load_partial(tail), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &k);
+                store_partial(tail, _mm512_xor_si512(x[0], t));
             }
             // SAFETY: `ts` is 64 writable bytes; unaligned store.
             unsafe { _mm512_storeu_si512(ts.as_mut_ptr().cast(), t) };
-            *tweak = ts[used];
+            *tweak = ts[tail.len() / 16];
             ts.fill([0; 16]);
         }
 
