@@ -90,10 +90,10 @@ impl Features {
         self.aesni() && self.pclmulqdq && self.sse41 && self.avx
     }
 
-    /// The `vaes` kernel: AVX-512F/BW and VAES, plus AES-NI (`AESIMC` for
-    /// online decryption keys).
+    /// The `vaes` kernel: AVX-512F/BW, VAES and VPCLMULQDQ (XTS tweaks),
+    /// plus AES-NI (`AESIMC` for online decryption keys).
     pub fn vaes(&self) -> bool {
-        self.aesni() && self.avx512f && self.avx512bw && self.vaes
+        self.aesni() && self.avx512f && self.avx512bw && self.vaes && self.vpclmulqdq
     }
 
     /// The 512-bit carry-less paths (VPCLMULQDQ GHASH, fused VAES GCM):

@@ -71,18 +71,20 @@ macro_rules! in_pieces {
     }};
 }
 
-/// `$a[i] = $f($a[i])` for each element of the array `$a` (at most 8),
-/// unrolled: the statements are written out, so LLVM keeps the elements in
-/// registers where a loop it left rolled would keep the array in memory.
+/// `$a[i] = $body` for each element of the array `$a` (at most 8) in
+/// order, `$v` bound to its old value: unrolled, the statements written
+/// out, so that LLVM keeps the elements in registers — a loop it left
+/// rolled would keep the array in memory.
 macro_rules! map_unrolled {
-    ($a:expr, $f:expr) => {{
+    ($a:expr, |$v:ident| $body:expr) => {{
         let a = &mut $a;
         assert!(a.len() <= 8);
-        map_unrolled!(@ a, $f; 0 1 2 3 4 5 6 7);
+        map_unrolled!(@ a, $v, $body; 0 1 2 3 4 5 6 7);
     }};
-    (@ $a:ident, $f:expr; $($i:literal)*) => {{$(
-        if let Some(v) = $a.get_mut($i) {
-            *v = $f(*v);
+    (@ $a:ident, $v:ident, $body:expr; $($i:literal)*) => {{$(
+        if let Some(p) = $a.get_mut($i) {
+            let $v = *p;
+            *p = $body;
         }
     )*}};
 }

@@ -161,6 +161,30 @@ fn xts_mul_alpha_bytes<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
     _mm512_ternarylogic_epi64::<0x96>(a, _mm512_slli_epi64::<2>(hi), _mm512_slli_epi64::<7>(hi))
 }
 
+/// As [`xts_mul_alpha_bytes`] with the reduction a carry-less multiply
+/// (`VPCLMULQDQ`): four instructions.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
+fn xts_mul_alpha_bytes_clmul<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
+    let hi = _mm512_bsrli_epi128::<TOP>(t);
+    let red = _mm512_clmulepi64_epi128::<0x00>(hi, _mm512_set1_epi64(0x87));
+    _mm512_xor_si512(_mm512_bslli_epi128::<B>(t), red)
+}
+
+/// Each 128-bit lane (an XTS tweak) times α^16, with `VPCLMULQDQ`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
+pub fn xts_mul_alpha16_clmul(t: __m512i) -> __m512i {
+    xts_mul_alpha_bytes_clmul::<2, 14>(t)
+}
+
+/// Each 128-bit lane (an XTS tweak) times α^32, with `VPCLMULQDQ`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
+pub fn xts_mul_alpha32_clmul(t: __m512i) -> __m512i {
+    xts_mul_alpha_bytes_clmul::<4, 12>(t)
+}
+
 /// Each 128-bit lane (an XTS tweak) times α^16, branch-free.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]

@@ -21,8 +21,16 @@
 //!   expansion derives the round keys once per [`super::aesni::ONLINE_BATCH`] blocks,
 //!   converting decryption keys with `AESIMC`.
 //!
+//! * XTS keeps [`IN_FLIGHT`] registers of tweaks, each advanced by α^32
+//!   per step on its own (a byte shift and a `VPCLMULQDQ` by 0x87: four
+//!   instructions), so no chain of doublings runs through the loop.
+//!   Measured on Zen 4 it reaches about 0.76 of CTR's speed with AES-128:
+//!   its six vector instructions per register besides the rounds, against
+//!   CTR's three, compete with the rounds for the vector ports.
+//!
 //! Needs `avx512f`, `avx512bw` (byte masks and `VPSHUFB` on 512 bits),
-//! `vaes`, and `aes` (`AESIMC` for online decryption keys).
+//! `vaes`, `vpclmulqdq` (XTS tweaks) and `aes` (`AESIMC` for online
+//! decryption keys).
 //!
 //! Constant-time: the AES instructions take data-independent time and no
 //! memory access depends on the key or the data.
@@ -82,7 +90,12 @@ mod hw {
         _mm512_aesdec_epi128,
         _mm512_aesdeclast_epi128
     );
-    vaes_modes!("avx512f,avx512bw,vaes", super::Vaes::require);
+    vaes_modes!(
+        "avx512f,avx512bw,vaes,vpclmulqdq",
+        super::Vaes::require,
+        crate::x86::v512::xts_mul_alpha16_clmul,
+        crate::x86::v512::xts_mul_alpha32_clmul
+    );
 }
 
 vaes_kernel! {
@@ -90,7 +103,7 @@ vaes_kernel! {
         name: "vaes",
         description: "AVX-512 + VAES, 32 blocks in flight, fused CTR (constant-time)",
         available: crate::cpu::features().vaes(),
-        needs: "avx512f, avx512bw, vaes and aes",
+        needs: "avx512f, avx512bw, vaes, vpclmulqdq and aes",
         constant_time: true,
         rank: 30,
         isa: Vaes,

@@ -4,11 +4,12 @@
 //! its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
-/// as for `vaes_body!`.
+/// as for `vaes_body!`; `$mul16` and `$mul32` multiply each lane of a
+/// register of XTS tweaks by α^16 and α^32.
 macro_rules! vaes_modes {
-    ($features:literal, $check:path) => {
+    ($features:literal, $check:path, $mul16:path, $mul32:path) => {
         use crate::kernel::xts_mul_alpha;
-        use crate::x86::v512::{load64, store64, xts_mul_alpha4, xts_mul_alpha16, xts_mul_alpha32};
+        use crate::x86::v512::{load64, store64, xts_mul_alpha4};
 
         /// The register whose lanes are the ciphertext blocks preceding
         /// those of `c`: lane 3 of `prev`, then lanes 0..3 of `c`.
@@ -73,8 +74,8 @@ macro_rules! vaes_modes {
         #[target_feature(enable = $features)]
         fn xts_advance<const W: usize>(t: __m512i) -> __m512i {
             match W {
-                8 => xts_mul_alpha32(t),
-                4 => xts_mul_alpha16(t),
+                8 => $mul32(t),
+                4 => $mul16(t),
                 _ => (0..W).fold(t, |t, _| xts_mul_alpha4(t)),
             }
         }
@@ -95,12 +96,19 @@ macro_rules! vaes_modes {
             for j in 1..4 {
                 ts[j] = xts_mul_alpha(&ts[j - 1]);
             }
-            let mut tw = [_mm512_setzero_si512(); W];
             // SAFETY: `ts` is 64 readable bytes; unaligned load.
-            tw[0] = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
-            for r in 1..W {
-                tw[r] = xts_mul_alpha4(tw[r - 1]);
-            }
+            let t0 = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
+            // The last register's α^4 step is computed and not used.
+            #[allow(unused_assignments)]
+            let mut tw = {
+                let (mut tw, mut t) = ([t0; W], t0);
+                map_unrolled!(tw, |_old| {
+                    let this = t;
+                    t = xts_mul_alpha4(this);
+                    this
+                });
+                tw
+            };
             let data = blocks.as_flattened_mut();
             let mut chunks = data.chunks_exact_mut(64 * W);
             for c in &mut chunks {
@@ -109,26 +117,23 @@ macro_rules! vaes_modes {
                 crypt_n::<NR, W, DEC>(&mut x, &k);
                 xor_n(&mut x, &tw);
                 store_n(c, &x);
-                // Unrolled by hand: as a loop LLVM kept it rolled, and `tw`
-                // in memory.
-                map_unrolled!(tw, xts_advance::<W>);
+                map_unrolled!(tw, |t| xts_advance::<W>(t));
             }
-            // Fewer than 4W blocks: registers `r = 0, 1, …` of `tw` in
-            // order, then one to three blocks with the next one. (A copy:
-            // indexed by a variable, it lives in memory, and `tw` would
-            // too — a store and reload on the tweak chain of every step.)
-            let tw: [__m512i; W] = tw;
+            // Fewer than 4W blocks: whole registers with `tw[0]` advanced
+            // by α^4 after each (a short serial chain, once per call;
+            // indexing `tw` by a variable would keep it in memory, a store
+            // and reload on the tweak chain of every step), then one to
+            // three blocks.
+            let mut t = tw[0];
             let rest = chunks.into_remainder();
             let mut regs = rest.chunks_exact_mut(64);
-            let mut r = 0;
             for c in &mut regs {
-                let mut x = [_mm512_xor_si512(load64(c), tw[r])];
+                let mut x = [_mm512_xor_si512(load64(c), t)];
                 crypt_n::<NR, 1, DEC>(&mut x, &k);
-                store64(c, _mm512_xor_si512(x[0], tw[r]));
-                r += 1;
+                store64(c, _mm512_xor_si512(x[0], t));
+                t = xts_mul_alpha4(t);
             }
             let tail = regs.into_remainder();
-            let t = tw[r];
             if !tail.is_empty() {
                 let mut x = [_mm512_xor_si512(load_partial(tail), t)];
                 crypt_n::<NR, 1, DEC>(&mut x, &k);

@@ -55,7 +55,12 @@ mod emu {
         super::emu_dec,
         super::emu_declast
     );
-    vaes_modes!("avx512f,avx512bw,aes", super::emu_check);
+    vaes_modes!(
+        "avx512f,avx512bw,aes",
+        super::emu_check,
+        crate::x86::v512::xts_mul_alpha16,
+        crate::x86::v512::xts_mul_alpha32
+    );
 }
 
 /// The `vaes` kernel's code with emulated rounds and `W` registers in
