@@ -28,8 +28,10 @@
 //!   register, 32 blocks per reduction with H^32..H^1 (AVX-512F/BW +
 //!   VPCLMULQDQ).
 //!
-//! The key holds H^32..H^1, computed once (the fused GCM kernels of
-//! `kernels` reduce once per 32 blocks too).
+//! The key holds H^32..H^1 and, for Karatsuba multiplication, the XOR of
+//! each power's two halves, computed once per key (the fused GCM kernels of
+//! `kernels` reduce once per 32 blocks too, and load these tables directly
+//! into their registers: no per-message setup).
 
 use crate::kernels;
 use aesflow_cipher::Isa;
@@ -102,6 +104,10 @@ impl GhashImpl {
 pub struct GhashKey {
     /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
     pub(crate) powers: [u128; POWERS],
+    /// `hk[i]`: the XOR of the two qwords of `powers[i]`, in the low qword
+    /// (Karatsuba's middle factor), laid out as `powers` so that a run of
+    /// lanes is one load.
+    pub(crate) hk: [u128; POWERS],
     #[zeroize(skip)]
     imp: GhashImpl,
 }
@@ -130,7 +136,8 @@ impl GhashKey {
         for i in (0..POWERS - 1).rev() {
             powers[i] = mont_mul(powers[i + 1], k1);
         }
-        GhashKey { powers, imp }
+        let hk = powers.map(|p| ((p >> 64) ^ p) as u64 as u128);
+        GhashKey { powers, hk, imp }
     }
 
     /// The backend in use.
@@ -158,8 +165,8 @@ impl GhashKey {
         }
         match self.imp {
             GhashImpl::Soft => soft_update(&self.powers, x, data),
-            GhashImpl::Pclmul => kernels::ghash_clmul(false, &self.powers, x, data),
-            GhashImpl::Vpclmul => kernels::ghash_clmul(true, &self.powers, x, data),
+            GhashImpl::Pclmul => kernels::ghash_clmul(false, self, x, data),
+            GhashImpl::Vpclmul => kernels::ghash_clmul(true, self, x, data),
         }
     }
 }

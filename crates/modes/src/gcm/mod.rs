@@ -231,7 +231,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
     fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, mut data: &mut [u8], encrypt: bool) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key.powers, ctr, x, data, encrypt);
+            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, data, encrypt);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
         }

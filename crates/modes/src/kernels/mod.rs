@@ -21,7 +21,7 @@
 //! wrappers below, which check the CPU first with the features token of
 //! `aesflow_cipher::cpu` (detected once).
 
-use crate::gcm::ghash::POWERS;
+use crate::gcm::GhashKey;
 use aesflow_cipher::Isa;
 
 #[cfg(target_arch = "x86_64")]
@@ -51,21 +51,26 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
 }
 
 /// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
-/// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
-pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
+/// VPCLMULQDQ on 512-bit ones; up to 16 blocks (an AAD, a length block)
+/// straight through the short-input 128-bit path. Panics if unavailable
+/// (callers check).
+pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8]) {
     let available = if wide { has_vpclmul() } else { has_pclmul() };
     assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of the width were just checked.
+    // SAFETY: the CPU features of the width were just checked (both widths
+    // include PCLMULQDQ and SSE4.1, which `ghash_few` needs).
     unsafe {
-        if wide {
-            x86::w512::ghash_blocks(powers, x, data)
+        if data.len() < 16 * 17 {
+            *x = x86::ghash_few(&key.powers, *x, data)
+        } else if wide {
+            x86::w512::ghash_blocks(&key.powers, &key.hk, x, data)
         } else {
-            x86::w128::ghash_blocks(powers, x, data)
+            x86::w128::ghash_blocks(&key.powers, &key.hk, x, data)
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (powers, x, data);
+    let _ = (key, x, data);
 }
 
 /// Which fused kernel.
@@ -106,7 +111,7 @@ impl Fused {
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
-    powers: &[u128; POWERS],
+    key: &GhashKey,
     ctr: &[u8; 16],
     x: &mut u128,
     data: &mut [u8],
@@ -123,7 +128,8 @@ pub(crate) fn gcm_fused(
     {
         let call = x86::GcmCall {
             rk,
-            powers,
+            powers: &key.powers,
+            hk: &key.hk,
             ctr: *ctr,
             x,
             data,
@@ -151,7 +157,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, powers, ctr, x, encrypt);
+    let _ = (rk, key, ctr, x, encrypt);
     len
 }
 
@@ -175,6 +181,7 @@ mod tests {
         let call = x86::GcmCall {
             rk,
             powers: &gk.powers,
+            hk: &gk.hk,
             ctr,
             x,
             data,

@@ -2,7 +2,7 @@
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
-//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
+//! `splat`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
 //! `xor3`, `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`,
 //! `load`, `store`, `keys`, `pin` (see `width!` in `x86/mod.rs`).
 //!
@@ -125,18 +125,20 @@ macro_rules! gcm_body {
         /// blocks): `[0]` for the first group, `[1]` for the second (or a
         /// group on its own). Register `r`, lane `l` of `[h]` multiplies
         /// block `r·LANES + l` of its group by H^((2 − h)·N − r·LANES − l);
-        /// `powers` is H^32..H^1 descending.
+        /// `powers` is H^32..H^1 descending, `hk` the XOR of each one's
+        /// qwords (`GhashKey`), so each vector is two plain loads.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
+        fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
             const { assert!(2 * N <= POWERS) };
             let mut pw = [[(splat(0), splat(0)); REGS]; 2];
             for (h, half) in pw.iter_mut().enumerate() {
                 for (r, v) in half.iter_mut().enumerate() {
                     let base = POWERS - (2 - h) * N + r * LANES;
-                    let mut l = [0u128; LANES];
-                    l.copy_from_slice(&powers[base..base + LANES]);
-                    *v = (lanes(l), lanes(l.map(|p| ((p >> 64) ^ p) as u64 as u128)));
+                    let (p, k) = (&powers[base..base + LANES], &hk[base..base + LANES]);
+                    // SAFETY: each slice holds LANES u128 = 16 · LANES bytes,
+                    // lane l from element l (little-endian, as `lanes`).
+                    *v = unsafe { (load(p.as_ptr().cast()), load(k.as_ptr().cast())) };
                 }
             }
             pw
@@ -210,9 +212,23 @@ macro_rules! gcm_body {
             (c, g)
         }
 
+        /// `p`, through an empty `asm!`: LLVM cannot tell that a load from
+        /// it reads what an earlier load read, so it loads again (from L1)
+        /// rather than keep the first value live — which, for a whole
+        /// group, spills it to the stack.
+        #[inline]
+        fn opaque(p: *mut u8) -> *mut u8 {
+            let mut a = p.addr();
+            // SAFETY: the template is a comment: no instruction, no memory.
+            unsafe {
+                core::arch::asm!("/* {0} */", inout(reg) a, options(nomem, nostack, preserves_flags))
+            };
+            p.with_addr(a)
+        }
+
         /// XOR the keystream `ks` into the group at `p` (or into `c`, the
-        /// group already loaded) and store it there; evaluates to the
-        /// result byte-reflected.
+        /// group already loaded; else loaded again, see `opaque`) and store
+        /// it there; evaluates to the result byte-reflected.
         ///
         /// # Safety
         /// `p` must be valid for reading and writing `16 * N` bytes.
@@ -231,7 +247,7 @@ macro_rules! gcm_body {
                 let v = match c {
                     Some(c) => c[r],
                     // SAFETY: as above.
-                    None => unsafe { load(q) },
+                    None => unsafe { load(opaque(q)) },
                 };
                 let v = xor(v, kr);
                 // SAFETY: as above.
@@ -244,10 +260,15 @@ macro_rules! gcm_body {
         /// GHASH whole blocks of `data` (a trailing partial block is
         /// ignored) into `x`: one reduction per 2N blocks.
         #[target_feature(enable = $feat)]
-        pub(crate) fn ghash_blocks(powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
-            let pw = power_vectors(powers);
-            let mask = splat(BSWAP);
+        pub(crate) fn ghash_blocks(
+            powers: &[u128; POWERS],
+            hk: &[u128; POWERS],
+            x: &mut u128,
+            data: &[u8],
+        ) {
             let groups = data.len() / (16 * N);
+            let pw = power_vectors(powers, hk);
+            let mask = splat(BSWAP);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
             let mut gi = 0;
@@ -291,6 +312,26 @@ macro_rules! gcm_body {
             }
             s
         }
+
+        /// The counter offsets of the registers of a group, lane by lane:
+        /// `[0]` reflected (`r·LANES + l` in dword 0), `[1]` in byte order
+        /// (the same on the last byte, the top byte of the last dword). A
+        /// table, so that a fused call loads them rather than builds them.
+        static INC: [[[u128; LANES]; REGS]; 2] = {
+            let mut t = [[[0; LANES]; REGS]; 2];
+            let mut r = 0;
+            while r < REGS {
+                let mut l = 0;
+                while l < LANES {
+                    let v = (r * LANES + l) as u128;
+                    t[0][r][l] = v;
+                    t[1][r][l] = v << 120;
+                    l += 1;
+                }
+                r += 1;
+            }
+            t
+        };
 
         /// What every group of one fused call needs: the round keys, the
         /// power vectors, the byte-swap mask, and the counter offsets of the
@@ -386,20 +427,19 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            // In byte order, the last byte is the top byte of the last dword.
-            let be = |v: u128| [v, v << 120];
             let mut inc = [[splat(0); REGS]; 2];
-            for r in 0..REGS {
-                for (f, v) in inc.iter_mut().enumerate() {
-                    v[r] = lanes(core::array::from_fn(|i| be((r * LANES + i) as u128)[f]));
+            for (v, t) in inc.iter_mut().zip(&INC) {
+                for (vr, tr) in v.iter_mut().zip(t) {
+                    // SAFETY: `tr` holds LANES u128 = 16 · LANES bytes.
+                    *vr = unsafe { load(tr.as_ptr().cast()) };
                 }
             }
             let cx = Ctx {
                 k: keys(call.rk),
-                pw: power_vectors(call.powers),
+                pw: power_vectors(call.powers, call.hk),
                 mask: splat(BSWAP),
                 inc,
-                step: [splat(N as u128), splat(be(N as u128)[1])],
+                step: [splat(N as u128), splat((N as u128) << 120)],
                 p: call.data.as_mut_ptr(),
                 groups: call.data.len() / (16 * N),
             };
@@ -492,15 +532,16 @@ macro_rules! gcm_body {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
-            // Groups gi, gi + 1, each with its own GHASH.
+            // Groups gi, gi + 1, each with its own GHASH; the ciphertext is
+            // loaded for the GHASH, and again to be decrypted (`opaque`).
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
                     // SAFETY: gi + 1 < groups (see `Ctx::at`).
-                    let (c, g) = unsafe { load_group(at(gi), cx.mask) };
-                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, Some(&c), &g, first acc);
+                    let (_, g) = unsafe { load_group(at(gi), cx.mask) };
+                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
                     // SAFETY: as above.
-                    let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
-                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, Some(&c), &g, second s);
+                    let (_, g) = unsafe { load_group(at(gi + 1), cx.mask) };
+                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g, second s);
                     gi += 2;
                 };
             }

@@ -21,12 +21,14 @@ mod body;
 pub(super) mod aesni;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
-/// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1, CTR from
+/// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1 and `hk`
+/// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
 /// place, GHASH of the ciphertext into `x`.
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
+    pub(crate) hk: &'a [u128; POWERS],
     pub(crate) ctr: [u8; 16],
     pub(crate) x: &'a mut u128,
     pub(crate) data: &'a mut [u8],
@@ -197,18 +199,6 @@ macro_rules! width {
         fn keys(rk: &[[u8; 16]]) -> [V; 15] {
             $keys(rk)
         }
-        /// `LANES` values, the first in lane 0 (setup only: through memory).
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn lanes(x: [u128; LANES]) -> V {
-            let mut b = [0u8; 16 * LANES];
-            for (c, v) in b.chunks_exact_mut(16).zip(x) {
-                c.copy_from_slice(&v.to_le_bytes());
-            }
-            // SAFETY: `b` holds 16 · LANES bytes.
-            unsafe { load(b.as_ptr()) }
-        }
-
         gcm_body!($feat);
     };
 }
