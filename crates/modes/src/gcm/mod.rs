@@ -227,6 +227,19 @@ impl<A: Borrow<Aes>> Gcm<A> {
         Ok(x.to_be_bytes())
     }
 
+    /// `E(J0)` for the tag: with AES-NI straight from the offline round keys
+    /// when a fused kernel runs (every fused kernel implies AES-NI), else
+    /// through the AES kernel.
+    fn encrypt_j0(&self, b: &mut Block) {
+        let aes = self.aes.borrow();
+        match (self.fused, aes.key_schedule()) {
+            (Some(_), KeySchedule::Offline(rk)) if kernels::has_pclmul() => {
+                kernels::encrypt_block(rk.enc(), b)
+            }
+            _ => aes.encrypt_block(b),
+        }
+    }
+
     /// CTR (inc32) + GHASH over whole blocks.
     fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, mut data: &mut [u8], encrypt: bool) {
         let aes = self.aes.borrow();

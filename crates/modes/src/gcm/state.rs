@@ -202,7 +202,7 @@ impl GcmState {
         len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
         gcm.key.update_blocks(&mut self.x, &len);
         let mut t = self.j0;
-        gcm.aes.borrow().encrypt_block(&mut t);
+        gcm.encrypt_j0(&mut t);
         for (a, b) in t.iter_mut().zip(self.x.to_be_bytes()) {
             *a ^= b;
         }

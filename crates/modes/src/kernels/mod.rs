@@ -73,6 +73,21 @@ pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8])
     let _ = (key, x, data);
 }
 
+/// Encrypt one block in place with AES-NI from the Nr + 1 round keys `rk`
+/// (GCM's `E(J0)`: cheaper than a call into the AES kernel). Panics if AES-NI
+/// and PCLMULQDQ are unavailable (callers check `has_pclmul`).
+pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
+    assert!(has_pclmul(), "AES-NI unavailable");
+    assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
+    unsafe {
+        x86::aesni::encrypt_block(rk, b)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rk, b);
+}
+
 /// Which fused kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fused {

@@ -480,8 +480,8 @@ macro_rules! gcm_body {
         }
 
         /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
-        /// of group i's ciphertext runs with group i+1's AES; groups
-        /// (2j, 2j+1) share one reduction. Returns the state. (Out of line,
+        /// of group i's ciphertext runs with group i+2's AES (read back from
+        /// memory); groups (2j, 2j+1) share one reduction. Returns the state. (Out of line,
         /// so that each direction's loop is its own function.)
         ///
         /// # Safety
@@ -492,30 +492,47 @@ macro_rules! gcm_body {
         unsafe fn seal<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
-            if groups == 0 {
-                return acc;
+            // The reflected ciphertext of group gi, read back from the data.
+            let ct = |gi| {
+                // SAFETY: every use has gi < groups, a group already written
+                // (see `Ctx::at`).
+                unsafe { load_group(at(gi), cx.mask).1 }
+            };
+            // Groups 0 and 1: AES only.
+            let lead = groups.min(2);
+            for gi in 0..lead {
+                let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
+                base = add32(base, cx.step[0]);
+                c = c.wrapping_add(N as u32);
+                // SAFETY: group gi < groups (see `Ctx::at`).
+                unsafe { xor_store(at(gi), ks, None, cx.mask) };
             }
-            let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
-            base = add32(base, cx.step[0]);
-            c = c.wrapping_add(N as u32);
-            // SAFETY: group 0 < groups (see `Ctx::at`).
-            let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
-            let mut gi = 1;
-            // Groups gi, gi + 1 with the GHASH of gi − 1 (in `g`) and gi.
+            if groups == 1 {
+                return reduce(ghash_part(&cx.pw[1], &ct(0), Some(acc), no_sums()));
+            }
+            let mut gi = lead;
+            // Groups gi, gi + 1 with the GHASH of the pair before them,
+            // gi − 2 and gi − 1, read back (from L1): the AES of a group does
+            // not wait for the ciphertext of the group just before it.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    let (g1, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
-                    (g, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g1, second s);
+                    let (_, s, _, b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first acc);
+                    (_, _, acc, $b) =
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi - 1), second s);
                     gi += 2;
                 };
             }
             pairs!(cx, pair, base, c, gi, groups);
-            // `g`: group gi − 1, the first of a pair or the last alone.
+            // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
             if gi < groups {
-                let (g1, s, _, _) = fused_group!(cx, NR, at, base, false, gi, None, &g, first acc);
-                reduce(ghash_part(&cx.pw[1], &g1, None, s))
+                let (_, s, _, _) =
+                    fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first acc);
+                acc = reduce(ghash_part(&cx.pw[1], &ct(gi - 1), None, s));
+                reduce(ghash_part(&cx.pw[1], &ct(gi), Some(acc), no_sums()))
             } else {
-                reduce(ghash_part(&cx.pw[1], &g, Some(acc), no_sums()))
+                let s = ghash_part(&cx.pw[0], &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(&cx.pw[1], &ct(gi - 1), None, s))
             }
         }
 
