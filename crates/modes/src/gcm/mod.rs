@@ -54,7 +54,7 @@ pub mod ghash;
 
 pub use ghash::{GhashImpl, GhashKey};
 
-use crate::error::{Error, Result, out_of_place};
+use crate::error::{Error, Result, same_len};
 use crate::kernels::{self, Fused};
 use aesflow_cipher::{Aes, Block, KeySchedule};
 use core::borrow::Borrow;
@@ -240,13 +240,32 @@ impl<A: Borrow<Aes>> Gcm<A> {
         }
     }
 
-    /// CTR (inc32) + GHASH over whole blocks.
-    fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, mut data: &mut [u8], encrypt: bool) {
+    /// CTR (inc32) + GHASH over whole blocks, in place.
+    #[cfg(test)]
+    fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, data: &mut [u8], encrypt: bool) {
+        self.crypt_blocks_from(ctr, x, None, data, encrypt)
+    }
+
+    /// CTR (inc32) + GHASH over whole blocks of `data`, in place or from
+    /// `input` (as long as `data`): the fused kernel reads `input` and
+    /// writes `data` (no copy), the generic path copies first.
+    fn crypt_blocks_from(
+        &self,
+        ctr: &mut Block,
+        x: &mut u128,
+        mut input: Option<&[u8]>,
+        mut data: &mut [u8],
+        encrypt: bool,
+    ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, data, encrypt);
+            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
+            input = input.map(|i| &i[n..]);
+        }
+        if let Some(i) = input {
+            data.copy_from_slice(i);
         }
         for chunk in data.chunks_mut(4096) {
             if !encrypt {
@@ -300,7 +319,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         }
     }
 
-    /// Encrypt `input` into `output` (same length); returns the tag.
+    /// Encrypt `input` into `output` (same length); returns the tag. The
+    /// fused kernels read `input` and write `output` directly (no copy
+    /// first). On error `output` is zeroed.
     pub fn seal_into(
         &self,
         nonce: &[u8],
@@ -308,13 +329,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<Tag> {
-        out_of_place(input, output, |b| {
-            self.seal_in_place_detached(nonce, aad, b)
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| {
+            let mut st = self.state(nonce)?;
+            st.aad(self, aad)?;
+            st.crypt_from(self, Some(input), out, true)?;
+            Ok(st.tag(self))
         })
     }
 
     /// Decrypt `input` into `output` (same length) and verify `tag`; on
-    /// failure `output` is zeroed.
+    /// failure `output` is zeroed. As [`Gcm::seal_into`], no copy first.
     pub fn open_into(
         &self,
         nonce: &[u8],
@@ -323,8 +348,20 @@ impl<A: Borrow<Aes>> Gcm<A> {
         tag: &[u8],
         output: &mut [u8],
     ) -> Result<()> {
-        out_of_place(input, output, |b| {
-            self.open_in_place_detached(nonce, aad, b, tag)
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| {
+            check_tag_len(tag.len())?;
+            let mut st = self.state(nonce)?;
+            st.aad(self, aad)?;
+            st.crypt_from(self, Some(input), out, false)?;
+            let mut full = st.tag(self);
+            let ok: bool = full[..tag.len()].ct_eq(tag).into();
+            full.zeroize();
+            if ok {
+                Ok(())
+            } else {
+                Err(Error::AuthenticationFailed)
+            }
         })
     }
 
@@ -405,6 +442,16 @@ impl<A: Borrow<Aes>> Gcm<A> {
     pub fn decryptor(&self, nonce: &[u8]) -> Result<GcmDecryptor<'_, A>> {
         Ok(GcmDecryptor::new(self, self.state(nonce)?))
     }
+}
+
+/// `f(output)`, and on error `output` zeroed (so that it holds neither
+/// input nor unauthenticated plaintext).
+fn wipe_on_error<T>(output: &mut [u8], f: impl FnOnce(&mut [u8]) -> Result<T>) -> Result<T> {
+    let r = f(output);
+    if r.is_err() {
+        output.zeroize();
+    }
+    r
 }
 
 mod state;

@@ -11,6 +11,11 @@
 //!   pair of groups (32 blocks), counters added in byte order between
 //!   carries of their last byte (`x86/body.rs`).
 //!
+//! The fused kernels run in place or read an input buffer and write an
+//! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
+//! kernels generated from the shared body hash each pair of groups while
+//! the next pair's AES runs (reading the ciphertext back from L1).
+//!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
 //! fused instantiation, which runs on every x86-64 with AES-NI, is kept as a
@@ -118,7 +123,8 @@ impl Fused {
 }
 
 /// Fused GCM over the longest prefix of `data` that is whole groups of
-/// blocks: CTR with 32-bit increments from `ctr` and GHASH of the
+/// blocks, in place or (`input`, as long as `data`) from `input` into
+/// `data`: CTR with 32-bit increments from `ctr` and GHASH of the
 /// ciphertext into `x`. `rk`: the Nr + 1 encryption round keys (Nr 10, 12,
 /// 14). Returns the number of bytes processed (the caller advances its
 /// counter by a block per 16 of them). Panics if the kernel is
@@ -129,16 +135,21 @@ pub(crate) fn gcm_fused(
     key: &GhashKey,
     ctr: &[u8; 16],
     x: &mut u128,
-    data: &mut [u8],
+    (input, data): (Option<&[u8]>, &mut [u8]),
     encrypt: bool,
 ) -> usize {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
+    assert!(
+        input.is_none_or(|i| i.len() == data.len()),
+        "input and output lengths differ"
+    );
     let group = 16 * kind.group_blocks();
     let len = data.len() / group * group;
     if len == 0 {
         return 0;
     }
     let data = &mut data[..len];
+    let input = input.map(|i| &i[..len]);
     #[cfg(target_arch = "x86_64")]
     {
         let call = x86::GcmCall {
@@ -148,6 +159,7 @@ pub(crate) fn gcm_fused(
             ctr: *ctr,
             x,
             data,
+            input,
             encrypt,
         };
         macro_rules! dispatch {
@@ -172,7 +184,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, key, ctr, x, encrypt);
+    let _ = (rk, key, ctr, x, input, encrypt);
     len
 }
 
@@ -200,6 +212,7 @@ mod tests {
             ctr,
             x,
             data,
+            input: None,
             encrypt: enc,
         };
         macro_rules! go {

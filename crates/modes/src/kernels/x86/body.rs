@@ -217,7 +217,7 @@ macro_rules! gcm_body {
         /// rather than keep the first value live — which, for a whole
         /// group, spills it to the stack.
         #[inline]
-        fn opaque(p: *mut u8) -> *mut u8 {
+        fn opaque(p: *const u8) -> *const u8 {
             let mut a = p.addr();
             // SAFETY: the template is a comment: no instruction, no memory.
             unsafe {
@@ -226,15 +226,18 @@ macro_rules! gcm_body {
             p.with_addr(a)
         }
 
-        /// XOR the keystream `ks` into the group at `p` (or into `c`, the
+        /// XOR the keystream `ks` into the group at `src` (or into `c`, the
         /// group already loaded; else loaded again, see `opaque`) and store
-        /// it there; evaluates to the result byte-reflected.
+        /// it at `p` (`src` itself, or a group that does not overlap it);
+        /// evaluates to the result byte-reflected.
         ///
         /// # Safety
-        /// `p` must be valid for reading and writing `16 * N` bytes.
+        /// `src` must be valid for reading and `p` for writing `16 * N`
+        /// bytes.
         #[inline]
         #[target_feature(enable = $feat)]
         unsafe fn xor_store(
+            src: *const u8,
             p: *mut u8,
             ks: [V; REGS],
             c: Option<&[V; REGS]>,
@@ -242,12 +245,12 @@ macro_rules! gcm_body {
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
-                // SAFETY: register r's bytes lie within the group (caller).
-                let q = unsafe { p.add(r * LANES * 16) };
+                // SAFETY: register r's bytes lie within both groups (caller).
+                let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
                 let v = match c {
                     Some(c) => c[r],
                     // SAFETY: as above.
-                    None => unsafe { load(opaque(q)) },
+                    None => unsafe { load(opaque(i)) },
                 };
                 let v = xor(v, kr);
                 // SAFETY: as above.
@@ -338,13 +341,16 @@ macro_rules! gcm_body {
         /// registers and the counter step of a group, for counters in the
         /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
         /// adds to the last byte: the fast path).
-        /// And the data: `groups` whole groups at `p`.
+        /// And the data: `groups` whole groups read at `src` and written at
+        /// `p` (the same pointer in place, else buffers that do not
+        /// overlap).
         struct Ctx {
             k: [V; 15],
             pw: [[Pv; REGS]; 2],
             mask: V,
             inc: [[V; REGS]; 2],
             step: [V; 2],
+            src: *const u8,
             p: *mut u8,
             groups: usize,
         }
@@ -355,6 +361,12 @@ macro_rules! gcm_body {
             #[inline]
             fn at(&self, gi: usize) -> *mut u8 {
                 self.p.wrapping_add(gi * N * 16)
+            }
+
+            /// Group gi of the input (as `at`).
+            #[inline]
+            fn src_at(&self, gi: usize) -> *const u8 {
+                self.src.wrapping_add(gi * N * 16)
             }
         }
 
@@ -412,14 +424,15 @@ macro_rules! gcm_body {
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
+                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask) };
                 (g, s, x, add32($base, cx.step[usize::from(fast)]))
             }};
         }
 
         /// Fused GCM over whole groups of `data` (its length a multiple of
-        /// N·16): CTR from counter block `ctr` (32-bit increments), GHASH of
-        /// the ciphertext into `x`, one reduction per pair of groups. `rk`:
+        /// N·16), read from `input` if given (out of place) else from `data`:
+        /// CTR from counter block `ctr` (32-bit increments), GHASH of the
+        /// ciphertext into `x`, one reduction per pair of groups. `rk`:
         /// NR + 1 round keys. (The 128-bit instantiation is only a test
         /// reference: production AES-NI uses the hand-scheduled `aesni`
         /// kernel.)
@@ -427,6 +440,14 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
+            let p = call.data.as_mut_ptr();
+            let src = match call.input {
+                Some(i) => {
+                    assert_eq!(i.len(), call.data.len());
+                    i.as_ptr()
+                }
+                None => p.cast_const(),
+            };
             let mut inc = [[splat(0); REGS]; 2];
             for (v, t) in inc.iter_mut().zip(&INC) {
                 for (vr, tr) in v.iter_mut().zip(t) {
@@ -440,13 +461,16 @@ macro_rules! gcm_body {
                 mask: splat(BSWAP),
                 inc,
                 step: [splat(N as u128), splat((N as u128) << 120)],
-                p: call.data.as_mut_ptr(),
+                src,
+                p,
                 groups: call.data.len() / (16 * N),
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
             // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
-            // `call.data`, exclusively borrowed).
+            // `call.data`, exclusively borrowed), and so is `cx.src` (the
+            // same, or `call.input`, of the same length: a shared borrow, so
+            // it cannot overlap `call.data`).
             let acc = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
@@ -505,7 +529,7 @@ macro_rules! gcm_body {
                 base = add32(base, cx.step[0]);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                unsafe { xor_store(at(gi), ks, None, cx.mask) };
+                unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
             if groups == 1 {
                 return reduce(ghash_part(&cx.pw[1], &ct(0), Some(acc), no_sums()));
@@ -554,10 +578,10 @@ macro_rules! gcm_body {
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
                     // SAFETY: gi + 1 < groups (see `Ctx::at`).
-                    let (_, g) = unsafe { load_group(at(gi), cx.mask) };
+                    let (_, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
                     let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
                     // SAFETY: as above.
-                    let (_, g) = unsafe { load_group(at(gi + 1), cx.mask) };
+                    let (_, g) = unsafe { load_group(cx.src_at(gi + 1), cx.mask) };
                     (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g, second s);
                     gi += 2;
                 };
@@ -565,7 +589,7 @@ macro_rules! gcm_body {
             pairs!(cx, pair, base, c, gi, groups);
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
-                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
                 (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
             }
             acc

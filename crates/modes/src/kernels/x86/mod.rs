@@ -24,7 +24,7 @@ pub(super) mod aesni;
 /// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
-/// place, GHASH of the ciphertext into `x`.
+/// place or from `input`, GHASH of the ciphertext into `x`.
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
@@ -32,6 +32,9 @@ pub(crate) struct GcmCall<'a> {
     pub(crate) ctr: [u8; 16],
     pub(crate) x: &'a mut u128,
     pub(crate) data: &'a mut [u8],
+    /// Read the text from here (as long as `data`) and write `data`; `None`:
+    /// in place.
+    pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
 }
 
