@@ -130,16 +130,21 @@ macro_rules! gcm_body {
         #[inline]
         #[target_feature(enable = $feat)]
         fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
+            [half_vectors(powers, hk, 0), half_vectors(powers, hk, 1)]
+        }
+
+        /// `power_vectors(powers, hk)[h]`.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn half_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS], h: usize) -> [Pv; REGS] {
             const { assert!(2 * N <= POWERS) };
-            let mut pw = [[(splat(0), splat(0)); REGS]; 2];
-            for (h, half) in pw.iter_mut().enumerate() {
-                for (r, v) in half.iter_mut().enumerate() {
-                    let base = POWERS - (2 - h) * N + r * LANES;
-                    let (p, k) = (&powers[base..base + LANES], &hk[base..base + LANES]);
-                    // SAFETY: each slice holds LANES u128 = 16 · LANES bytes,
-                    // lane l from element l (little-endian, as `lanes`).
-                    *v = unsafe { (load(p.as_ptr().cast()), load(k.as_ptr().cast())) };
-                }
+            let mut pw = [(splat(0), splat(0)); REGS];
+            for (r, v) in pw.iter_mut().enumerate() {
+                let base = POWERS - (2 - h) * N + r * LANES;
+                let (p, k) = (&powers[base..base + LANES], &hk[base..base + LANES]);
+                // SAFETY: each slice holds LANES u128 = 16 · LANES bytes,
+                // lane l from element l (little-endian).
+                *v = unsafe { (load(p.as_ptr().cast()), load(k.as_ptr().cast())) };
             }
             pw
         }
@@ -336,26 +341,34 @@ macro_rules! gcm_body {
             t
         };
 
-        /// What every group of one fused call needs: the round keys, the
-        /// power vectors, the byte-swap mask, and the counter offsets of the
-        /// registers and the counter step of a group, for counters in the
-        /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
-        /// adds to the last byte: the fast path).
+        /// What every group of one fused call needs: the round keys
+        /// (broadcast), the key's powers of H (`pw`), the byte-swap mask,
+        /// and the counter step of a group, for counters in the reflected
+        /// domain (`[0]`) and in byte order (`[1]`, where `add32` adds to the
+        /// last byte: the fast path; the offsets of the registers are `INC`).
         /// And the data: `groups` whole groups read at `src` and written at
         /// `p` (the same pointer in place, else buffers that do not
         /// overlap).
-        struct Ctx {
+        struct Ctx<'a> {
             k: [V; 15],
-            pw: [[Pv; REGS]; 2],
+            powers: &'a [u128; POWERS],
+            hk: &'a [u128; POWERS],
             mask: V,
-            inc: [[V; REGS]; 2],
             step: [V; 2],
             src: *const u8,
             p: *mut u8,
             groups: usize,
         }
 
-        impl Ctx {
+        impl Ctx<'_> {
+            /// The power vectors `[h]` (`power_vectors`), loaded from the
+            /// key where they are used: no per-call copy.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn pw(&self, h: usize) -> [Pv; REGS] {
+                half_vectors(self.powers, self.hk, h)
+            }
+
             /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
             /// data for gi < groups).
             #[inline]
@@ -392,10 +405,11 @@ macro_rules! gcm_body {
         /// already in byte order, `base + inc[r]` with no byte swap.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn counters(cx: &Ctx, base: V, fast: bool) -> [V; REGS] {
+        fn counters(cx: &Ctx<'_>, base: V, fast: bool) -> [V; REGS] {
             let mut s = [splat(0); REGS];
-            for (si, ii) in s.iter_mut().zip(&cx.inc[usize::from(fast)]) {
-                let c = add32(base, *ii);
+            for (si, ii) in s.iter_mut().zip(&INC[usize::from(fast)]) {
+                // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
+                let c = add32(base, unsafe { load(ii.as_ptr().cast()) });
                 *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
             }
             s
@@ -419,9 +433,9 @@ macro_rules! gcm_body {
             };
             (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
              $acc:expr, $sums:expr, $reduce:expr) => {{
-                let (cx, fast): (&Ctx, bool) = ($cx, $fast);
+                let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
                 let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask) };
@@ -448,18 +462,11 @@ macro_rules! gcm_body {
                 }
                 None => p.cast_const(),
             };
-            let mut inc = [[splat(0); REGS]; 2];
-            for (v, t) in inc.iter_mut().zip(&INC) {
-                for (vr, tr) in v.iter_mut().zip(t) {
-                    // SAFETY: `tr` holds LANES u128 = 16 · LANES bytes.
-                    *vr = unsafe { load(tr.as_ptr().cast()) };
-                }
-            }
             let cx = Ctx {
                 k: keys(call.rk),
-                pw: power_vectors(call.powers, call.hk),
+                powers: call.powers,
+                hk: call.hk,
                 mask: splat(BSWAP),
-                inc,
                 step: [splat(N as u128), splat((N as u128) << 120)],
                 src,
                 p,
@@ -513,7 +520,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             // The reflected ciphertext of group gi, read back from the data.
@@ -532,7 +539,7 @@ macro_rules! gcm_body {
                 unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
             if groups == 1 {
-                return reduce(ghash_part(&cx.pw[1], &ct(0), Some(acc), no_sums()));
+                return reduce(ghash_part(&cx.pw(1), &ct(0), Some(acc), no_sums()));
             }
             let mut gi = lead;
             // Groups gi, gi + 1 with the GHASH of the pair before them,
@@ -552,11 +559,11 @@ macro_rules! gcm_body {
             if gi < groups {
                 let (_, s, _, _) =
                     fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first acc);
-                acc = reduce(ghash_part(&cx.pw[1], &ct(gi - 1), None, s));
-                reduce(ghash_part(&cx.pw[1], &ct(gi), Some(acc), no_sums()))
+                acc = reduce(ghash_part(&cx.pw(1), &ct(gi - 1), None, s));
+                reduce(ghash_part(&cx.pw(1), &ct(gi), Some(acc), no_sums()))
             } else {
-                let s = ghash_part(&cx.pw[0], &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(&cx.pw[1], &ct(gi - 1), None, s))
+                let s = ghash_part(&cx.pw(0), &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(&cx.pw(1), &ct(gi - 1), None, s))
             }
         }
 
@@ -569,7 +576,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
