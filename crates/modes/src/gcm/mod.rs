@@ -231,12 +231,34 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// when a fused kernel runs (every fused kernel implies AES-NI), else
     /// through the AES kernel.
     fn encrypt_j0(&self, b: &mut Block) {
-        let aes = self.aes.borrow();
-        match (self.fused, aes.key_schedule()) {
-            (Some(_), KeySchedule::Offline(rk)) if kernels::has_pclmul() => {
-                kernels::encrypt_block(rk.enc(), b)
+        match self.fast_keys() {
+            Some(rk) => kernels::encrypt_block(rk, b),
+            None => self.aes.borrow().encrypt_block(b),
+        }
+    }
+
+    /// The offline encryption round keys when a fused kernel runs (every
+    /// fused kernel implies AES-NI): the few blocks around the fused
+    /// kernel's groups run AES-NI on them directly.
+    fn fast_keys(&self) -> Option<&[[u8; 16]]> {
+        match (self.fused, self.aes.borrow().key_schedule()) {
+            (Some(_), KeySchedule::Offline(rk)) if kernels::has_pclmul() => Some(rk.enc()),
+            _ => None,
+        }
+    }
+
+    /// GCM's counter mode over `data` (in place or from `input`), `ctr`
+    /// advanced by a block per 16 bytes or part: AES-NI from the round keys
+    /// (`fast_keys`), else the AES kernel.
+    pub(super) fn ctr_xor(&self, ctr: &mut Block, input: Option<&[u8]>, data: &mut [u8]) {
+        match self.fast_keys() {
+            Some(rk) => kernels::ctr32(rk, ctr, input, data),
+            None => {
+                if let Some(i) = input {
+                    data.copy_from_slice(i);
+                }
+                ctr32_xor(self.aes.borrow(), ctr, data)
             }
-            _ => aes.encrypt_block(b),
         }
     }
 
@@ -263,6 +285,18 @@ impl<A: Borrow<Aes>> Gcm<A> {
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
             input = input.map(|i| &i[n..]);
+            if !data.is_empty() {
+                // Fewer blocks than a group: AES-NI, then (at most 15
+                // blocks) the short-input GHASH.
+                if !encrypt {
+                    self.key.update_blocks(x, input.unwrap_or(data));
+                }
+                self.ctr_xor(ctr, input, data);
+                if encrypt {
+                    self.key.update_blocks(x, data);
+                }
+            }
+            return;
         }
         if let Some(i) = input {
             data.copy_from_slice(i);

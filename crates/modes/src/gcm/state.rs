@@ -202,7 +202,7 @@ impl GcmState {
                 tail.copy_from_slice(t);
             }
             self.ks = [0; 16];
-            ctr32_xor(gcm.aes.borrow(), &mut self.ctr, &mut self.ks);
+            gcm.ctr_xor(&mut self.ctr, None, &mut self.ks);
             for (i, b) in tail.iter_mut().enumerate() {
                 let c = if encrypt { *b ^ self.ks[i] } else { *b };
                 *b ^= self.ks[i];

@@ -67,7 +67,7 @@ pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8])
     // include PCLMULQDQ and SSE4.1, which `ghash_few` needs).
     unsafe {
         if data.len() < 16 * 17 {
-            *x = x86::ghash_few(&key.powers, *x, data)
+            *x = x86::ghash_few(&key.powers, &key.hk, *x, data)
         } else if wide {
             x86::w512::ghash_blocks(&key.powers, &key.hk, x, data)
         } else {
@@ -91,6 +91,28 @@ pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (rk, b);
+}
+
+/// GCM's counter mode (`inc32`, `ctr` advanced by a block per 16 bytes or
+/// part) over `data`, in place or from `input` (as long as `data`), with
+/// AES-NI from the Nr + 1 round keys `rk`: for the few blocks a fused kernel
+/// leaves (fewer than a group, and a partial block), cheaper than a call
+/// into the AES kernel. Panics if AES-NI and PCLMULQDQ are unavailable
+/// (callers check `has_pclmul`).
+pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, data: &mut [u8]) {
+    assert!(has_pclmul(), "AES-NI unavailable");
+    assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
+    assert!(
+        input.is_none_or(|i| i.len() == data.len()),
+        "input and output lengths differ"
+    );
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
+    unsafe {
+        x86::aesni::ctr32(rk, ctr, input, data)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rk, ctr, input, data);
 }
 
 /// Which fused kernel.
@@ -298,7 +320,7 @@ mod tests {
             let mut want = 0xfeed_u128 << 90;
             soft.update_blocks(&mut want, &d[..16 * n]);
             // SAFETY: PCLMULQDQ (and AVX, so SSE4.1) were just checked.
-            let got = unsafe { x86::ghash_few(&gk.powers, 0xfeed_u128 << 90, d) };
+            let got = unsafe { x86::ghash_few(&gk.powers, &gk.hk, 0xfeed_u128 << 90, d) };
             assert_eq!(got, want, "{n} blocks");
         }
     }

@@ -516,6 +516,57 @@ pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
     *b = to_u128(_mm_aesenclast_si128(s, k(last))).to_le_bytes();
 }
 
+/// GCM's counter mode (`inc32`) over `data`, any length, read from `input`
+/// (as long as `data`) or in place, 8 blocks at a time, with AES-NI from
+/// the round keys `rk`: the blocks after the fused kernel's whole groups,
+/// and the keystream of a partial block. `ctr` advances by one per block
+/// (a partial one included).
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, data: &mut [u8]) {
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mask = from_u128(BSWAP);
+    // Reflected: the 32-bit counter is dword 0, so a dword add is inc32.
+    let mut c = from_u128(u128::from_be_bytes(*ctr));
+    let mut ks = [0u8; 128];
+    let mut at = 0;
+    while at < data.len() {
+        let mut s = [_mm_setzero_si128(); 8];
+        for (j, sj) in s.iter_mut().enumerate() {
+            let cj = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j as i32));
+            *sj = _mm_xor_si128(_mm_shuffle_epi8(cj, mask), k(0));
+        }
+        for i in 1..last {
+            let ki = k(i);
+            for sj in s.iter_mut() {
+                *sj = _mm_aesenc_si128(*sj, ki);
+            }
+        }
+        for (sj, b) in s.iter().zip(ks.chunks_exact_mut(16)) {
+            b.copy_from_slice(&to_u128(_mm_aesenclast_si128(*sj, k(last))).to_le_bytes());
+        }
+        let n = (data.len() - at).min(128);
+        let out = &mut data[at..at + n];
+        if let Some(i) = input {
+            out.copy_from_slice(&i[at..at + n]);
+        }
+        // 16 bytes at a time, then the bytes of a partial block.
+        let (whole, part) = out.as_chunks_mut::<16>();
+        for (d, k) in whole.iter_mut().zip(ks.as_chunks::<16>().0) {
+            *d = (u128::from_ne_bytes(*d) ^ u128::from_ne_bytes(*k)).to_ne_bytes();
+        }
+        for (d, k) in part.iter_mut().zip(&ks[16 * whole.len()..]) {
+            *d ^= k;
+        }
+        c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, n.div_ceil(16) as i32));
+        at += n;
+    }
+    *ctr = to_u128(c).to_be_bytes();
+    // SAFETY: a plain byte array; the volatile write keeps the keystream
+    // from outliving the call.
+    unsafe { core::ptr::write_volatile(&mut ks, [0; 128]) };
+}
+
 /// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
 ///
 /// # Safety

@@ -73,29 +73,44 @@ fn reduce128(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
 
 /// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
 /// into state `x` with 128-bit PCLMULQDQ: block i of n multiplies
-/// H^(n−i), one Montgomery reduction (see `gcm::ghash`). For the few
-/// blocks after the whole groups, and the one length block of every tag.
+/// H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords: three
+/// multiplications a block), one Montgomery reduction (see `gcm::ghash`).
+/// For the few blocks after the whole groups, an AAD, and the one length
+/// block of every tag.
 ///
 /// # Safety
 /// The CPU has PCLMULQDQ and SSE4.1.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) unsafe fn ghash_few(powers: &[u128; POWERS], x: u128, data: &[u8]) -> u128 {
+pub(super) unsafe fn ghash_few(
+    powers: &[u128; POWERS],
+    hk: &[u128; POWERS],
+    x: u128,
+    data: &[u8],
+) -> u128 {
     let blocks = data.as_chunks::<16>().0;
     let n = blocks.len();
     assert!(n <= 16);
     if n == 0 {
         return x;
     }
+    let mask = from_u128(BSWAP);
     let z = _mm_setzero_si128();
     let (mut lo, mut mi, mut hi) = (z, z, z);
+    let first = POWERS - n;
     for (i, b) in blocks.iter().enumerate() {
-        let d = u128::from_be_bytes(*b) ^ if i == 0 { x } else { 0 };
-        let (d, p) = (from_u128(d), from_u128(powers[POWERS - n + i]));
+        // One load and a byte swap: the block as `u128::from_be_bytes`.
+        let mut d = _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask);
+        if i == 0 {
+            d = _mm_xor_si128(d, from_u128(x));
+        }
+        let (p, k) = (from_u128(powers[first + i]), from_u128(hk[first + i]));
+        let dk = _mm_xor_si128(d, _mm_shuffle_epi32::<0x4e>(d));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, p));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, p));
-        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x01>(d, p));
-        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x10>(d, p));
+        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x00>(dk, k));
     }
+    // Karatsuba's middle term, then the reduction.
+    let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
     to_u128(reduce128(lo, mi, hi))
 }
 
