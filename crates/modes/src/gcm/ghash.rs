@@ -28,10 +28,10 @@
 //!   register, 32 blocks per reduction with H^32..H^1 (AVX-512F/BW +
 //!   VPCLMULQDQ).
 //!
-//! The key holds H^32..H^1 and, for Karatsuba multiplication, the XOR of
-//! each power's two halves, computed once per key (the fused GCM kernels of
-//! `kernels` reduce once per 32 blocks too, and load these tables directly
-//! into their registers: no per-message setup).
+//! The key holds H^64..H^1 and, for Karatsuba multiplication, the XOR of
+//! each power's two halves, computed once per key (the fused VAES GCM
+//! kernels of `kernels` reduce once per 64 blocks, and load these tables
+//! directly into their registers: no per-message setup).
 
 use crate::kernels;
 use aesflow_cipher::Isa;
@@ -41,7 +41,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
 /// Number of stored powers of H.
-pub(crate) const POWERS: usize = 32;
+pub(crate) const POWERS: usize = 64;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +99,7 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H^32..H^1 (premultiplied by y) and the backend.
+/// The GHASH key: H^64..H^1 (premultiplied by y) and the backend.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct GhashKey {
     /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
@@ -133,8 +133,12 @@ impl GhashKey {
         let k1 = (t << 1) ^ (carry & GFPOLY);
         let mut powers = [0u128; POWERS];
         powers[POWERS - 1] = k1;
-        for i in (0..POWERS - 1).rev() {
-            powers[i] = mont_mul(powers[i + 1], k1);
+        // With PCLMULQDQ if this CPU has it (as fast as the portable
+        // arithmetic is slow: 63 products per key), else portably.
+        if !kernels::clmul_powers(&mut powers) {
+            for i in (0..POWERS - 1).rev() {
+                powers[i] = mont_mul(powers[i + 1], k1);
+            }
         }
         let hk = powers.map(|p| ((p >> 64) ^ p) as u64 as u128);
         GhashKey { powers, hk, imp }

@@ -12,12 +12,14 @@
 //! With an offline key schedule and a hardware AES kernel (`aesni`,
 //! `vaes256`, `vaes`, as [`Aes::new`] picks automatically), [`Gcm`] runs a
 //! *fused* kernel of the kernel's register width that encrypts and
-//! authenticates in one pass: the AES rounds for the next group of counter
-//! blocks run interleaved with the carry-less multiplications of the
-//! previous group's ciphertext (AES-NI + PCLMULQDQ, 8 blocks a group, in
+//! authenticates in one pass: the AES rounds for a group of counter
+//! blocks run interleaved with the carry-less multiplications of an earlier
+//! group's ciphertext (AES-NI + PCLMULQDQ, 8 blocks a group, in
 //! hand-scheduled assembly; VAES + VPCLMULQDQ on ymm or zmm registers, 16
-//! blocks a group, Karatsuba multiplication and one reduction per pair of
-//! groups, aggregated over H^32..H^1). Other kernels and online key
+//! blocks a group, Karatsuba multiplication and one reduction per 4
+//! groups, aggregated over H^64..H^1; the few blocks after the last group
+//! with AES-NI). `seal_into` / `open_into` run the fused kernels from the
+//! input straight into the output. Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!

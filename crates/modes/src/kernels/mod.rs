@@ -8,13 +8,14 @@
 //!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills),
 //!   VAES + VPCLMULQDQ on AVX-512 and on AVX2 ymm registers (for CPUs
 //!   without AVX-512): 16 blocks per group, Karatsuba, one reduction per
-//!   pair of groups (32 blocks), counters added in byte order between
+//!   run of 4 groups (64 blocks), counters added in byte order between
 //!   carries of their last byte (`x86/body.rs`).
 //!
 //! The fused kernels run in place or read an input buffer and write an
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
-//! kernels generated from the shared body hash each pair of groups while
-//! the next pair's AES runs (reading the ciphertext back from L1).
+//! kernels generated from the shared body hash each group during the AES of
+//! the group two after it (reading the ciphertext back from L1). The blocks
+//! after the last whole group run AES-NI (`ctr32`) and the short GHASH.
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
@@ -76,6 +77,26 @@ pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8])
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (key, x, data);
+}
+
+/// Fill `powers` (descending, its last element `k`, the key) with
+/// `k^n .. k^1` by Montgomery products with PCLMULQDQ; `false` (nothing
+/// done) if unavailable.
+pub(crate) fn clmul_powers(powers: &mut [u128]) -> bool {
+    if !has_pclmul() {
+        return false;
+    }
+    let Some(&k) = powers.last() else {
+        return true;
+    };
+    #[cfg(target_arch = "x86_64")]
+    for i in (0..powers.len() - 1).rev() {
+        // SAFETY: PCLMULQDQ (with SSE4.1) was just checked.
+        powers[i] = unsafe { x86::mont_mul(powers[i + 1], k) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = k;
+    true
 }
 
 /// Encrypt one block in place with AES-NI from the Nr + 1 round keys `rk`
@@ -299,6 +320,23 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The PCLMULQDQ Montgomery product (the powers of a new key) against
+    /// the portable one.
+    #[test]
+    fn clmul_mont_mul_matches_soft() {
+        if !has_pclmul() {
+            return;
+        }
+        let mut v = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210_u128;
+        for _ in 0..200 {
+            let w = v.rotate_left(37) ^ 0x9e37_79b9_7f4a_7c15;
+            // SAFETY: PCLMULQDQ (and AVX, so SSE4.1) were just checked.
+            let got = unsafe { x86::mont_mul(v, w) };
+            assert_eq!(got, crate::gcm::ghash::mont_mul(v, w), "{v:#x} {w:#x}");
+            v = v.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(w);
         }
     }
 

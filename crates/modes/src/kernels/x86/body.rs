@@ -15,10 +15,13 @@
 //! 512 bits):
 //!
 //! * **Aggregated reduction** (Gueron and Kounavis's method for GHASH with
-//!   a carry-less multiplier): the GHASH of a *pair* of groups is
-//!   `(x ⊕ d_0)·H^2N ⊕ d_1·H^(2N−1) ⊕ … ⊕ d_(2N−1)·H`, the 256-bit products
-//!   summed unreduced across both groups and reduced once — one Montgomery
-//!   reduction per 32 blocks, with H^32..H^1 computed once per key.
+//!   a carry-less multiplier): the GHASH of a *run* of RUN = 4 groups is
+//!   `(x ⊕ d_0)·H^4N ⊕ d_1·H^(4N−1) ⊕ … ⊕ d_(4N−1)·H`, the 256-bit products
+//!   summed unreduced across the run and reduced once — one Montgomery
+//!   reduction (and one XOR of the lanes) per 64 blocks, with H^64..H^1
+//!   computed once per key. The last groups of the data go in pairs and
+//!   alone, with the last powers; stand-alone GHASH (`ghash_blocks`) in
+//!   pairs.
 //! * **Karatsuba** products: `lo`, `hi` and `(d_hi ⊕ d_lo)·(H_hi ⊕ H_lo)`,
 //!   three carry-less multiplications per block instead of four, the
 //!   `H_hi ⊕ H_lo` of every power precomputed (`power_vectors`); the
@@ -26,12 +29,13 @@
 //! * **Weave**: AES rounds 1..=REGS of a group each carry one register of
 //!   GHASH products (round REGS + 1 the reduction), so the AES and the
 //!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
-//!   scheduler from regrouping them. Encryption hashes the previous group's
-//!   ciphertext, decryption the group's own.
-//! * **Counters in byte order**: while no counter of a pair carries out of
-//!   its last byte (7 pairs in 8 for a 96-bit nonce), the counter blocks
+//!   scheduler from regrouping them. Encryption hashes the ciphertext of
+//!   the group two before (read back from L1, so a group's AES never waits
+//!   for the group just before it), decryption the group's own.
+//! * **Counters in byte order**: while no counter of a run carries out of
+//!   its last byte (3 runs in 4 for a 96-bit nonce), the counter blocks
 //!   are added in byte order — a dword add on the last byte — and need no
-//!   byte swap; the pair at each carry takes the reflected path.
+//!   byte swap; the run at each carry takes the reflected path.
 
 /// `$body` once for each of the literals, bound to the constant `$i`.
 macro_rules! unrolled {
@@ -121,26 +125,33 @@ macro_rules! gcm_body {
         /// product).
         type Pv = (V, V);
 
+        /// Groups per reduction in the fused kernels: a run of RUN groups
+        /// shares one (shorter runs at the end of the data take the last
+        /// groups' powers).
+        const RUN: usize = 4;
+
         /// The power vectors of a pair of groups (one reduction per 2N
-        /// blocks): `[0]` for the first group, `[1]` for the second (or a
-        /// group on its own). Register `r`, lane `l` of `[h]` multiplies
-        /// block `r·LANES + l` of its group by H^((2 − h)·N − r·LANES − l);
-        /// `powers` is H^32..H^1 descending, `hk` the XOR of each one's
-        /// qwords (`GhashKey`), so each vector is two plain loads.
+        /// blocks, as `ghash_blocks` hashes): `[0]` for the first group,
+        /// `[1]` for the second (or a group on its own).
         #[inline]
         #[target_feature(enable = $feat)]
         fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
-            [half_vectors(powers, hk, 0), half_vectors(powers, hk, 1)]
+            [group_vectors(powers, hk, RUN - 2), group_vectors(powers, hk, RUN - 1)]
         }
 
-        /// `power_vectors(powers, hk)[h]`.
+        /// The power vectors of group `h` of a run of RUN groups (one
+        /// reduction per RUN·N blocks; the last k groups of a run also serve
+        /// a run of k). Register `r`, lane `l` multiplies block `r·LANES +
+        /// l` of the group by H^((RUN − h)·N − r·LANES − l); `powers` is
+        /// H^64..H^1 descending, `hk` the XOR of each one's qwords
+        /// (`GhashKey`), so each vector is two plain loads.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn half_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS], h: usize) -> [Pv; REGS] {
-            const { assert!(2 * N <= POWERS) };
+        fn group_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS], h: usize) -> [Pv; REGS] {
+            const { assert!(RUN * N <= POWERS && RUN >= 2) };
             let mut pw = [(splat(0), splat(0)); REGS];
             for (r, v) in pw.iter_mut().enumerate() {
-                let base = POWERS - (2 - h) * N + r * LANES;
+                let base = POWERS - (RUN - h) * N + r * LANES;
                 let (p, k) = (&powers[base..base + LANES], &hk[base..base + LANES]);
                 // SAFETY: each slice holds LANES u128 = 16 · LANES bytes,
                 // lane l from element l (little-endian).
@@ -361,12 +372,12 @@ macro_rules! gcm_body {
         }
 
         impl Ctx<'_> {
-            /// The power vectors `[h]` (`power_vectors`), loaded from the
-            /// key where they are used: no per-call copy.
+            /// The power vectors of group `h` of a run (`group_vectors`),
+            /// loaded from the key where they are used: no per-call copy.
             #[inline]
             #[target_feature(enable = $feat)]
             fn pw(&self, h: usize) -> [Pv; REGS] {
-                half_vectors(self.powers, self.hk, h)
+                group_vectors(self.powers, self.hk, h)
             }
 
             /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
@@ -391,12 +402,12 @@ macro_rules! gcm_body {
             acc: __m128i,
         }
 
-        /// How many pairs of groups from counter `c` on take the fast path
-        /// (`counters`): those whose 2N counters keep the last byte of `c`
-        /// from carrying; at most `pairs`.
+        /// How many runs of `len` groups from counter `c` on take the fast
+        /// path (`counters`): those whose counters keep the last byte of `c`
+        /// from carrying; at most `runs`.
         #[inline]
-        fn fast_pairs(c: u32, pairs: usize) -> usize {
-            ((256 - (c & 0xff) as usize) / (2 * N)).min(pairs)
+        fn fast_runs(c: u32, runs: usize, len: usize) -> usize {
+            ((256 - (c & 0xff) as usize) / (len * N)).min(runs)
         }
 
         /// The whitened counter blocks of a group from counter `base`:
@@ -417,21 +428,25 @@ macro_rules! gcm_body {
 
         /// One group of a fused call: group `gi`'s AES-CTR woven with the
         /// GHASH of the byte-reflected blocks `$g` (`aes_ghash_group!`) as
-        /// the `first` of a pair (state `$acc` in, sums out), the `second`
-        /// (sums `$s` in, reduced) or `alone` (both); the result written over
-        /// group `gi` (`$c`: its input, if already loaded). Evaluates to (the
-        /// result byte-reflected, sums, state, next counter base).
+        /// group `[h]` of a run: the `first` (state `$acc` in, sums out), a
+        /// `mid` one (sums `$s` in and out), the `last` (sums in, reduced) or
+        /// `alone` (state in, reduced); the result written over group `gi`
+        /// (`$c`: its input, if already loaded). Evaluates to (the result
+        /// byte-reflected, sums, state, next counter base).
         macro_rules! fused_group {
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 0, Some($acc), no_sums(), false)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first [$h:expr] $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, $h, Some($acc), no_sums(), false)
             };
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, None, $s, true)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, mid [$h:expr] $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, $h, None, $s, false)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, last $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, RUN - 1, None, $s, true)
             };
             ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, Some($acc), no_sums(), true)
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, RUN - 1, Some($acc), no_sums(), true)
             };
-            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
+            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:expr,
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
@@ -446,7 +461,7 @@ macro_rules! gcm_body {
         /// Fused GCM over whole groups of `data` (its length a multiple of
         /// N·16), read from `input` if given (out of place) else from `data`:
         /// CTR from counter block `ctr` (32-bit increments), GHASH of the
-        /// ciphertext into `x`, one reduction per pair of groups. `rk`:
+        /// ciphertext into `x`, one reduction per run of RUN groups. `rk`:
         /// NR + 1 round keys. (The 128-bit instantiation is only a test
         /// reference: production AES-NI uses the hand-scheduled `aesni`
         /// kernel.)
@@ -488,23 +503,25 @@ macro_rules! gcm_body {
             *call.x = to_u128(acc);
         }
 
-        /// The pairs of groups from group `gi` on, `c` the low 32 bits of
-        /// counter `base`: runs of pairs on the fast path (`fast_pairs`),
-        /// each followed by one on the byte-swapping path. `$pair!(b, fast)`
-        /// does one pair from counter `b` and advances `gi` by 2.
-        macro_rules! pairs {
-            ($cx:expr, $pair:ident, $base:ident, $c:ident, $gi:ident, $groups:expr) => {
-                while $gi + 1 < $groups {
-                    let fast = fast_pairs($c, ($groups - $gi) / 2);
+        /// The runs of `$len` groups from group `gi` on, `c` the low 32
+        /// bits of counter `base`: stretches of runs on the fast path
+        /// (`fast_runs`), each followed by one on the byte-swapping path.
+        /// `$run!(b, fast)` does one run from counter `b` and advances `gi`
+        /// by `$len`.
+        macro_rules! runs {
+            ($cx:expr, $run:ident, $base:ident, $c:ident, $gi:ident, $groups:expr, $len:expr) => {
+                let len: usize = $len;
+                while $gi + len <= $groups {
+                    let fast = fast_runs($c, ($groups - $gi) / len, len);
                     let mut be = shuffle($base, $cx.mask);
                     for _ in 0..fast {
-                        $pair!(be, true);
+                        $run!(be, true);
                     }
-                    $base = add32($base, splat((fast * 2 * N) as u128));
-                    $c = $c.wrapping_add((fast * 2 * N) as u32);
-                    if $gi + 1 < $groups {
-                        $pair!($base, false);
-                        $c = $c.wrapping_add(2 * N as u32);
+                    $base = add32($base, splat((fast * len * N) as u128));
+                    $c = $c.wrapping_add((fast * len * N) as u32);
+                    if $gi + len <= $groups {
+                        $run!($base, false);
+                        $c = $c.wrapping_add((len * N) as u32);
                     }
                 }
             };
@@ -512,8 +529,9 @@ macro_rules! gcm_body {
 
         /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
         /// of group i's ciphertext runs with group i+2's AES (read back from
-        /// memory); groups (2j, 2j+1) share one reduction. Returns the state. (Out of line,
-        /// so that each direction's loop is its own function.)
+        /// memory); each run of RUN groups shares one reduction. Returns the
+        /// state. (Out of line, so that each direction's loop is its own
+        /// function.)
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
@@ -539,37 +557,54 @@ macro_rules! gcm_body {
                 unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
             if groups == 1 {
-                return reduce(ghash_part(&cx.pw(1), &ct(0), Some(acc), no_sums()));
+                return reduce(ghash_part(&cx.pw(RUN - 1), &ct(0), Some(acc), no_sums()));
             }
             let mut gi = lead;
-            // Groups gi, gi + 1 with the GHASH of the pair before them,
-            // gi − 2 and gi − 1, read back (from L1): the AES of a group does
-            // not wait for the ciphertext of the group just before it.
+            // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
+            // RUN − 2, read back (from L1): the AES of a group does not wait
+            // for the ciphertext of the group just before it.
+            macro_rules! run {
+                ($b:ident, $fast:literal) => {
+                    let (_, mut s, _, mut b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [0] acc);
+                    for h in 1..RUN - 1 {
+                        (_, s, _, b) = fused_group!(
+                            cx, NR, at, b, $fast, gi + h, None, &ct(gi + h - 2), mid [h] s
+                        );
+                    }
+                    (_, _, acc, $b) = fused_group!(
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 3), last s
+                    );
+                    gi += RUN;
+                };
+            }
+            runs!(cx, run, base, c, gi, groups, RUN);
+            // Fewer than RUN groups left: pairs, as the last two of a run.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
                     let (_, s, _, b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first acc);
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [RUN - 2] acc);
                     (_, _, acc, $b) =
-                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi - 1), second s);
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi - 1), last s);
                     gi += 2;
                 };
             }
-            pairs!(cx, pair, base, c, gi, groups);
+            runs!(cx, pair, base, c, gi, groups, 2);
             // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
             if gi < groups {
                 let (_, s, _, _) =
-                    fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first acc);
-                acc = reduce(ghash_part(&cx.pw(1), &ct(gi - 1), None, s));
-                reduce(ghash_part(&cx.pw(1), &ct(gi), Some(acc), no_sums()))
+                    fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first [RUN - 2] acc);
+                acc = reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s));
+                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi), Some(acc), no_sums()))
             } else {
-                let s = ghash_part(&cx.pw(0), &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(&cx.pw(1), &ct(gi - 1), None, s))
+                let s = ghash_part(&cx.pw(RUN - 2), &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s))
             }
         }
 
         /// Fused decryption of the data (`gcm_crypt`) from `start`: each
-        /// group's ciphertext is hashed with its own AES; groups (2j, 2j+1)
-        /// share one reduction. Returns the state.
+        /// group's ciphertext is hashed with its own AES; each run of RUN
+        /// groups shares one reduction. Returns the state.
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
@@ -580,20 +615,39 @@ macro_rules! gcm_body {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
-            // Groups gi, gi + 1, each with its own GHASH; the ciphertext is
-            // loaded for the GHASH, and again to be decrypted (`opaque`).
+            // The reflected ciphertext of group gi, for its GHASH.
+            let ct = |gi| {
+                // SAFETY: every use has gi < groups (see `Ctx::at`).
+                unsafe { load_group(cx.src_at(gi), cx.mask).1 }
+            };
+            // Groups gi .. gi + RUN, each with its own GHASH; the ciphertext
+            // is loaded for the GHASH, and again to be decrypted (`opaque`).
+            macro_rules! run {
+                ($b:ident, $fast:literal) => {
+                    let (_, mut s, _, mut b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [0] acc);
+                    for h in 1..RUN - 1 {
+                        (_, s, _, b) =
+                            fused_group!(cx, NR, at, b, $fast, gi + h, None, &ct(gi + h), mid [h] s);
+                    }
+                    (_, _, acc, $b) = fused_group!(
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 1), last s
+                    );
+                    gi += RUN;
+                };
+            }
+            runs!(cx, run, base, c, gi, groups, RUN);
+            // Fewer than RUN groups left: pairs, as the last two of a run.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    // SAFETY: gi + 1 < groups (see `Ctx::at`).
-                    let (_, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
-                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
-                    // SAFETY: as above.
-                    let (_, g) = unsafe { load_group(cx.src_at(gi + 1), cx.mask) };
-                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g, second s);
+                    let (_, s, _, b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [RUN - 2] acc);
+                    (_, _, acc, $b) =
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi + 1), last s);
                     gi += 2;
                 };
             }
-            pairs!(cx, pair, base, c, gi, groups);
+            runs!(cx, pair, base, c, gi, groups, 2);
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };

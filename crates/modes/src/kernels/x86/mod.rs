@@ -21,7 +21,7 @@ mod body;
 pub(super) mod aesni;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
-/// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1 and `hk`
+/// each width): `rk` the NR + 1 round keys, `powers` H^64..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
 /// place or from `input`, GHASH of the ciphertext into `x`.
@@ -69,6 +69,22 @@ fn reduce128(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
         _mm_xor_si128(hi, _mm_shuffle_epi32::<0x4e>(mi)),
         _mm_clmulepi64_si128::<0x10>(mi, gf),
     )
+}
+
+/// `gcm::ghash::mont_mul` (the Montgomery product `a·b·y^-128`) with
+/// PCLMULQDQ: for the powers of H of a new key.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(super) fn mont_mul(a: u128, b: u128) -> u128 {
+    let (a, b) = (from_u128(a), from_u128(b));
+    let mi = _mm_xor_si128(
+        _mm_clmulepi64_si128::<0x01>(a, b),
+        _mm_clmulepi64_si128::<0x10>(a, b),
+    );
+    let (lo, hi) = (
+        _mm_clmulepi64_si128::<0x00>(a, b),
+        _mm_clmulepi64_si128::<0x11>(a, b),
+    );
+    to_u128(reduce128(lo, mi, hi))
 }
 
 /// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
