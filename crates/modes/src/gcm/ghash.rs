@@ -28,8 +28,10 @@
 //!   register, 32 blocks per reduction with H^32..H^1 (AVX-512F/BW +
 //!   VPCLMULQDQ).
 //!
-//! The key holds H^32..H^1, computed once (the fused GCM kernels of
-//! `kernels` reduce once per 32 blocks too).
+//! The key holds H^64..H^1 and, for Karatsuba multiplication, the XOR of
+//! each power's two halves, computed once per key (the fused VAES GCM
+//! kernels of `kernels` reduce once per 64 blocks, and load these tables
+//! directly into their registers: no per-message setup).
 
 use crate::kernels;
 use aesflow_cipher::Isa;
@@ -39,7 +41,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
 /// Number of stored powers of H.
-pub(crate) const POWERS: usize = 32;
+pub(crate) const POWERS: usize = 64;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,11 +99,15 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H^32..H^1 (premultiplied by y) and the backend.
+/// The GHASH key: H^64..H^1 (premultiplied by y) and the backend.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct GhashKey {
     /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
     pub(crate) powers: [u128; POWERS],
+    /// `hk[i]`: the XOR of the two qwords of `powers[i]`, in the low qword
+    /// (Karatsuba's middle factor), laid out as `powers` so that a run of
+    /// lanes is one load.
+    pub(crate) hk: [u128; POWERS],
     #[zeroize(skip)]
     imp: GhashImpl,
 }
@@ -127,10 +133,15 @@ impl GhashKey {
         let k1 = (t << 1) ^ (carry & GFPOLY);
         let mut powers = [0u128; POWERS];
         powers[POWERS - 1] = k1;
-        for i in (0..POWERS - 1).rev() {
-            powers[i] = mont_mul(powers[i + 1], k1);
+        // With PCLMULQDQ if this CPU has it (as fast as the portable
+        // arithmetic is slow: 63 products per key), else portably.
+        if !kernels::clmul_powers(&mut powers) {
+            for i in (0..POWERS - 1).rev() {
+                powers[i] = mont_mul(powers[i + 1], k1);
+            }
         }
-        GhashKey { powers, imp }
+        let hk = powers.map(|p| ((p >> 64) ^ p) as u64 as u128);
+        GhashKey { powers, hk, imp }
     }
 
     /// The backend in use.
@@ -158,8 +169,8 @@ impl GhashKey {
         }
         match self.imp {
             GhashImpl::Soft => soft_update(&self.powers, x, data),
-            GhashImpl::Pclmul => kernels::ghash_clmul(false, &self.powers, x, data),
-            GhashImpl::Vpclmul => kernels::ghash_clmul(true, &self.powers, x, data),
+            GhashImpl::Pclmul => kernels::ghash_clmul(false, self, x, data),
+            GhashImpl::Vpclmul => kernels::ghash_clmul(true, self, x, data),
         }
     }
 }

@@ -12,12 +12,14 @@
 //! With an offline key schedule and a hardware AES kernel (`aesni`,
 //! `vaes256`, `vaes`, as [`Aes::new`] picks automatically), [`Gcm`] runs a
 //! *fused* kernel of the kernel's register width that encrypts and
-//! authenticates in one pass: the AES rounds for the next group of counter
-//! blocks run interleaved with the carry-less multiplications of the
-//! previous group's ciphertext (AES-NI + PCLMULQDQ, 8 blocks a group, in
+//! authenticates in one pass: the AES rounds for a group of counter
+//! blocks run interleaved with the carry-less multiplications of an earlier
+//! group's ciphertext (AES-NI + PCLMULQDQ, 8 blocks a group, in
 //! hand-scheduled assembly; VAES + VPCLMULQDQ on ymm or zmm registers, 16
-//! blocks a group, Karatsuba multiplication and one reduction per pair of
-//! groups, aggregated over H^32..H^1). Other kernels and online key
+//! blocks a group, Karatsuba multiplication and one reduction per 4
+//! groups, aggregated over H^64..H^1; the few blocks after the last group
+//! with AES-NI). `seal_into` / `open_into` run the fused kernels from the
+//! input straight into the output. Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
@@ -54,7 +56,7 @@ pub mod ghash;
 
 pub use ghash::{GhashImpl, GhashKey};
 
-use crate::error::{Error, Result, out_of_place};
+use crate::error::{Error, Result, same_len};
 use crate::kernels::{self, Fused};
 use aesflow_cipher::{Aes, Block, KeySchedule};
 use core::borrow::Borrow;
@@ -227,13 +229,79 @@ impl<A: Borrow<Aes>> Gcm<A> {
         Ok(x.to_be_bytes())
     }
 
-    /// CTR (inc32) + GHASH over whole blocks.
-    fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, mut data: &mut [u8], encrypt: bool) {
+    /// `E(J0)` for the tag: with AES-NI straight from the offline round keys
+    /// when a fused kernel runs (every fused kernel implies AES-NI), else
+    /// through the AES kernel.
+    fn encrypt_j0(&self, b: &mut Block) {
+        match self.fast_keys() {
+            Some(rk) => kernels::encrypt_block(rk, b),
+            None => self.aes.borrow().encrypt_block(b),
+        }
+    }
+
+    /// The offline encryption round keys when a fused kernel runs (every
+    /// fused kernel implies AES-NI): the few blocks around the fused
+    /// kernel's groups run AES-NI on them directly.
+    fn fast_keys(&self) -> Option<&[[u8; 16]]> {
+        match (self.fused, self.aes.borrow().key_schedule()) {
+            (Some(_), KeySchedule::Offline(rk)) if kernels::has_pclmul() => Some(rk.enc()),
+            _ => None,
+        }
+    }
+
+    /// GCM's counter mode over `data` (in place or from `input`), `ctr`
+    /// advanced by a block per 16 bytes or part: AES-NI from the round keys
+    /// (`fast_keys`), else the AES kernel.
+    pub(super) fn ctr_xor(&self, ctr: &mut Block, input: Option<&[u8]>, data: &mut [u8]) {
+        match self.fast_keys() {
+            Some(rk) => kernels::ctr32(rk, ctr, input, data),
+            None => {
+                if let Some(i) = input {
+                    data.copy_from_slice(i);
+                }
+                ctr32_xor(self.aes.borrow(), ctr, data)
+            }
+        }
+    }
+
+    /// CTR (inc32) + GHASH over whole blocks, in place.
+    #[cfg(test)]
+    fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, data: &mut [u8], encrypt: bool) {
+        self.crypt_blocks_from(ctr, x, None, data, encrypt)
+    }
+
+    /// CTR (inc32) + GHASH over whole blocks of `data`, in place or from
+    /// `input` (as long as `data`): the fused kernel reads `input` and
+    /// writes `data` (no copy), the generic path copies first.
+    fn crypt_blocks_from(
+        &self,
+        ctr: &mut Block,
+        x: &mut u128,
+        mut input: Option<&[u8]>,
+        mut data: &mut [u8],
+        encrypt: bool,
+    ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key.powers, ctr, x, data, encrypt);
+            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
+            input = input.map(|i| &i[n..]);
+            if !data.is_empty() {
+                // Fewer blocks than a group: AES-NI, then (at most 15
+                // blocks) the short-input GHASH.
+                if !encrypt {
+                    self.key.update_blocks(x, input.unwrap_or(data));
+                }
+                self.ctr_xor(ctr, input, data);
+                if encrypt {
+                    self.key.update_blocks(x, data);
+                }
+            }
+            return;
+        }
+        if let Some(i) = input {
+            data.copy_from_slice(i);
         }
         for chunk in data.chunks_mut(4096) {
             if !encrypt {
@@ -287,7 +355,9 @@ impl<A: Borrow<Aes>> Gcm<A> {
         }
     }
 
-    /// Encrypt `input` into `output` (same length); returns the tag.
+    /// Encrypt `input` into `output` (same length); returns the tag. The
+    /// fused kernels read `input` and write `output` directly (no copy
+    /// first). On error `output` is zeroed.
     pub fn seal_into(
         &self,
         nonce: &[u8],
@@ -295,13 +365,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<Tag> {
-        out_of_place(input, output, |b| {
-            self.seal_in_place_detached(nonce, aad, b)
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| {
+            let mut st = self.state(nonce)?;
+            st.aad(self, aad)?;
+            st.crypt_from(self, Some(input), out, true)?;
+            Ok(st.tag(self))
         })
     }
 
     /// Decrypt `input` into `output` (same length) and verify `tag`; on
-    /// failure `output` is zeroed.
+    /// failure `output` is zeroed. As [`Gcm::seal_into`], no copy first.
     pub fn open_into(
         &self,
         nonce: &[u8],
@@ -310,8 +384,20 @@ impl<A: Borrow<Aes>> Gcm<A> {
         tag: &[u8],
         output: &mut [u8],
     ) -> Result<()> {
-        out_of_place(input, output, |b| {
-            self.open_in_place_detached(nonce, aad, b, tag)
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| {
+            check_tag_len(tag.len())?;
+            let mut st = self.state(nonce)?;
+            st.aad(self, aad)?;
+            st.crypt_from(self, Some(input), out, false)?;
+            let mut full = st.tag(self);
+            let ok: bool = full[..tag.len()].ct_eq(tag).into();
+            full.zeroize();
+            if ok {
+                Ok(())
+            } else {
+                Err(Error::AuthenticationFailed)
+            }
         })
     }
 
@@ -392,6 +478,16 @@ impl<A: Borrow<Aes>> Gcm<A> {
     pub fn decryptor(&self, nonce: &[u8]) -> Result<GcmDecryptor<'_, A>> {
         Ok(GcmDecryptor::new(self, self.state(nonce)?))
     }
+}
+
+/// `f(output)`, and on error `output` zeroed (so that it holds neither
+/// input nor unauthenticated plaintext).
+fn wipe_on_error<T>(output: &mut [u8], f: impl FnOnce(&mut [u8]) -> Result<T>) -> Result<T> {
+    let r = f(output);
+    if r.is_err() {
+        output.zeroize();
+    }
+    r
 }
 
 mod state;

@@ -2,7 +2,7 @@
 //! decryptor built on it.
 
 use super::{Gcm, MAX_AAD_LEN, MAX_TEXT_LEN, MIN_TAG_LEN, TAG_LEN, Tag};
-use crate::error::{Error, Result, out_of_place};
+use crate::error::{Error, Result, out_of_place, same_len};
 use crate::kernels;
 use crate::streaming::fill_block;
 use aesflow_cipher::{Aes, Block};
@@ -137,6 +137,21 @@ impl GcmState {
         data: &mut [u8],
         encrypt: bool,
     ) -> Result<()> {
+        self.crypt_from(gcm, None, data, encrypt)
+    }
+
+    /// As `crypt`, reading the text from `input` (as long as `data`) if
+    /// given and writing the result to `data`.
+    pub(super) fn crypt_from<A: Borrow<Aes>>(
+        &mut self,
+        gcm: &Gcm<A>,
+        mut input: Option<&[u8]>,
+        data: &mut [u8],
+        encrypt: bool,
+    ) -> Result<()> {
+        if let Some(i) = input {
+            same_len(i.len(), data.len())?;
+        }
         // Empty data does not start the text phase: AAD may still follow
         // (as it may after the decryptor's `update(&[])`).
         if data.is_empty() {
@@ -149,6 +164,10 @@ impl GcmState {
         self.start_text(gcm);
         let mut data = data;
         if self.part > 0 {
+            // A partial block pending (streaming only): in place.
+            if let Some(i) = input.take() {
+                data.copy_from_slice(i);
+            }
             let n = (16 - self.part).min(data.len());
             let (head, rest) = data.split_at_mut(n);
             for (i, b) in head.iter_mut().enumerate() {
@@ -170,10 +189,20 @@ impl GcmState {
         }
         let whole = data.len() / 16 * 16;
         let (bulk, tail) = data.split_at_mut(whole);
-        gcm.crypt_blocks(&mut self.ctr, &mut self.x, bulk, encrypt);
+        let (ibulk, itail) = match input {
+            Some(i) => {
+                let (b, t) = i.split_at(whole);
+                (Some(b), Some(t))
+            }
+            None => (None, None),
+        };
+        gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, encrypt);
         if !tail.is_empty() {
+            if let Some(t) = itail {
+                tail.copy_from_slice(t);
+            }
             self.ks = [0; 16];
-            ctr32_xor(gcm.aes.borrow(), &mut self.ctr, &mut self.ks);
+            gcm.ctr_xor(&mut self.ctr, None, &mut self.ks);
             for (i, b) in tail.iter_mut().enumerate() {
                 let c = if encrypt { *b ^ self.ks[i] } else { *b };
                 *b ^= self.ks[i];
@@ -202,7 +231,7 @@ impl GcmState {
         len[8..].copy_from_slice(&(self.text_len * 8).to_be_bytes());
         gcm.key.update_blocks(&mut self.x, &len);
         let mut t = self.j0;
-        gcm.aes.borrow().encrypt_block(&mut t);
+        gcm.encrypt_j0(&mut t);
         for (a, b) in t.iter_mut().zip(self.x.to_be_bytes()) {
             *a ^= b;
         }

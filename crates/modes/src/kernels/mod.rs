@@ -8,8 +8,14 @@
 //!   in `x86/aesni.rs`: Karatsuba, one reduction per group, no spills),
 //!   VAES + VPCLMULQDQ on AVX-512 and on AVX2 ymm registers (for CPUs
 //!   without AVX-512): 16 blocks per group, Karatsuba, one reduction per
-//!   pair of groups (32 blocks), counters added in byte order between
+//!   run of 4 groups (64 blocks), counters added in byte order between
 //!   carries of their last byte (`x86/body.rs`).
+//!
+//! The fused kernels run in place or read an input buffer and write an
+//! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
+//! kernels generated from the shared body hash each group during the AES of
+//! the group two after it (reading the ciphertext back from L1). The blocks
+//! after the last whole group run AES-NI (`ctr32`) and the short GHASH.
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
@@ -21,7 +27,7 @@
 //! wrappers below, which check the CPU first with the features token of
 //! `aesflow_cipher::cpu` (detected once).
 
-use crate::gcm::ghash::POWERS;
+use crate::gcm::GhashKey;
 use aesflow_cipher::Isa;
 
 #[cfg(target_arch = "x86_64")]
@@ -51,21 +57,83 @@ pub(crate) fn wipe_block(b: &mut [u8; 16]) {
 }
 
 /// GHASH whole blocks with PCLMULQDQ on 128-bit registers, or (`wide`)
-/// VPCLMULQDQ on 512-bit ones. Panics if unavailable (callers check).
-pub(crate) fn ghash_clmul(wide: bool, powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
+/// VPCLMULQDQ on 512-bit ones; up to 16 blocks (an AAD, a length block)
+/// straight through the short-input 128-bit path. Panics if unavailable
+/// (callers check).
+pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8]) {
     let available = if wide { has_vpclmul() } else { has_pclmul() };
     assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU features of the width were just checked.
+    // SAFETY: the CPU features of the width were just checked (both widths
+    // include PCLMULQDQ and SSE4.1, which `ghash_few` needs).
     unsafe {
-        if wide {
-            x86::w512::ghash_blocks(powers, x, data)
+        if data.len() < 16 * 17 {
+            *x = x86::ghash_few(&key.powers, &key.hk, *x, data)
+        } else if wide {
+            x86::w512::ghash_blocks(&key.powers, &key.hk, x, data)
         } else {
-            x86::w128::ghash_blocks(powers, x, data)
+            x86::w128::ghash_blocks(&key.powers, &key.hk, x, data)
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (powers, x, data);
+    let _ = (key, x, data);
+}
+
+/// Fill `powers` (descending, its last element `k`, the key) with
+/// `k^n .. k^1` by Montgomery products with PCLMULQDQ; `false` (nothing
+/// done) if unavailable.
+pub(crate) fn clmul_powers(powers: &mut [u128]) -> bool {
+    if !has_pclmul() {
+        return false;
+    }
+    let Some(&k) = powers.last() else {
+        return true;
+    };
+    #[cfg(target_arch = "x86_64")]
+    for i in (0..powers.len() - 1).rev() {
+        // SAFETY: PCLMULQDQ (with SSE4.1) was just checked.
+        powers[i] = unsafe { x86::mont_mul(powers[i + 1], k) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = k;
+    true
+}
+
+/// Encrypt one block in place with AES-NI from the Nr + 1 round keys `rk`
+/// (GCM's `E(J0)`: cheaper than a call into the AES kernel). Panics if AES-NI
+/// and PCLMULQDQ are unavailable (callers check `has_pclmul`).
+pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
+    assert!(has_pclmul(), "AES-NI unavailable");
+    assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
+    unsafe {
+        x86::aesni::encrypt_block(rk, b)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rk, b);
+}
+
+/// GCM's counter mode (`inc32`, `ctr` advanced by a block per 16 bytes or
+/// part) over `data`, in place or from `input` (as long as `data`), with
+/// AES-NI from the Nr + 1 round keys `rk`: for the few blocks a fused kernel
+/// leaves (fewer than a group, and a partial block), cheaper than a call
+/// into the AES kernel. Panics if AES-NI and PCLMULQDQ are unavailable
+/// (callers check `has_pclmul`).
+pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, data: &mut [u8]) {
+    assert!(has_pclmul(), "AES-NI unavailable");
+    assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
+    assert!(
+        input.is_none_or(|i| i.len() == data.len()),
+        "input and output lengths differ"
+    );
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
+    unsafe {
+        x86::aesni::ctr32(rk, ctr, input, data)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (rk, ctr, input, data);
 }
 
 /// Which fused kernel.
@@ -98,7 +166,8 @@ impl Fused {
 }
 
 /// Fused GCM over the longest prefix of `data` that is whole groups of
-/// blocks: CTR with 32-bit increments from `ctr` and GHASH of the
+/// blocks, in place or (`input`, as long as `data`) from `input` into
+/// `data`: CTR with 32-bit increments from `ctr` and GHASH of the
 /// ciphertext into `x`. `rk`: the Nr + 1 encryption round keys (Nr 10, 12,
 /// 14). Returns the number of bytes processed (the caller advances its
 /// counter by a block per 16 of them). Panics if the kernel is
@@ -106,27 +175,34 @@ impl Fused {
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
-    powers: &[u128; POWERS],
+    key: &GhashKey,
     ctr: &[u8; 16],
     x: &mut u128,
-    data: &mut [u8],
+    (input, data): (Option<&[u8]>, &mut [u8]),
     encrypt: bool,
 ) -> usize {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
+    assert!(
+        input.is_none_or(|i| i.len() == data.len()),
+        "input and output lengths differ"
+    );
     let group = 16 * kind.group_blocks();
     let len = data.len() / group * group;
     if len == 0 {
         return 0;
     }
     let data = &mut data[..len];
+    let input = input.map(|i| &i[..len]);
     #[cfg(target_arch = "x86_64")]
     {
         let call = x86::GcmCall {
             rk,
-            powers,
+            powers: &key.powers,
+            hk: &key.hk,
             ctr: *ctr,
             x,
             data,
+            input,
             encrypt,
         };
         macro_rules! dispatch {
@@ -151,7 +227,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, powers, ctr, x, encrypt);
+    let _ = (rk, key, ctr, x, input, encrypt);
     len
 }
 
@@ -175,9 +251,11 @@ mod tests {
         let call = x86::GcmCall {
             rk,
             powers: &gk.powers,
+            hk: &gk.hk,
             ctr,
             x,
             data,
+            input: None,
             encrypt: enc,
         };
         macro_rules! go {
@@ -245,6 +323,23 @@ mod tests {
         }
     }
 
+    /// The PCLMULQDQ Montgomery product (the powers of a new key) against
+    /// the portable one.
+    #[test]
+    fn clmul_mont_mul_matches_soft() {
+        if !has_pclmul() {
+            return;
+        }
+        let mut v = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210_u128;
+        for _ in 0..200 {
+            let w = v.rotate_left(37) ^ 0x9e37_79b9_7f4a_7c15;
+            // SAFETY: PCLMULQDQ (and AVX, so SSE4.1) were just checked.
+            let got = unsafe { x86::mont_mul(v, w) };
+            assert_eq!(got, crate::gcm::ghash::mont_mul(v, w), "{v:#x} {w:#x}");
+            v = v.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(w);
+        }
+    }
+
     /// The short-input GHASH (up to 16 blocks, used by both widths after
     /// their whole groups) against the portable backend.
     #[test]
@@ -263,7 +358,7 @@ mod tests {
             let mut want = 0xfeed_u128 << 90;
             soft.update_blocks(&mut want, &d[..16 * n]);
             // SAFETY: PCLMULQDQ (and AVX, so SSE4.1) were just checked.
-            let got = unsafe { x86::ghash_few(&gk.powers, 0xfeed_u128 << 90, d) };
+            let got = unsafe { x86::ghash_few(&gk.powers, &gk.hk, 0xfeed_u128 << 90, d) };
             assert_eq!(got, want, "{n} blocks");
         }
     }

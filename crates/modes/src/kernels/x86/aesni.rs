@@ -330,13 +330,14 @@ unsafe fn ghash8(t: &Tab, gh: *const u8, acc: __m128i) -> __m128i {
 }
 
 /// AES-CTR of one group without GHASH (the encryption's first group):
-/// counters `ctr + 0..8`, XORed into the 128 bytes at `p` in place.
+/// counters `ctr + 0..8`, XORed into the 128 bytes at `src`, written to
+/// `dst` (the same, or not overlapping).
 ///
 /// # Safety
-/// `p` valid for reading and writing 128 bytes.
+/// `src` valid for reading and `dst` for writing 128 bytes.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx")]
-unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, p: *mut u8) {
+unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, src: *const u8, dst: *mut u8) {
     let mut s = [_mm_setzero_si128(); 8];
     for (j, sj) in s.iter_mut().enumerate() {
         let c = _mm_add_epi32(ctr, t.inc[j]);
@@ -350,10 +351,9 @@ unsafe fn ctr8<const NR: usize>(t: &Tab, ctr: __m128i, p: *mut u8) {
     for (j, sj) in s.iter().enumerate() {
         // SAFETY: j < 8, within the caller's 128 bytes.
         unsafe {
-            let q = p.add(16 * j);
-            let x = _mm_loadu_si128(q.cast());
+            let x = _mm_loadu_si128(src.add(16 * j).cast());
             _mm_storeu_si128(
-                q.cast(),
+                dst.add(16 * j).cast(),
                 _mm_xor_si128(_mm_aesenclast_si128(*sj, t.rk[NR]), x),
             );
         }
@@ -454,22 +454,24 @@ unsafe fn group<const NR: usize, const IN_ORDER: bool>(
     }
 }
 
-/// Steady-state groups `range` of the data at `p` from counter `c` (as a
-/// register, reflected, and its low 32 bits), each hashing the 8 blocks
-/// `lag` bytes before it: runs through the byte-order counters while their
-/// last byte cannot carry, one reflected group at each carry.
+/// Steady-state groups `range` of the data read at `src` and written at
+/// `dst` (the same, or not overlapping) from counter `c` (as a register,
+/// reflected, and its low 32 bits), each hashing its own input (`prev`
+/// false: decryption) or the output of the group before it (`prev`:
+/// encryption): runs through the byte-order counters while their last byte
+/// cannot carry, one reflected group at each carry.
 ///
 /// # Safety
-/// As `group` for every group of `range` (bytes 128·g .. 128·(g+1) at `p`)
-/// and its `lag`; the CPU has AES-NI, PCLMULQDQ and AVX.
+/// As `group` for every group of `range` (bytes 128·g .. 128·(g+1) at `src`
+/// and `dst`) and the one it hashes; the CPU has AES-NI, PCLMULQDQ and AVX.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx")]
 unsafe fn run<const NR: usize>(
     t: &Tab,
     (c, lo): &mut (__m128i, u32),
-    p: *mut u8,
+    (src, dst): (*const u8, *mut u8),
     range: core::ops::Range<usize>,
-    lag: usize,
+    prev: bool,
     acc: &mut __m128i,
 ) {
     let mut g = range.start;
@@ -479,8 +481,9 @@ unsafe fn run<const NR: usize>(
         for g in g..g + n {
             // SAFETY: g in `range`, per the caller.
             unsafe {
-                let cur = p.add(128 * g);
-                group::<NR, true>(t, &mut be, cur, cur, cur.sub(lag), acc);
+                let (s, d) = (src.add(128 * g), dst.add(128 * g));
+                let gh = if prev { d.sub(128).cast_const() } else { s };
+                group::<NR, true>(t, &mut be, s, d, gh, acc);
             }
         }
         g += n;
@@ -489,13 +492,79 @@ unsafe fn run<const NR: usize>(
         if g < range.end {
             // SAFETY: as above.
             unsafe {
-                let cur = p.add(128 * g);
-                group::<NR, false>(t, c, cur, cur, cur.sub(lag), acc);
+                let (s, d) = (src.add(128 * g), dst.add(128 * g));
+                let gh = if prev { d.sub(128).cast_const() } else { s };
+                group::<NR, false>(t, c, s, d, gh, acc);
             }
             g += 1;
             *lo = lo.wrapping_add(8);
         }
     }
+}
+
+/// One block encrypted in place with the `rk.len() − 1` rounds of the
+/// round keys `rk` (GCM's `E(J0)` for the tag, without a trip through the AES
+/// kernel's dispatch).
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mut s = _mm_xor_si128(from_u128(u128::from_le_bytes(*b)), k(0));
+    for i in 1..last {
+        s = _mm_aesenc_si128(s, k(i));
+    }
+    *b = to_u128(_mm_aesenclast_si128(s, k(last))).to_le_bytes();
+}
+
+/// GCM's counter mode (`inc32`) over `data`, any length, read from `input`
+/// (as long as `data`) or in place, 8 blocks at a time, with AES-NI from
+/// the round keys `rk`: the blocks after the fused kernel's whole groups,
+/// and the keystream of a partial block. `ctr` advances by one per block
+/// (a partial one included).
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, data: &mut [u8]) {
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mask = from_u128(BSWAP);
+    // Reflected: the 32-bit counter is dword 0, so a dword add is inc32.
+    let mut c = from_u128(u128::from_be_bytes(*ctr));
+    let mut ks = [0u8; 128];
+    let mut at = 0;
+    while at < data.len() {
+        let mut s = [_mm_setzero_si128(); 8];
+        for (j, sj) in s.iter_mut().enumerate() {
+            let cj = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j as i32));
+            *sj = _mm_xor_si128(_mm_shuffle_epi8(cj, mask), k(0));
+        }
+        for i in 1..last {
+            let ki = k(i);
+            for sj in s.iter_mut() {
+                *sj = _mm_aesenc_si128(*sj, ki);
+            }
+        }
+        for (sj, b) in s.iter().zip(ks.chunks_exact_mut(16)) {
+            b.copy_from_slice(&to_u128(_mm_aesenclast_si128(*sj, k(last))).to_le_bytes());
+        }
+        let n = (data.len() - at).min(128);
+        let out = &mut data[at..at + n];
+        if let Some(i) = input {
+            out.copy_from_slice(&i[at..at + n]);
+        }
+        // 16 bytes at a time, then the bytes of a partial block.
+        let (whole, part) = out.as_chunks_mut::<16>();
+        for (d, k) in whole.iter_mut().zip(ks.as_chunks::<16>().0) {
+            *d = (u128::from_ne_bytes(*d) ^ u128::from_ne_bytes(*k)).to_ne_bytes();
+        }
+        for (d, k) in part.iter_mut().zip(&ks[16 * whole.len()..]) {
+            *d ^= k;
+        }
+        c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, n.div_ceil(16) as i32));
+        at += n;
+    }
+    *ctr = to_u128(c).to_be_bytes();
+    // SAFETY: a plain byte array; the volatile write keeps the keystream
+    // from outliving the call.
+    unsafe { core::ptr::write_volatile(&mut ks, [0; 128]) };
 }
 
 /// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
@@ -527,6 +596,13 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
     }
     let groups = call.data.len() / 128;
     let p = call.data.as_mut_ptr();
+    let src = match call.input {
+        Some(i) => {
+            assert_eq!(i.len(), call.data.len());
+            i.as_ptr()
+        }
+        None => p.cast_const(),
+    };
     let mut c = (
         from_u128(u128::from_be_bytes(call.ctr)),
         u128::from_be_bytes(call.ctr) as u32,
@@ -534,19 +610,21 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
     let mut acc = from_u128(*call.x);
     if call.encrypt {
         if groups > 0 {
-            // SAFETY: the first group lies within `call.data`.
-            unsafe { ctr8::<NR>(&t, c.0, p) };
+            // SAFETY: the first group lies within `call.data` and the input
+            // (of the same length; a shared borrow, so not overlapping).
+            unsafe { ctr8::<NR>(&t, c.0, src, p) };
             c = (_mm_add_epi32(c.0, t.step), c.1.wrapping_add(8));
             // SAFETY: groups 1.. and each previous one lie within
-            // `call.data`, exclusively borrowed.
-            unsafe { run::<NR>(&t, &mut c, p, 1..groups, 128, &mut acc) };
+            // `call.data`, exclusively borrowed, and the input.
+            unsafe { run::<NR>(&t, &mut c, (src, p), 1..groups, true, &mut acc) };
             // SAFETY: the last group lies within `call.data`.
             acc = unsafe { ghash8(&t, p.add(128 * (groups - 1)), acc) };
         }
     } else {
-        // SAFETY: the groups lie within `call.data`, exclusively borrowed;
-        // each one's ciphertext is hashed before the plaintext overwrites it.
-        unsafe { run::<NR>(&t, &mut c, p, 0..groups, 0, &mut acc) };
+        // SAFETY: the groups lie within `call.data`, exclusively borrowed,
+        // and the input; each one's ciphertext is hashed before the
+        // plaintext overwrites it (in place).
+        unsafe { run::<NR>(&t, &mut c, (src, p), 0..groups, false, &mut acc) };
     }
     *call.x = to_u128(acc);
     // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the

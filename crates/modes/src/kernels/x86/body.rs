@@ -2,7 +2,7 @@
 //!
 //! Expanded inside a module that defines `V` (the register type), `LANES`
 //! (blocks per register), `REGS` (registers per group) and the primitives
-//! `splat`, `lanes`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
+//! `splat`, `from_u128`, `to_u128`, `hxor`, `xor_lane0`, `xor`,
 //! `xor3`, `add32`, `clmul`, `swap`, `shuffle`, `aesenc`, `aesenclast`,
 //! `load`, `store`, `keys`, `pin` (see `width!` in `x86/mod.rs`).
 //!
@@ -15,10 +15,13 @@
 //! 512 bits):
 //!
 //! * **Aggregated reduction** (Gueron and Kounavis's method for GHASH with
-//!   a carry-less multiplier): the GHASH of a *pair* of groups is
-//!   `(x ⊕ d_0)·H^2N ⊕ d_1·H^(2N−1) ⊕ … ⊕ d_(2N−1)·H`, the 256-bit products
-//!   summed unreduced across both groups and reduced once — one Montgomery
-//!   reduction per 32 blocks, with H^32..H^1 computed once per key.
+//!   a carry-less multiplier): the GHASH of a *run* of RUN = 4 groups is
+//!   `(x ⊕ d_0)·H^4N ⊕ d_1·H^(4N−1) ⊕ … ⊕ d_(4N−1)·H`, the 256-bit products
+//!   summed unreduced across the run and reduced once — one Montgomery
+//!   reduction (and one XOR of the lanes) per 64 blocks, with H^64..H^1
+//!   computed once per key. The last groups of the data go in pairs and
+//!   alone, with the last powers; stand-alone GHASH (`ghash_blocks`) in
+//!   pairs.
 //! * **Karatsuba** products: `lo`, `hi` and `(d_hi ⊕ d_lo)·(H_hi ⊕ H_lo)`,
 //!   three carry-less multiplications per block instead of four, the
 //!   `H_hi ⊕ H_lo` of every power precomputed (`power_vectors`); the
@@ -26,12 +29,13 @@
 //! * **Weave**: AES rounds 1..=REGS of a group each carry one register of
 //!   GHASH products (round REGS + 1 the reduction), so the AES and the
 //!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
-//!   scheduler from regrouping them. Encryption hashes the previous group's
-//!   ciphertext, decryption the group's own.
-//! * **Counters in byte order**: while no counter of a pair carries out of
-//!   its last byte (7 pairs in 8 for a 96-bit nonce), the counter blocks
+//!   scheduler from regrouping them. Encryption hashes the ciphertext of
+//!   the group two before (read back from L1, so a group's AES never waits
+//!   for the group just before it), decryption the group's own.
+//! * **Counters in byte order**: while no counter of a run carries out of
+//!   its last byte (3 runs in 4 for a 96-bit nonce), the counter blocks
 //!   are added in byte order — a dword add on the last byte — and need no
-//!   byte swap; the pair at each carry takes the reflected path.
+//!   byte swap; the run at each carry takes the reflected path.
 
 /// `$body` once for each of the literals, bound to the constant `$i`.
 macro_rules! unrolled {
@@ -121,23 +125,37 @@ macro_rules! gcm_body {
         /// product).
         type Pv = (V, V);
 
+        /// Groups per reduction in the fused kernels: a run of RUN groups
+        /// shares one (shorter runs at the end of the data take the last
+        /// groups' powers).
+        const RUN: usize = 4;
+
         /// The power vectors of a pair of groups (one reduction per 2N
-        /// blocks): `[0]` for the first group, `[1]` for the second (or a
-        /// group on its own). Register `r`, lane `l` of `[h]` multiplies
-        /// block `r·LANES + l` of its group by H^((2 − h)·N − r·LANES − l);
-        /// `powers` is H^32..H^1 descending.
+        /// blocks, as `ghash_blocks` hashes): `[0]` for the first group,
+        /// `[1]` for the second (or a group on its own).
         #[inline]
         #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
-            const { assert!(2 * N <= POWERS) };
-            let mut pw = [[(splat(0), splat(0)); REGS]; 2];
-            for (h, half) in pw.iter_mut().enumerate() {
-                for (r, v) in half.iter_mut().enumerate() {
-                    let base = POWERS - (2 - h) * N + r * LANES;
-                    let mut l = [0u128; LANES];
-                    l.copy_from_slice(&powers[base..base + LANES]);
-                    *v = (lanes(l), lanes(l.map(|p| ((p >> 64) ^ p) as u64 as u128)));
-                }
+        fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
+            [group_vectors(powers, hk, RUN - 2), group_vectors(powers, hk, RUN - 1)]
+        }
+
+        /// The power vectors of group `h` of a run of RUN groups (one
+        /// reduction per RUN·N blocks; the last k groups of a run also serve
+        /// a run of k). Register `r`, lane `l` multiplies block `r·LANES +
+        /// l` of the group by H^((RUN − h)·N − r·LANES − l); `powers` is
+        /// H^64..H^1 descending, `hk` the XOR of each one's qwords
+        /// (`GhashKey`), so each vector is two plain loads.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn group_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS], h: usize) -> [Pv; REGS] {
+            const { assert!(RUN * N <= POWERS && RUN >= 2) };
+            let mut pw = [(splat(0), splat(0)); REGS];
+            for (r, v) in pw.iter_mut().enumerate() {
+                let base = POWERS - (RUN - h) * N + r * LANES;
+                let (p, k) = (&powers[base..base + LANES], &hk[base..base + LANES]);
+                // SAFETY: each slice holds LANES u128 = 16 · LANES bytes,
+                // lane l from element l (little-endian).
+                *v = unsafe { (load(p.as_ptr().cast()), load(k.as_ptr().cast())) };
             }
             pw
         }
@@ -210,15 +228,32 @@ macro_rules! gcm_body {
             (c, g)
         }
 
-        /// XOR the keystream `ks` into the group at `p` (or into `c`, the
-        /// group already loaded) and store it there; evaluates to the
-        /// result byte-reflected.
+        /// `p`, through an empty `asm!`: LLVM cannot tell that a load from
+        /// it reads what an earlier load read, so it loads again (from L1)
+        /// rather than keep the first value live — which, for a whole
+        /// group, spills it to the stack.
+        #[inline]
+        fn opaque(p: *const u8) -> *const u8 {
+            let mut a = p.addr();
+            // SAFETY: the template is a comment: no instruction, no memory.
+            unsafe {
+                core::arch::asm!("/* {0} */", inout(reg) a, options(nomem, nostack, preserves_flags))
+            };
+            p.with_addr(a)
+        }
+
+        /// XOR the keystream `ks` into the group at `src` (or into `c`, the
+        /// group already loaded; else loaded again, see `opaque`) and store
+        /// it at `p` (`src` itself, or a group that does not overlap it);
+        /// evaluates to the result byte-reflected.
         ///
         /// # Safety
-        /// `p` must be valid for reading and writing `16 * N` bytes.
+        /// `src` must be valid for reading and `p` for writing `16 * N`
+        /// bytes.
         #[inline]
         #[target_feature(enable = $feat)]
         unsafe fn xor_store(
+            src: *const u8,
             p: *mut u8,
             ks: [V; REGS],
             c: Option<&[V; REGS]>,
@@ -226,12 +261,12 @@ macro_rules! gcm_body {
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
-                // SAFETY: register r's bytes lie within the group (caller).
-                let q = unsafe { p.add(r * LANES * 16) };
+                // SAFETY: register r's bytes lie within both groups (caller).
+                let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
                 let v = match c {
                     Some(c) => c[r],
                     // SAFETY: as above.
-                    None => unsafe { load(q) },
+                    None => unsafe { load(opaque(i)) },
                 };
                 let v = xor(v, kr);
                 // SAFETY: as above.
@@ -244,10 +279,15 @@ macro_rules! gcm_body {
         /// GHASH whole blocks of `data` (a trailing partial block is
         /// ignored) into `x`: one reduction per 2N blocks.
         #[target_feature(enable = $feat)]
-        pub(crate) fn ghash_blocks(powers: &[u128; POWERS], x: &mut u128, data: &[u8]) {
-            let pw = power_vectors(powers);
-            let mask = splat(BSWAP);
+        pub(crate) fn ghash_blocks(
+            powers: &[u128; POWERS],
+            hk: &[u128; POWERS],
+            x: &mut u128,
+            data: &[u8],
+        ) {
             let groups = data.len() / (16 * N);
+            let pw = power_vectors(powers, hk);
+            let mask = splat(BSWAP);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
             let mut gi = 0;
@@ -270,7 +310,7 @@ macro_rules! gcm_body {
                 // Fewer than N blocks: 128-bit multiplications by H^rest..H^1,
                 // one reduction, no padding buffer.
                 // SAFETY: this width's features include PCLMULQDQ and SSE4.1.
-                let y = unsafe { super::ghash_few(powers, to_u128(acc), &data[done..done + rest]) };
+                let y = unsafe { super::ghash_few(powers, hk, to_u128(acc), &data[done..done + rest]) };
                 acc = from_u128(y);
             }
             *x = to_u128(acc);
@@ -292,28 +332,65 @@ macro_rules! gcm_body {
             s
         }
 
-        /// What every group of one fused call needs: the round keys, the
-        /// power vectors, the byte-swap mask, and the counter offsets of the
-        /// registers and the counter step of a group, for counters in the
-        /// reflected domain (`[0]`) and in byte order (`[1]`, where `add32`
-        /// adds to the last byte: the fast path).
-        /// And the data: `groups` whole groups at `p`.
-        struct Ctx {
+        /// The counter offsets of the registers of a group, lane by lane:
+        /// `[0]` reflected (`r·LANES + l` in dword 0), `[1]` in byte order
+        /// (the same on the last byte, the top byte of the last dword). A
+        /// table, so that a fused call loads them rather than builds them.
+        static INC: [[[u128; LANES]; REGS]; 2] = {
+            let mut t = [[[0; LANES]; REGS]; 2];
+            let mut r = 0;
+            while r < REGS {
+                let mut l = 0;
+                while l < LANES {
+                    let v = (r * LANES + l) as u128;
+                    t[0][r][l] = v;
+                    t[1][r][l] = v << 120;
+                    l += 1;
+                }
+                r += 1;
+            }
+            t
+        };
+
+        /// What every group of one fused call needs: the round keys
+        /// (broadcast), the key's powers of H (`pw`), the byte-swap mask,
+        /// and the counter step of a group, for counters in the reflected
+        /// domain (`[0]`) and in byte order (`[1]`, where `add32` adds to the
+        /// last byte: the fast path; the offsets of the registers are `INC`).
+        /// And the data: `groups` whole groups read at `src` and written at
+        /// `p` (the same pointer in place, else buffers that do not
+        /// overlap).
+        struct Ctx<'a> {
             k: [V; 15],
-            pw: [[Pv; REGS]; 2],
+            powers: &'a [u128; POWERS],
+            hk: &'a [u128; POWERS],
             mask: V,
-            inc: [[V; REGS]; 2],
             step: [V; 2],
+            src: *const u8,
             p: *mut u8,
             groups: usize,
         }
 
-        impl Ctx {
+        impl Ctx<'_> {
+            /// The power vectors of group `h` of a run (`group_vectors`),
+            /// loaded from the key where they are used: no per-call copy.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn pw(&self, h: usize) -> [Pv; REGS] {
+                group_vectors(self.powers, self.hk, h)
+            }
+
             /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
             /// data for gi < groups).
             #[inline]
             fn at(&self, gi: usize) -> *mut u8 {
                 self.p.wrapping_add(gi * N * 16)
+            }
+
+            /// Group gi of the input (as `at`).
+            #[inline]
+            fn src_at(&self, gi: usize) -> *const u8 {
+                self.src.wrapping_add(gi * N * 16)
             }
         }
 
@@ -325,12 +402,12 @@ macro_rules! gcm_body {
             acc: __m128i,
         }
 
-        /// How many pairs of groups from counter `c` on take the fast path
-        /// (`counters`): those whose 2N counters keep the last byte of `c`
-        /// from carrying; at most `pairs`.
+        /// How many runs of `len` groups from counter `c` on take the fast
+        /// path (`counters`): those whose counters keep the last byte of `c`
+        /// from carrying; at most `runs`.
         #[inline]
-        fn fast_pairs(c: u32, pairs: usize) -> usize {
-            ((256 - (c & 0xff) as usize) / (2 * N)).min(pairs)
+        fn fast_runs(c: u32, runs: usize, len: usize) -> usize {
+            ((256 - (c & 0xff) as usize) / (len * N)).min(runs)
         }
 
         /// The whitened counter blocks of a group from counter `base`:
@@ -339,10 +416,11 @@ macro_rules! gcm_body {
         /// already in byte order, `base + inc[r]` with no byte swap.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn counters(cx: &Ctx, base: V, fast: bool) -> [V; REGS] {
+        fn counters(cx: &Ctx<'_>, base: V, fast: bool) -> [V; REGS] {
             let mut s = [splat(0); REGS];
-            for (si, ii) in s.iter_mut().zip(&cx.inc[usize::from(fast)]) {
-                let c = add32(base, *ii);
+            for (si, ii) in s.iter_mut().zip(&INC[usize::from(fast)]) {
+                // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
+                let c = add32(base, unsafe { load(ii.as_ptr().cast()) });
                 *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
             }
             s
@@ -350,35 +428,40 @@ macro_rules! gcm_body {
 
         /// One group of a fused call: group `gi`'s AES-CTR woven with the
         /// GHASH of the byte-reflected blocks `$g` (`aes_ghash_group!`) as
-        /// the `first` of a pair (state `$acc` in, sums out), the `second`
-        /// (sums `$s` in, reduced) or `alone` (both); the result written over
-        /// group `gi` (`$c`: its input, if already loaded). Evaluates to (the
-        /// result byte-reflected, sums, state, next counter base).
+        /// group `[h]` of a run: the `first` (state `$acc` in, sums out), a
+        /// `mid` one (sums `$s` in and out), the `last` (sums in, reduced) or
+        /// `alone` (state in, reduced); the result written over group `gi`
+        /// (`$c`: its input, if already loaded). Evaluates to (the result
+        /// byte-reflected, sums, state, next counter base).
         macro_rules! fused_group {
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 0, Some($acc), no_sums(), false)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, first [$h:expr] $acc:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, $h, Some($acc), no_sums(), false)
             };
-            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, second $s:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, None, $s, true)
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, mid [$h:expr] $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, $h, None, $s, false)
+            };
+            ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, last $s:expr) => {
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, RUN - 1, None, $s, true)
             };
             ($cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, alone $acc:expr) => {
-                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, 1, Some($acc), no_sums(), true)
+                fused_group!(@ $cx, $nr, $at, $base, $fast, $gi, $c, $g, RUN - 1, Some($acc), no_sums(), true)
             };
-            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:literal,
+            (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:expr,
              $acc:expr, $sums:expr, $reduce:expr) => {{
-                let (cx, fast): (&Ctx, bool) = ($cx, $fast);
+                let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw[$h], $g, $acc, $sums, $reduce
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store($at($gi), ks, $c, cx.mask) };
+                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask) };
                 (g, s, x, add32($base, cx.step[usize::from(fast)]))
             }};
         }
 
         /// Fused GCM over whole groups of `data` (its length a multiple of
-        /// N·16): CTR from counter block `ctr` (32-bit increments), GHASH of
-        /// the ciphertext into `x`, one reduction per pair of groups. `rk`:
+        /// N·16), read from `input` if given (out of place) else from `data`:
+        /// CTR from counter block `ctr` (32-bit increments), GHASH of the
+        /// ciphertext into `x`, one reduction per run of RUN groups. `rk`:
         /// NR + 1 round keys. (The 128-bit instantiation is only a test
         /// reference: production AES-NI uses the hand-scheduled `aesni`
         /// kernel.)
@@ -386,27 +469,30 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            // In byte order, the last byte is the top byte of the last dword.
-            let be = |v: u128| [v, v << 120];
-            let mut inc = [[splat(0); REGS]; 2];
-            for r in 0..REGS {
-                for (f, v) in inc.iter_mut().enumerate() {
-                    v[r] = lanes(core::array::from_fn(|i| be((r * LANES + i) as u128)[f]));
+            let p = call.data.as_mut_ptr();
+            let src = match call.input {
+                Some(i) => {
+                    assert_eq!(i.len(), call.data.len());
+                    i.as_ptr()
                 }
-            }
+                None => p.cast_const(),
+            };
             let cx = Ctx {
                 k: keys(call.rk),
-                pw: power_vectors(call.powers),
+                powers: call.powers,
+                hk: call.hk,
                 mask: splat(BSWAP),
-                inc,
-                step: [splat(N as u128), splat(be(N as u128)[1])],
-                p: call.data.as_mut_ptr(),
+                step: [splat(N as u128), splat((N as u128) << 120)],
+                src,
+                p,
                 groups: call.data.len() / (16 * N),
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
             // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
-            // `call.data`, exclusively borrowed).
+            // `call.data`, exclusively borrowed), and so is `cx.src` (the
+            // same, or `call.input`, of the same length: a shared borrow, so
+            // it cannot overlap `call.data`).
             let acc = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
@@ -417,97 +503,154 @@ macro_rules! gcm_body {
             *call.x = to_u128(acc);
         }
 
-        /// The pairs of groups from group `gi` on, `c` the low 32 bits of
-        /// counter `base`: runs of pairs on the fast path (`fast_pairs`),
-        /// each followed by one on the byte-swapping path. `$pair!(b, fast)`
-        /// does one pair from counter `b` and advances `gi` by 2.
-        macro_rules! pairs {
-            ($cx:expr, $pair:ident, $base:ident, $c:ident, $gi:ident, $groups:expr) => {
-                while $gi + 1 < $groups {
-                    let fast = fast_pairs($c, ($groups - $gi) / 2);
+        /// The runs of `$len` groups from group `gi` on, `c` the low 32
+        /// bits of counter `base`: stretches of runs on the fast path
+        /// (`fast_runs`), each followed by one on the byte-swapping path.
+        /// `$run!(b, fast)` does one run from counter `b` and advances `gi`
+        /// by `$len`.
+        macro_rules! runs {
+            ($cx:expr, $run:ident, $base:ident, $c:ident, $gi:ident, $groups:expr, $len:expr) => {
+                let len: usize = $len;
+                while $gi + len <= $groups {
+                    let fast = fast_runs($c, ($groups - $gi) / len, len);
                     let mut be = shuffle($base, $cx.mask);
                     for _ in 0..fast {
-                        $pair!(be, true);
+                        $run!(be, true);
                     }
-                    $base = add32($base, splat((fast * 2 * N) as u128));
-                    $c = $c.wrapping_add((fast * 2 * N) as u32);
-                    if $gi + 1 < $groups {
-                        $pair!($base, false);
-                        $c = $c.wrapping_add(2 * N as u32);
+                    $base = add32($base, splat((fast * len * N) as u128));
+                    $c = $c.wrapping_add((fast * len * N) as u32);
+                    if $gi + len <= $groups {
+                        $run!($base, false);
+                        $c = $c.wrapping_add((len * N) as u32);
                     }
                 }
             };
         }
 
         /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
-        /// of group i's ciphertext runs with group i+1's AES; groups
-        /// (2j, 2j+1) share one reduction. Returns the state. (Out of line,
-        /// so that each direction's loop is its own function.)
+        /// of group i's ciphertext runs with group i+2's AES (read back from
+        /// memory); each run of RUN groups shares one reduction. Returns the
+        /// state. (Out of line, so that each direction's loop is its own
+        /// function.)
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
-            if groups == 0 {
-                return acc;
+            // The reflected ciphertext of group gi, read back from the data.
+            let ct = |gi| {
+                // SAFETY: every use has gi < groups, a group already written
+                // (see `Ctx::at`).
+                unsafe { load_group(at(gi), cx.mask).1 }
+            };
+            // Groups 0 and 1: AES only.
+            let lead = groups.min(2);
+            for gi in 0..lead {
+                let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
+                base = add32(base, cx.step[0]);
+                c = c.wrapping_add(N as u32);
+                // SAFETY: group gi < groups (see `Ctx::at`).
+                unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
-            let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
-            base = add32(base, cx.step[0]);
-            c = c.wrapping_add(N as u32);
-            // SAFETY: group 0 < groups (see `Ctx::at`).
-            let mut g = unsafe { xor_store(at(0), ks, None, cx.mask) };
-            let mut gi = 1;
-            // Groups gi, gi + 1 with the GHASH of gi − 1 (in `g`) and gi.
+            if groups == 1 {
+                return reduce(ghash_part(&cx.pw(RUN - 1), &ct(0), Some(acc), no_sums()));
+            }
+            let mut gi = lead;
+            // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
+            // RUN − 2, read back (from L1): the AES of a group does not wait
+            // for the ciphertext of the group just before it.
+            macro_rules! run {
+                ($b:ident, $fast:literal) => {
+                    let (_, mut s, _, mut b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [0] acc);
+                    for h in 1..RUN - 1 {
+                        (_, s, _, b) = fused_group!(
+                            cx, NR, at, b, $fast, gi + h, None, &ct(gi + h - 2), mid [h] s
+                        );
+                    }
+                    (_, _, acc, $b) = fused_group!(
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 3), last s
+                    );
+                    gi += RUN;
+                };
+            }
+            runs!(cx, run, base, c, gi, groups, RUN);
+            // Fewer than RUN groups left: pairs, as the last two of a run.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    let (g1, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, None, &g, first acc);
-                    (g, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, None, &g1, second s);
+                    let (_, s, _, b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [RUN - 2] acc);
+                    (_, _, acc, $b) =
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi - 1), last s);
                     gi += 2;
                 };
             }
-            pairs!(cx, pair, base, c, gi, groups);
-            // `g`: group gi − 1, the first of a pair or the last alone.
+            runs!(cx, pair, base, c, gi, groups, 2);
+            // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
             if gi < groups {
-                let (g1, s, _, _) = fused_group!(cx, NR, at, base, false, gi, None, &g, first acc);
-                reduce(ghash_part(&cx.pw[1], &g1, None, s))
+                let (_, s, _, _) =
+                    fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first [RUN - 2] acc);
+                acc = reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s));
+                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi), Some(acc), no_sums()))
             } else {
-                reduce(ghash_part(&cx.pw[1], &g, Some(acc), no_sums()))
+                let s = ghash_part(&cx.pw(RUN - 2), &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s))
             }
         }
 
         /// Fused decryption of the data (`gcm_crypt`) from `start`: each
-        /// group's ciphertext is hashed with its own AES; groups (2j, 2j+1)
-        /// share one reduction. Returns the state.
+        /// group's ciphertext is hashed with its own AES; each run of RUN
+        /// groups shares one reduction. Returns the state.
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx, start: Start) -> __m128i {
+        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
-            // Groups gi, gi + 1, each with its own GHASH.
+            // The reflected ciphertext of group gi, for its GHASH.
+            let ct = |gi| {
+                // SAFETY: every use has gi < groups (see `Ctx::at`).
+                unsafe { load_group(cx.src_at(gi), cx.mask).1 }
+            };
+            // Groups gi .. gi + RUN, each with its own GHASH; the ciphertext
+            // is loaded for the GHASH, and again to be decrypted (`opaque`).
+            macro_rules! run {
+                ($b:ident, $fast:literal) => {
+                    let (_, mut s, _, mut b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [0] acc);
+                    for h in 1..RUN - 1 {
+                        (_, s, _, b) =
+                            fused_group!(cx, NR, at, b, $fast, gi + h, None, &ct(gi + h), mid [h] s);
+                    }
+                    (_, _, acc, $b) = fused_group!(
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 1), last s
+                    );
+                    gi += RUN;
+                };
+            }
+            runs!(cx, run, base, c, gi, groups, RUN);
+            // Fewer than RUN groups left: pairs, as the last two of a run.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    // SAFETY: gi + 1 < groups (see `Ctx::at`).
-                    let (c, g) = unsafe { load_group(at(gi), cx.mask) };
-                    let (_, s, _, b) = fused_group!(cx, NR, at, $b, $fast, gi, Some(&c), &g, first acc);
-                    // SAFETY: as above.
-                    let (c, g) = unsafe { load_group(at(gi + 1), cx.mask) };
-                    (_, _, acc, $b) = fused_group!(cx, NR, at, b, $fast, gi + 1, Some(&c), &g, second s);
+                    let (_, s, _, b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [RUN - 2] acc);
+                    (_, _, acc, $b) =
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi + 1), last s);
                     gi += 2;
                 };
             }
-            pairs!(cx, pair, base, c, gi, groups);
+            runs!(cx, pair, base, c, gi, groups, 2);
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
-                let (c, g) = unsafe { load_group(at(gi), cx.mask) };
+                let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
                 (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
             }
             acc

@@ -21,15 +21,20 @@ mod body;
 pub(super) mod aesni;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
-/// each width): `rk` the NR + 1 round keys, `powers` H^32..H^1, CTR from
+/// each width): `rk` the NR + 1 round keys, `powers` H^64..H^1 and `hk`
+/// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
-/// place, GHASH of the ciphertext into `x`.
+/// place or from `input`, GHASH of the ciphertext into `x`.
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
+    pub(crate) hk: &'a [u128; POWERS],
     pub(crate) ctr: [u8; 16],
     pub(crate) x: &'a mut u128,
     pub(crate) data: &'a mut [u8],
+    /// Read the text from here (as long as `data`) and write `data`; `None`:
+    /// in place.
+    pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
 }
 
@@ -66,31 +71,62 @@ fn reduce128(lo: __m128i, mi: __m128i, hi: __m128i) -> __m128i {
     )
 }
 
+/// `gcm::ghash::mont_mul` (the Montgomery product `a·b·y^-128`) with
+/// PCLMULQDQ: for the powers of H of a new key.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(super) fn mont_mul(a: u128, b: u128) -> u128 {
+    let (a, b) = (from_u128(a), from_u128(b));
+    let mi = _mm_xor_si128(
+        _mm_clmulepi64_si128::<0x01>(a, b),
+        _mm_clmulepi64_si128::<0x10>(a, b),
+    );
+    let (lo, hi) = (
+        _mm_clmulepi64_si128::<0x00>(a, b),
+        _mm_clmulepi64_si128::<0x11>(a, b),
+    );
+    to_u128(reduce128(lo, mi, hi))
+}
+
 /// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
 /// into state `x` with 128-bit PCLMULQDQ: block i of n multiplies
-/// H^(n−i), one Montgomery reduction (see `gcm::ghash`). For the few
-/// blocks after the whole groups, and the one length block of every tag.
+/// H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords: three
+/// multiplications a block), one Montgomery reduction (see `gcm::ghash`).
+/// For the few blocks after the whole groups, an AAD, and the one length
+/// block of every tag.
 ///
 /// # Safety
 /// The CPU has PCLMULQDQ and SSE4.1.
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) unsafe fn ghash_few(powers: &[u128; POWERS], x: u128, data: &[u8]) -> u128 {
+pub(super) unsafe fn ghash_few(
+    powers: &[u128; POWERS],
+    hk: &[u128; POWERS],
+    x: u128,
+    data: &[u8],
+) -> u128 {
     let blocks = data.as_chunks::<16>().0;
     let n = blocks.len();
     assert!(n <= 16);
     if n == 0 {
         return x;
     }
+    let mask = from_u128(BSWAP);
     let z = _mm_setzero_si128();
     let (mut lo, mut mi, mut hi) = (z, z, z);
+    let first = POWERS - n;
     for (i, b) in blocks.iter().enumerate() {
-        let d = u128::from_be_bytes(*b) ^ if i == 0 { x } else { 0 };
-        let (d, p) = (from_u128(d), from_u128(powers[POWERS - n + i]));
+        // One load and a byte swap: the block as `u128::from_be_bytes`.
+        let mut d = _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask);
+        if i == 0 {
+            d = _mm_xor_si128(d, from_u128(x));
+        }
+        let (p, k) = (from_u128(powers[first + i]), from_u128(hk[first + i]));
+        let dk = _mm_xor_si128(d, _mm_shuffle_epi32::<0x4e>(d));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, p));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, p));
-        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x01>(d, p));
-        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x10>(d, p));
+        mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x00>(dk, k));
     }
+    // Karatsuba's middle term, then the reduction.
+    let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
     to_u128(reduce128(lo, mi, hi))
 }
 
@@ -197,18 +233,6 @@ macro_rules! width {
         fn keys(rk: &[[u8; 16]]) -> [V; 15] {
             $keys(rk)
         }
-        /// `LANES` values, the first in lane 0 (setup only: through memory).
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn lanes(x: [u128; LANES]) -> V {
-            let mut b = [0u8; 16 * LANES];
-            for (c, v) in b.chunks_exact_mut(16).zip(x) {
-                c.copy_from_slice(&v.to_le_bytes());
-            }
-            // SAFETY: `b` holds 16 · LANES bytes.
-            unsafe { load(b.as_ptr()) }
-        }
-
         gcm_body!($feat);
     };
 }
