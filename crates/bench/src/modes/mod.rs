@@ -8,7 +8,7 @@
 //! | `cbc-enc` | multi-stream engine, N streams of `size` bytes (distinct keys, expanded once); `aesflow_modes::cbc` for one | `cbc` `Encryptor` (one stream) | `openssl speed -evp aes-N-cbc` (one stream) | N CBC jobs submitted, then flushed (N lanes) |
 //! | `cbc-dec` | `aesflow_modes::cbc::decrypt_in_place` | `cbc` `Decryptor` | `… -decrypt` | one CBC decrypt job |
 //! | `ctr` | `aesflow_modes::Ctr` | `ctr` `Ctr128BE` | `… -evp aes-N-ctr` | one CNTR job |
-//! | `gcm-seal` / `gcm-open` | `aesflow_modes::Gcm`, 12-byte nonce, 13 bytes of AAD (seal in place; open out of place, `open_into`) | `aes-gcm` detached (open: copy, then in place) | `… -evp aes-N-gcm -aead [-decrypt]` | one GCM job |
+//! | `gcm-seal` / `gcm-open` | `aesflow_modes::Gcm`, 12-byte nonce, 13 bytes of AAD (out of place: `seal_into`, `open_into`) | `aes-gcm` detached (open: copy, then in place) | `… -evp aes-N-gcm -aead [-decrypt]` | one GCM job |
 //!
 //! CBC encryption is serial within a stream, so one stream is bound by the
 //! latency of the AES rounds; the multi-stream rows give the *total*
@@ -350,8 +350,9 @@ pub fn run_modes(
     {
         notes.push(
             "gcm: one message per operation, 12-byte nonce, 13-byte AAD, tag computed \
-             (openssl speed -aead does the same); aesflow opens out of place (open_into, as \
-             ipsec-mb's src/dst jobs), RustCrypto copies the ciphertext in, then opens in place"
+             (openssl speed -aead does the same); aesflow seals and opens out of place \
+             (seal_into/open_into, as ipsec-mb's src/dst jobs); RustCrypto seals in place and \
+             copies the ciphertext in, then opens in place"
                 .into(),
         );
     }
