@@ -23,12 +23,11 @@
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
-//! Measured on an AMD EPYC virtual machine (family 25 model 1, Zen 3 class) that exposes AVX2, VAES
-//! and VPCLMULQDQ but not AVX-512, 16 KiB, 13-byte AAD, best of 15 × 500
-//! (`cargo bench -p aesflow-modes --bench modes_speed`), beside
-//! `openssl speed -evp aes-N-gcm -bytes 16384` (OpenSSL 3.0) in the same
-//! session: seal with `vaes256` 7.2 / 6.9 GB/s (AES-128 / AES-256) against
-//! 3.6–3.75 / 3.3–3.5, open about the same as seal; with `aesni` 4.5 / 4.0.
+//! Measured on an AMD EPYC (Zen 4, AVX-512 with VAES and VPCLMULQDQ),
+//! 16 KiB, 13-byte AAD, out of place, beside Intel ipsec-mb 1.3 in the
+//! same run (`aesflow bench --modes --mode-ops gcm-seal,gcm-open`): AES-128
+//! seal and open 13.2–13.3 GB/s, 1.12–1.16× ipsec-mb; AES-256 10.6–10.9
+//! GB/s, 1.04–1.17×. The README's performance section has the full table.
 //!
 //! # Decryption never releases unauthenticated plaintext
 //!
