@@ -9,7 +9,8 @@
 //! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
 //! ```
 //!
-//! `MS_SIZE` sets the bytes per stream. Without `--bench` (as under
+//! `MS_SIZE` sets the bytes per stream; `MS_STREAMS=8,16` the stream counts,
+//! `MS_BACKEND=vaes` the one backend to run. Without `--bench` (as under
 //! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
@@ -81,9 +82,18 @@ fn main() {
     }
     let ceiling = ecb.iter().copied().fold(0.0, f64::max);
     println!("streams  backend   keys      GB/s  x best ECB");
+    // `MS_STREAMS=16,32` and `MS_BACKEND=vaes` narrow the table.
+    let counts: Vec<usize> = std::env::var("MS_STREAMS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 2, 4, 8, 16, 32, 64]);
+    let only = std::env::var("MS_BACKEND").ok();
     for backend in Backend::available() {
+        if only.as_deref().is_some_and(|b| b != backend.name()) {
+            continue;
+        }
         let engine = MultiStream::new(backend).expect("available");
-        for streams in [1usize, 2, 4, 8, 16, 32, 64] {
+        for &streams in &counts {
             let keys: Vec<RoundKeys> = (0..streams)
                 .map(|s| RoundKeys::from_bytes(&[s as u8 + 1; 16]).expect("key"))
                 .collect();
