@@ -53,6 +53,77 @@ pub(super) struct Zmm(__m512i);
 
 impl Quad for Zmm {
     const PREFETCH: bool = true;
+    fn batch(groups: usize) -> usize {
+        zmm_batch(groups)
+    }
+    #[inline(always)]
+    unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
+        // SAFETY: AVX-512F and 16B readable bytes at each `p[l] + off`
+        // (caller).
+        unsafe {
+            match B {
+                4 => {
+                    let r = p.map(|q| _mm512_loadu_si512(q.add(off).cast()));
+                    let c = transpose4(r);
+                    core::array::from_fn(|j| Zmm(c[j]))
+                }
+                2 => {
+                    let pair = |a: *const u8, b: *const u8| {
+                        let lo = _mm512_castsi256_si512(_mm256_loadu_si256(a.add(off).cast()));
+                        _mm512_inserti64x4::<1>(lo, _mm256_loadu_si256(b.add(off).cast()))
+                    };
+                    // a = [p0.0 p0.1 p1.0 p1.1], b = [p2.0 p2.1 p3.0 p3.1].
+                    let (a, b) = (pair(p[0], p[1]), pair(p[2], p[3]));
+                    let c = [
+                        _mm512_shuffle_i64x2::<0x88>(a, b),
+                        _mm512_shuffle_i64x2::<0xDD>(a, b),
+                    ];
+                    core::array::from_fn(|j| Zmm(c[j]))
+                }
+                _ => core::array::from_fn(|j| Zmm::gather_impl(p, off + 16 * j)),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_cols<const B: usize>(p: &[*mut u8; 4], off: usize, v: &[Self; B]) {
+        // SAFETY: AVX-512F and 16B writable bytes at each `p[l] + off`
+        // (caller).
+        unsafe {
+            match B {
+                4 => {
+                    let r = transpose4([v[0].0, v[1].0, v[2].0, v[3].0]);
+                    for l in 0..4 {
+                        _mm512_storeu_si512(p[l].add(off).cast(), r[l]);
+                    }
+                }
+                2 => {
+                    // [c0.0 c1.0 c0.1 c1.1] and [c0.2 c1.2 c0.3 c1.3]:
+                    // streams 0, 1 and 2, 3, two blocks each.
+                    let (c0, c1) = (v[0].0, v[1].0);
+                    let a = _mm512_permutex2var_epi64(
+                        c0,
+                        _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0),
+                        c1,
+                    );
+                    let b = _mm512_permutex2var_epi64(
+                        c0,
+                        _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4),
+                        c1,
+                    );
+                    let to = |l: usize, x: __m256i| _mm256_storeu_si256(p[l].add(off).cast(), x);
+                    to(0, _mm512_castsi512_si256(a));
+                    to(1, _mm512_extracti64x4_epi64::<1>(a));
+                    to(2, _mm512_castsi512_si256(b));
+                    to(3, _mm512_extracti64x4_epi64::<1>(b));
+                }
+                _ => {
+                    for (j, x) in v.iter().enumerate() {
+                        Zmm::scatter(p, off + 16 * j, *x);
+                    }
+                }
+            }
+        }
+    }
     #[inline(always)]
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self {
         // SAFETY: AVX-512F and 16 readable bytes at each `p[l] + off`
@@ -112,6 +183,46 @@ impl Quad for Zmm {
         // SAFETY: AVX-512F (caller).
         unsafe { Zmm::barrier_impl(v) }
     }
+    #[inline(always)]
+    unsafe fn enc_row<const GR: usize, const R: usize>(a: Self, rows: *const u8) -> Self {
+        // SAFETY: the row is 64 readable bytes (caller); AVX-512F, VAES
+        // (caller).
+        unsafe { Zmm::enc_row_impl::<GR, R, false>(a, rows) }
+    }
+    #[inline(always)]
+    unsafe fn enc_last_row<const GR: usize, const R: usize>(a: Self, rows: *const u8) -> Self {
+        // SAFETY: as `enc_row`.
+        unsafe { Zmm::enc_row_impl::<GR, R, true>(a, rows) }
+    }
+}
+
+/// Blocks per stream the 512-bit batched path loads at once with `groups`
+/// groups: 4 up to four groups (16 input quads beside four chains), 2 with
+/// eight (16 input quads beside eight chains: 32 registers hold no more).
+fn zmm_batch(groups: usize) -> usize {
+    if groups <= 4 { 4 } else { 2 }
+}
+
+/// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
+/// `r[j]` (its own inverse): eight `VSHUFI64X2`.
+///
+/// # Safety
+/// AVX-512F.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
+    // t0 = [r0.0 r0.1 r1.0 r1.1], t1 = [r0.2 r0.3 r1.2 r1.3], t2, t3 the
+    // same of r2, r3.
+    let t0 = _mm512_shuffle_i64x2::<0x44>(r[0], r[1]);
+    let t1 = _mm512_shuffle_i64x2::<0xEE>(r[0], r[1]);
+    let t2 = _mm512_shuffle_i64x2::<0x44>(r[2], r[3]);
+    let t3 = _mm512_shuffle_i64x2::<0xEE>(r[2], r[3]);
+    [
+        _mm512_shuffle_i64x2::<0x88>(t0, t2),
+        _mm512_shuffle_i64x2::<0xDD>(t0, t2),
+        _mm512_shuffle_i64x2::<0x88>(t1, t3),
+        _mm512_shuffle_i64x2::<0xDD>(t1, t3),
+    ]
 }
 
 impl Zmm {
@@ -157,6 +268,44 @@ impl Zmm {
             );
         }
         Zmm(v)
+    }
+
+    /// [`Quad::enc_row`] (`LAST`: [`Quad::enc_last_row`]): `VAESENC` with
+    /// the row as its memory operand, at a constant offset from `rows`,
+    /// so that no key occupies a register. Not `pure`: the rounds stay in
+    /// the order the kernel writes them.
+    ///
+    /// # Safety
+    /// 64 readable bytes at `rows + 64 (GR · MAX_RK + R)`.
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
+    unsafe fn enc_row_impl<const GR: usize, const R: usize, const LAST: bool>(
+        a: Self,
+        rows: *const u8,
+    ) -> Self {
+        let mut x = a.0;
+        // SAFETY: reads the 64 bytes of the row (readable: caller); writes
+        // only its register operand, no memory, stack or flags.
+        unsafe {
+            if LAST {
+                core::arch::asm!(
+                    "vaesenclast {x}, {x}, zmmword ptr [{k} + {o}]",
+                    x = inout(zmm_reg) x,
+                    k = in(reg) rows,
+                    o = const 64 * (GR * MAX_RK + R),
+                    options(readonly, nostack, preserves_flags)
+                );
+            } else {
+                core::arch::asm!(
+                    "vaesenc {x}, {x}, zmmword ptr [{k} + {o}]",
+                    x = inout(zmm_reg) x,
+                    k = in(reg) rows,
+                    o = const 64 * (GR * MAX_RK + R),
+                    options(readonly, nostack, preserves_flags)
+                );
+            }
+        }
+        Zmm(x)
     }
 
     /// [`Quad::barrier`] (the `zmm_reg` class needs the feature here).
@@ -250,6 +399,11 @@ impl Quad for Xmm4 {
     // Not with 16 xmm registers (it spills), but in the unit tests, where
     // the 32-lane emulation of the VAES kernel runs on these quads.
     const PREFETCH: bool = cfg!(test);
+    // In the unit tests the VAES kernel's batches (by gathers), so that
+    // the 32-lane emulation runs its batched path too.
+    fn batch(groups: usize) -> usize {
+        if cfg!(test) { zmm_batch(groups) } else { 1 }
+    }
     register_array_ops! {
         __m128i,
         zero: _mm_setzero_si128,
