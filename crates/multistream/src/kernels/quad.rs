@@ -305,7 +305,8 @@ unsafe fn batched<
                 if $j < B {
                     let inp: [V; G] = core::array::from_fn(|g| cols[g][$j]);
                     // SAFETY: register operations; features are the caller's.
-                    let (o, _) = unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, None) };
+                    let (o, _) =
+                        unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, None) };
                     for g in 0..G {
                         out[g][$j] = o[g];
                     }
@@ -388,7 +389,13 @@ unsafe fn single<V: Quad, const G: usize, const MODE: u8, const NR: usize, const
 /// `src[g][l] + off` are readable.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
-unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+unsafe fn block_step<
+    V: Quad,
+    const G: usize,
+    const MODE: u8,
+    const NR: usize,
+    const SHARED: bool,
+>(
     inp: &[V; G],
     st: &mut [V; G],
     key: &Keys<'_, V>,
@@ -443,9 +450,15 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize, c
         }
         round!(2 3 4 5 6 7 8 9 10 11 12 13);
         match NR {
-            10 => { enc_g!(enc_last, enc_last_row, 10: 0 1 2 3 4 5 6 7); }
-            12 => { enc_g!(enc_last, enc_last_row, 12: 0 1 2 3 4 5 6 7); }
-            _ => { enc_g!(enc_last, enc_last_row, 14: 0 1 2 3 4 5 6 7); }
+            10 => {
+                enc_g!(enc_last, enc_last_row, 10: 0 1 2 3 4 5 6 7);
+            }
+            12 => {
+                enc_g!(enc_last, enc_last_row, 12: 0 1 2 3 4 5 6 7);
+            }
+            _ => {
+                enc_g!(enc_last, enc_last_row, 14: 0 1 2 3 4 5 6 7);
+            }
         }
         let mut out = [V::zero(); G];
         for g in 0..G {

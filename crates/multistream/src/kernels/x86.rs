@@ -603,6 +603,79 @@ mod tests {
         g
     }
 
+    /// [`Zmm::load_cols`] and [`Zmm::store_cols`] for `B` blocks at offset
+    /// `off` of four buffers: the loaded quads (as 64-byte arrays) and the
+    /// four output buffers after storing them into `outs` at `to`.
+    ///
+    /// # Safety
+    /// AVX-512F; `off + 16 B` within every buffer.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn cols_round_trip<const B: usize>(
+        bufs: &[Vec<u8>; 4],
+        outs: &mut [Vec<u8>; 4],
+        to: [usize; 4],
+        off: usize,
+    ) -> [[u8; 64]; B] {
+        let p = bufs.each_ref().map(|b| b.as_ptr());
+        let q: Vec<*mut u8> = outs.iter_mut().map(|o| o.as_mut_ptr()).collect();
+        let mut g = [[0u8; 64]; B];
+        // SAFETY: `off + 16 B` within every buffer (caller); AVX-512F
+        // (caller).
+        unsafe {
+            let v = Zmm::load_cols::<B>(&p, off);
+            for (d, x) in g.iter_mut().zip(&v) {
+                Zmm::store(d.as_mut_ptr(), *x);
+            }
+            Zmm::store_cols::<B>(&to.map(|i| q[i]), off, &v);
+        }
+        g
+    }
+
+    /// The batched path's 512-bit loads and stores: 4 blocks per stream
+    /// (one 64-byte load and a 4×4 transpose), 2 (two 32-byte loads and
+    /// two shuffles), and the gathers for any other count, at every offset,
+    /// to distinct buffers and (idle lanes) several lanes to one.
+    #[test]
+    fn zmm_cols_round_trip() {
+        if !std::arch::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        fn check<const B: usize>() {
+            let bufs: [Vec<u8>; 4] =
+                core::array::from_fn(|l| (0..160).map(|i| (l * 160 + i * 7 + 3) as u8).collect());
+            for to in [[0, 1, 2, 3], [3, 2, 1, 0], [0, 1, 3, 3], [2, 2, 2, 2]] {
+                for off in 0..=(160 - 16 * B) {
+                    let mut outs: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0u8; 160]);
+                    // SAFETY: AVX-512F checked above; off + 16B <= 160.
+                    let g = unsafe { cols_round_trip::<B>(&bufs, &mut outs, to, off) };
+                    for (j, q) in g.iter().enumerate() {
+                        for l in 0..4 {
+                            let o = off + 16 * j;
+                            assert_eq!(
+                                &q[16 * l..16 * l + 16],
+                                &bufs[l][o..o + 16],
+                                "B={B} col {j} lane {l} at {off}"
+                            );
+                        }
+                    }
+                    for (l, &t) in to.iter().enumerate() {
+                        // Lanes sharing a buffer: any one of them may stay.
+                        if to.iter().filter(|&&u| u == t).count() > 1 {
+                            continue;
+                        }
+                        let mut want = vec![0u8; 160];
+                        want[off..off + 16 * B].copy_from_slice(&bufs[l][off..off + 16 * B]);
+                        assert_eq!(outs[t], want, "B={B} store lane {l} to {t} at {off}");
+                    }
+                }
+            }
+        }
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<4>();
+    }
+
     /// The 512-bit gather (masked broadcasts in `asm!`) and scatter
     /// (extract stores) — AVX-512F only, so this runs on any AVX-512F CPU
     /// (VAES not needed) and skips elsewhere: every offset, lanes to
