@@ -200,7 +200,17 @@ impl Quad for Zmm {
 /// groups: 4 up to four groups (16 input quads beside four chains), 2 with
 /// eight (16 input quads beside eight chains: 32 registers hold no more).
 fn zmm_batch(groups: usize) -> usize {
-    if groups <= 4 { 4 } else { 2 }
+    static B: std::sync::OnceLock<[usize; 9]> = std::sync::OnceLock::new();
+    let b = B.get_or_init(|| {
+        let mut b = [4, 4, 4, 4, 4, 2, 2, 2, 2];
+        if let Ok(v) = std::env::var("MS_B") {
+            for (i, c) in v.split(',').enumerate() {
+                b[[1, 2, 4, 8][i]] = c.parse().unwrap();
+            }
+        }
+        b
+    });
+    b[groups]
 }
 
 /// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
