@@ -31,22 +31,24 @@
 //!   and the engine keeps up to 8 groups = 32 streams = 8 independent zmm
 //!   chains in flight; with AES-NI a group is four xmm registers and the
 //!   engine keeps 2 groups = 8 streams = 8 xmm chains.
-//! * **Gather and scatter.** All lanes advance by a common offset. At
-//!   each width the kernel steps one block at a time: it reads block `i`
-//!   of a group's four streams into the four 128-bit lanes (512-bit VAES:
-//!   masked 16-byte broadcast loads, `VBROADCASTI32X4`, merged into one
-//!   register; 256-bit: `VINSERTI128` from memory), runs the rounds of all
-//!   groups interleaved, and writes each lane's block with
-//!   `VEXTRACTI32X4`/`VEXTRACTI128` to memory — no 4×4 transposes of
-//!   consecutive blocks, whose shuffles share a vector port with
-//!   `VAESENC`. With 32 zmm registers the next block's gather is issued
-//!   during the current block's rounds.
+//! * **Batches, gathers and scatters.** All lanes advance by a common
+//!   offset. With 512-bit VAES the kernel reads two blocks of each stream
+//!   at a time (32-byte loads, transposed into two registers that hold
+//!   block `i` and `i + 1` of a group's four streams), runs the two steps,
+//!   and transposes the outputs back for 32-byte stores; a call's odd last
+//!   block goes one block at a time. The 256-bit and AES-NI kernels step
+//!   one block at a time: block `i` of a group's four streams is gathered
+//!   into the four 128-bit lanes (512-bit: masked 16-byte broadcast loads,
+//!   `VBROADCASTI32X4`, merged into one register, issued during the
+//!   previous block's rounds; 256-bit: `VINSERTI128` from memory) and each
+//!   lane's output block is written with `VEXTRACTI32X4`/`VEXTRACTI128`
+//!   to memory. The rounds of all groups run interleaved.
 //! * **Round keys.** When every stream of a class has the same key, its
 //!   round keys are broadcast to the four lanes once per call and stay in
 //!   registers. Otherwise each lane has its own keys: round key `r` of a
 //!   group is a 64-byte row built from its four streams' keys when a lane
-//!   is (re)filled, and copied once per kernel call into the kernel's
-//!   locals, from which `AESENC` reads it as a memory operand.
+//!   is (re)filled, which `AESENC` reads in place as its memory operand
+//!   (512-bit VAES: `asm!`, so that no row is loaded into a register).
 //! * **Refill policy.** Streams are started longest first (LPT). The kernel
 //!   runs `min(remaining blocks)` blocks at once; then every lane whose
 //!   stream ended writes back its chaining value and is **refilled** with

@@ -2,20 +2,31 @@
 //! one per stream of a 4-lane group (a zmm register with VAES, four xmm
 //! registers with AES-NI).
 //!
-//! Each call runs `n` blocks on `G` groups (`4G` lanes), one block per
-//! lane at a time: [`Quad::gather`] reads block `i` of a group's four
-//! streams straight into the four lanes (with 512-bit VAES, four masked
-//! 16-byte broadcast loads merged into one register: load uops, no
-//! shuffles or ORs competing with `VAESENC` for its ports; issued during
-//! the previous block's rounds, see [`Quad::PREFETCH`]), the `G` chains
-//! run their rounds interleaved, and [`Quad::scatter`] writes each lane's
-//! output block (`VEXTRACTI32X4`/`VEXTRACTI128` to memory: a store, no
-//! shuffle). Idle lanes write into a stack sink, so no store is
-//! conditional; a call runs in pieces of at most `PIECE` blocks, the
-//! sink's size. (Loading four consecutive blocks of each stream and
-//! transposing them in registers, the earlier design, costs shuffles on
-//! the AES ports: on this project's Zen 3 machine the 256-bit kernel ran
-//! 10–30 % slower that way.)
+//! Each call runs `n` blocks on `G` groups (`4G` lanes). CBC encryption
+//! can only advance a stream one block per step, but its plaintext can be
+//! read ahead, so a call has two paths:
+//!
+//! * **Batches** ([`batched`], when [`Quad::batch`] is above 1: the
+//!   512-bit VAES quad, 2 blocks per stream): [`Quad::load_cols`] reads
+//!   the next `B` blocks of each of a group's four streams at once (with
+//!   VAES two 32-byte loads and shuffles per pair of streams — a
+//!   transpose of 128-bit lanes in registers — instead of four 16-byte
+//!   gathers per block), the `B` steps run, and [`Quad::store_cols`]
+//!   transposes the `B` outputs back and writes each stream's `16 B`
+//!   bytes with wide stores. Measured on Zen 4, 2-block batches beat both
+//!   the per-block gathers (+0 / +8 / +6 / +9 % at 8 / 16 / 32 / 64
+//!   streams) and 4-block ones (see `x86::zmm_batch`).
+//! * **One block at a time** ([`single`]: the rest of a call after its
+//!   batches, and every block on the 256-bit and AES-NI quads):
+//!   [`Quad::gather`] reads block `i` of a group's four streams straight
+//!   into the four lanes (512-bit VAES: four masked 16-byte broadcast
+//!   loads merged into one register; issued during the previous block's
+//!   rounds, see [`Quad::PREFETCH`]), and [`Quad::scatter`] writes each
+//!   lane's output block (`VEXTRACTI32X4`/`VEXTRACTI128` to memory).
+//!
+//! In both the `G` chains run their rounds interleaved. Idle lanes write
+//! into a stack sink, so no store is conditional; a call with idle lanes
+//! runs in pieces of at most `PIECE` blocks, the sink's size.
 //!
 //! All lanes advance by the same byte offset, so a call needs one base
 //! pointer per lane and no per-lane pointer arithmetic per block. Lanes
@@ -26,7 +37,10 @@
 //! (broadcast to the four lanes) once per call and stays in registers;
 //! otherwise round key `r` of group `g` is the 64-byte row
 //! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys,
-//! and read as a memory operand.
+//! and read in place by [`Quad::enc_row`] — with VAES as `VAESENC`'s
+//! memory operand at a constant offset (`asm!`), so no key takes a
+//! register (LLVM otherwise loads rows into registers and spills the
+//! batch's inputs).
 
 use super::lanes::LaneCtx;
 use super::{CBC_ENC, CFB_DEC, CFB_ENC};
@@ -304,9 +318,11 @@ unsafe fn batched<
             ($j:expr) => {
                 if $j < B {
                     let inp: [V; G] = core::array::from_fn(|g| cols[g][$j]);
-                    // SAFETY: register operations; features are the caller's.
-                    let (o, _) =
-                        unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, None) };
+                    let (o, _) = {
+                        // SAFETY: register operations; features are the
+                        // caller's.
+                        unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, None) }
+                    };
                     for g in 0..G {
                         out[g][$j] = o[g];
                     }

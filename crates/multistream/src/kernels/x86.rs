@@ -196,21 +196,19 @@ impl Quad for Zmm {
     }
 }
 
-/// Blocks per stream the 512-bit batched path loads at once with `groups`
-/// groups: 4 up to four groups (16 input quads beside four chains), 2 with
-/// eight (16 input quads beside eight chains: 32 registers hold no more).
+/// Blocks per stream the 512-bit batched path loads at once: 2 at every
+/// group count. Lanes bench on Zen 4 (CBC, AES-128, 16 KiB per stream,
+/// distinct keys; best of four runs each on a loaded 2-vCPU VM), 8 / 16 /
+/// 32 / 64 streams in GB/s: 2 blocks 8.65 / 11.86 / 10.37 / 10.62, 4
+/// blocks up to four groups (2 with eight) 8.49 / 11.29 / 10.26 / 10.18,
+/// one block at a time by gathers 8.37 / 9.56 / 10.35 / 10.46 (the
+/// gathers before this path, with the round keys copied to the stack:
+/// 8.65 / 10.93 / 9.77 / 9.73). With eight groups LLVM merges two
+/// batches' 32-byte loads and stores into 64-byte ones, i.e. it runs
+/// 4-block transposes with some spills.
 fn zmm_batch(groups: usize) -> usize {
-    static B: std::sync::OnceLock<[usize; 9]> = std::sync::OnceLock::new();
-    let b = B.get_or_init(|| {
-        let mut b = [4, 4, 4, 4, 4, 2, 2, 2, 2];
-        if let Ok(v) = std::env::var("MS_B") {
-            for (i, c) in v.split(',').enumerate() {
-                b[[1, 2, 4, 8][i]] = c.parse().unwrap();
-            }
-        }
-        b
-    });
-    b[groups]
+    let _ = groups;
+    2
 }
 
 /// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
@@ -409,10 +407,15 @@ impl Quad for Xmm4 {
     // Not with 16 xmm registers (it spills), but in the unit tests, where
     // the 32-lane emulation of the VAES kernel runs on these quads.
     const PREFETCH: bool = cfg!(test);
-    // In the unit tests the VAES kernel's batches (by gathers), so that
-    // the 32-lane emulation runs its batched path too.
+    // In the unit tests batches (by gathers) of 4 blocks up to two groups
+    // and of 2 (the VAES kernel's) above, so that the 32-lane emulation
+    // runs the batched path with both batch sizes and their tails.
     fn batch(groups: usize) -> usize {
-        if cfg!(test) { zmm_batch(groups) } else { 1 }
+        match (cfg!(test), groups) {
+            (false, _) => 1,
+            (true, 1 | 2) => 4,
+            (true, g) => zmm_batch(g),
+        }
     }
     register_array_ops! {
         __m128i,
