@@ -47,8 +47,10 @@
 //!   round keys are broadcast to the four lanes once per call and stay in
 //!   registers. Otherwise each lane has its own keys: round key `r` of a
 //!   group is a 64-byte row built from its four streams' keys when a lane
-//!   is (re)filled, which `AESENC` reads in place as its memory operand
-//!   (512-bit VAES: `asm!`, so that no row is loaded into a register).
+//!   is (re)filled. Up to two groups (8 streams) the rows are loaded into
+//!   registers once per call; with more `AESENC` reads them in place as
+//!   its memory operand (512-bit VAES: `asm!`, so that no row is loaded
+//!   into a register).
 //! * **Refill policy.** Streams are started longest first (LPT). The kernel
 //!   runs `min(remaining blocks)` blocks at once; then every lane whose
 //!   stream ended writes back its chaining value and is **refilled** with
