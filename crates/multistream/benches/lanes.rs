@@ -9,7 +9,9 @@
 //! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
 //! ```
 //!
-//! `MS_SIZE` sets the bytes per stream. Without `--bench` (as under
+//! `MS_SIZE` sets the bytes per stream; `MS_STREAMS=8,16` the stream counts,
+//! `MS_BACKEND=vaes` the one backend to run; `MS_ALIGN=1` puts every
+//! stream on a 64-byte boundary. Without `--bench` (as under
 //! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
@@ -81,9 +83,18 @@ fn main() {
     }
     let ceiling = ecb.iter().copied().fold(0.0, f64::max);
     println!("streams  backend   keys      GB/s  x best ECB");
+    // `MS_STREAMS=16,32` and `MS_BACKEND=vaes` narrow the table.
+    let counts: Vec<usize> = std::env::var("MS_STREAMS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 2, 4, 8, 16, 32, 64]);
+    let only = std::env::var("MS_BACKEND").ok();
     for backend in Backend::available() {
+        if only.as_deref().is_some_and(|b| b != backend.name()) {
+            continue;
+        }
         let engine = MultiStream::new(backend).expect("available");
-        for streams in [1usize, 2, 4, 8, 16, 32, 64] {
+        for &streams in &counts {
             let keys: Vec<RoundKeys> = (0..streams)
                 .map(|s| RoundKeys::from_bytes(&[s as u8 + 1; 16]).expect("key"))
                 .collect();
@@ -92,20 +103,31 @@ fn main() {
             // modulo 4 KiB).
             let skew = std::env::var("MS_SKEW").is_ok_and(|v| v == "1");
             let pad = |s: usize| if skew { 320 * s } else { 0 };
-            let in_bufs: Vec<Vec<u8>> =
-                (0..streams).map(|s| vec![s as u8; size + pad(s)]).collect();
+            // `MS_ALIGN=1`: every input and output starts on a 64-byte
+            // boundary (a layout experiment).
+            let align = std::env::var("MS_ALIGN").is_ok_and(|v| v == "1");
+            let fix = |p: *const u8| if align { p.align_offset(64) } else { 0 };
+            let in_bufs: Vec<Vec<u8>> = (0..streams)
+                .map(|s| vec![s as u8; size + pad(s) + 64])
+                .collect();
             let mut out_bufs: Vec<Vec<u8>> = (0..streams)
-                .map(|s| vec![0u8; size + pad(s) + 160])
+                .map(|s| vec![0u8; size + pad(s) + 160 + 64])
                 .collect();
             let input: Vec<&[u8]> = in_bufs
                 .iter()
                 .enumerate()
-                .map(|(s, b)| &b[pad(s)..])
+                .map(|(s, b)| {
+                    let o = pad(s) + fix(b[pad(s)..].as_ptr());
+                    &b[o..o + size]
+                })
                 .collect();
             let mut output: Vec<&mut [u8]> = out_bufs
                 .iter_mut()
                 .enumerate()
-                .map(|(s, b)| &mut b[pad(s) + 160..])
+                .map(|(s, b)| {
+                    let o = pad(s) + 160 + fix(b[pad(s) + 160..].as_ptr());
+                    &mut b[o..o + size]
+                })
                 .collect();
             for shared in [false, true] {
                 let g = measure(streams * size, || {

@@ -20,9 +20,8 @@
 // Index loops over parallel per-lane arrays read better than zips here.
 #![allow(clippy::needless_range_loop)]
 
-use super::stream::{MAX_RK, Sched, Stream};
+use super::stream::{MAX_RK, Sched, Stream, wipe};
 use super::{MAX_GROUPS, MAX_LANES, Simd};
-use zeroize::Zeroize;
 
 /// 64 bytes, aligned for one zmm load.
 #[derive(Clone, Copy)]
@@ -87,7 +86,7 @@ impl LaneCtx {
             let mut k = [0u8; 16];
             k.copy_from_slice(&self.keys[from / 4][r].0[fo..fo + 16]);
             self.keys[to / 4][r].0[to_o..to_o + 16].copy_from_slice(&k);
-            k.zeroize();
+            wipe(&mut k, [0; 16]);
         }
         let s = self.lane_state(from);
         self.set_lane_state(to, &s);
@@ -100,9 +99,9 @@ impl LaneCtx {
         self.dst[l] = core::ptr::null_mut();
         let o = 16 * (l % 4);
         for row in self.keys[l / 4][..self.rows].iter_mut() {
-            row.0[o..o + 16].zeroize();
+            wipe(lane_bytes(&mut row.0, o), [0; 16]);
         }
-        self.state[l / 4].0[o..o + 16].zeroize();
+        wipe(lane_bytes(&mut self.state[l / 4].0, o), [0; 16]);
     }
 }
 
@@ -111,14 +110,19 @@ impl Drop for LaneCtx {
         let (groups, rows) = (self.used_groups, self.rows);
         for g in self.keys[..groups].iter_mut() {
             for z in g[..rows].iter_mut() {
-                z.0.zeroize();
+                wipe(z, Z([0; 64]));
             }
         }
         for z in self.state.iter_mut() {
-            z.0.zeroize();
+            wipe(z, Z([0; 64]));
         }
-        self.shared.zeroize();
+        wipe(&mut self.shared, [[0; 16]; MAX_RK]);
     }
+}
+
+/// The 16 bytes of a lane at offset `o` of a 64-byte row.
+fn lane_bytes(row: &mut [u8; 64], o: usize) -> &mut [u8; 16] {
+    (&mut row[o..o + 16]).try_into().expect("16 bytes")
 }
 
 /// A stream as the scheduler sees it.
@@ -246,6 +250,6 @@ pub(crate) fn run(simd: Simd, mode: u8, nr: usize, streams: &mut [Stream<'_, Sch
     drop(src);
     for (i, mut st) in finished {
         streams[i].state = st;
-        st.zeroize();
+        wipe(&mut st, [0; 16]);
     }
 }

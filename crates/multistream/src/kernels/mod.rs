@@ -3,9 +3,10 @@
 //!
 //! * [`lanes`]: the lane context and the scheduler (LPT fill, refill,
 //!   compaction) that drives a kernel call by call;
-//! * `quad`: the kernel, written once over a group of four lanes (one
-//!   block per lane at a time by 16-byte gathers and scatters, with
-//!   interleaved rounds);
+//! * `quad`: the kernel, written once over a group of four lanes
+//!   (batches of consecutive blocks per lane, transposed in registers, or
+//!   one block per lane at a time by 16-byte gathers and scatters; the
+//!   rounds interleaved);
 //! * `x86`: the group types (one zmm with VAES, two ymm with 256-bit
 //!   VAES, four xmm with AES-NI) and
 //!   the entry points the scheduler dispatches to.

@@ -2,20 +2,31 @@
 //! one per stream of a 4-lane group (a zmm register with VAES, four xmm
 //! registers with AES-NI).
 //!
-//! Each call runs `n` blocks on `G` groups (`4G` lanes), one block per
-//! lane at a time: [`Quad::gather`] reads block `i` of a group's four
-//! streams straight into the four lanes (with 512-bit VAES, four masked
-//! 16-byte broadcast loads merged into one register: load uops, no
-//! shuffles or ORs competing with `VAESENC` for its ports; issued during
-//! the previous block's rounds, see [`Quad::PREFETCH`]), the `G` chains
-//! run their rounds interleaved, and [`Quad::scatter`] writes each lane's
-//! output block (`VEXTRACTI32X4`/`VEXTRACTI128` to memory: a store, no
-//! shuffle). Idle lanes write into a stack sink, so no store is
-//! conditional; a call runs in pieces of at most `PIECE` blocks, the
-//! sink's size. (Loading four consecutive blocks of each stream and
-//! transposing them in registers, the earlier design, costs shuffles on
-//! the AES ports: on this project's Zen 3 machine the 256-bit kernel ran
-//! 10–30 % slower that way.)
+//! Each call runs `n` blocks on `G` groups (`4G` lanes). CBC encryption
+//! can only advance a stream one block per step, but its plaintext can be
+//! read ahead, so a call has two paths:
+//!
+//! * **Batches** ([`batched`], when [`Quad::batch`] is above 1: the
+//!   512-bit VAES quad, 2 blocks per stream): [`Quad::load_cols`] reads
+//!   the next `B` blocks of each of a group's four streams at once (with
+//!   VAES two 32-byte loads and shuffles per pair of streams — a
+//!   transpose of 128-bit lanes in registers — instead of four 16-byte
+//!   gathers per block), the `B` steps run, and [`Quad::store_cols`]
+//!   transposes the `B` outputs back and writes each stream's `16 B`
+//!   bytes with wide stores. Measured on Zen 4, 2-block batches beat both
+//!   the per-block gathers (+0 / +8 / +6 / +9 % at 8 / 16 / 32 / 64
+//!   streams) and 4-block ones (see `x86::zmm_batch`).
+//! * **One block at a time** ([`single`]: the rest of a call after its
+//!   batches, and every block on the 256-bit and AES-NI quads):
+//!   [`Quad::gather`] reads block `i` of a group's four streams straight
+//!   into the four lanes (512-bit VAES: four masked 16-byte broadcast
+//!   loads merged into one register; issued during the previous block's
+//!   rounds, see [`Quad::PREFETCH`]), and [`Quad::scatter`] writes each
+//!   lane's output block (`VEXTRACTI32X4`/`VEXTRACTI128` to memory).
+//!
+//! In both the `G` chains run their rounds interleaved. Idle lanes write
+//! into a stack sink, so no store is conditional; a call with idle lanes
+//! runs in pieces of at most `PIECE` blocks, the sink's size.
 //!
 //! All lanes advance by the same byte offset, so a call needs one base
 //! pointer per lane and no per-lane pointer arithmetic per block. Lanes
@@ -25,8 +36,12 @@
 //! Round keys: with `SHARED` every lane has the same key, which is loaded
 //! (broadcast to the four lanes) once per call and stays in registers;
 //! otherwise round key `r` of group `g` is the 64-byte row
-//! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys,
-//! and read as a memory operand.
+//! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys.
+//! Up to two groups (`REG_GROUPS`) the rows are loaded once per call and
+//! stay in registers; with more they are read in place by
+//! [`Quad::enc_row`] — with VAES as `VAESENC`'s memory operand at a
+//! constant offset (`asm!`), so no key takes a register (LLVM otherwise
+//! loads rows into registers and spills the batch's inputs).
 
 use super::lanes::LaneCtx;
 use super::{CBC_ENC, CFB_DEC, CFB_ENC};
@@ -58,6 +73,23 @@ pub(super) trait Quad: Copy {
     unsafe fn enc(a: Self, k: Self) -> Self;
     /// The last AES round (`AESENCLAST`).
     unsafe fn enc_last(a: Self, k: Self) -> Self;
+    /// [`Quad::enc`] with round key `R` of group `GR` from the lanes' key
+    /// rows at `rows` (`ctx.keys`: row `(GR, R)` is the 64 bytes at
+    /// `rows + 64 (GR · MAX_RK + R)`). With 512-bit VAES it is `AESENC`'s
+    /// memory operand (`asm!`: LLVM otherwise loads the rows into
+    /// registers, which then crowd out the batched path's inputs).
+    #[inline(always)]
+    unsafe fn enc_row<const GR: usize, const R: usize>(a: Self, rows: *const u8) -> Self {
+        // SAFETY: the row is 64 readable bytes (caller); features are the
+        // caller's.
+        unsafe { Self::enc(a, Self::load(rows.add(64 * (GR * super::MAX_RK + R)))) }
+    }
+    /// [`Quad::enc_last`] with a key row, as [`Quad::enc_row`].
+    #[inline(always)]
+    unsafe fn enc_last_row<const GR: usize, const R: usize>(a: Self, rows: *const u8) -> Self {
+        // SAFETY: as `enc_row`.
+        unsafe { Self::enc_last(a, Self::load(rows.add(64 * (GR * super::MAX_RK + R)))) }
+    }
     /// Whether the one-block-at-a-time path gathers the next block during
     /// this block's rounds: a second set of `G` quads live across the
     /// rounds, which pays with 32 zmm registers (llvm-mca, 32 streams:
@@ -70,6 +102,33 @@ pub(super) trait Quad: Copy {
     /// for equal pointers the last lane's block stays); nothing else is
     /// written.
     unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self);
+    /// Consecutive blocks per stream that the batched path loads at once
+    /// with `G` groups (1: no batches, one block at a time by
+    /// [`Quad::gather`]/[`Quad::scatter`]). A batch keeps `B` quads of
+    /// input per group in registers, so this is what the register file
+    /// holds beside the `G` chains.
+    fn batch(groups: usize) -> usize {
+        let _ = groups;
+        1
+    }
+    /// Blocks `j = 0..B` of the four lanes, transposed: `[j]` lane `l` =
+    /// the 16 bytes at `p[l] + off + 16j`. Default: `B` gathers.
+    #[inline(always)]
+    unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
+        // SAFETY: 16B readable bytes at each `p[l] + off` (caller).
+        core::array::from_fn(|j| unsafe { Self::gather(p, off + 16 * j) })
+    }
+    /// The inverse of [`Quad::load_cols`]: lane `l` of `v[j]` to the 16
+    /// bytes at `p[l] + off + 16j`, nothing else written (idle lanes may
+    /// share a pointer; then which lane's bytes stay is unspecified).
+    /// Default: `B` scatters.
+    #[inline(always)]
+    unsafe fn store_cols<const B: usize>(p: &[*mut u8; 4], off: usize, v: &[Self; B]) {
+        for (j, x) in v.iter().enumerate() {
+            // SAFETY: 16B writable bytes at each `p[l] + off` (caller).
+            unsafe { Self::scatter(p, off + 16 * j, *x) }
+        }
+    }
     /// A scheduling barrier (an empty `asm!` reading and writing `v` in
     /// its registers): LLVM keeps the barriers in program order, so round
     /// `r` of every chain issues before round `r + 1` of any. Without it
@@ -123,9 +182,8 @@ pub(super) unsafe fn run<
         // bytes.
         *s = unsafe { V::load(ctx.state[g].0.as_ptr()) };
     }
-    // The round keys, copied once into locals: the stores to the lanes'
-    // outputs cannot alias them, so the compiler never reloads or re-copies
-    // them inside the loop (with `SHARED` they fit in registers).
+    // With `SHARED` the one key, broadcast once into registers; otherwise
+    // the lanes' rows in `ctx.keys`, read in place as memory operands.
     let shared = if SHARED {
         // SAFETY: register values from `ctx.shared` (16-byte rows,
         // NR < MAX_RK); features are the caller's.
@@ -134,9 +192,11 @@ pub(super) unsafe fn run<
         // SAFETY: a register value.
         [unsafe { V::zero() }; super::MAX_RK]
     };
-    let keys: [[V; super::MAX_RK]; G] = core::array::from_fn(|g| {
+    // Up to `REG_GROUPS` groups with their own keys: the rows, copied
+    // once into locals, which then stay in registers.
+    let own: [[V; super::MAX_RK]; REG_GROUPS] = core::array::from_fn(|g| {
         core::array::from_fn(|r| {
-            if r > NR || SHARED {
+            if SHARED || g >= G || G > REG_GROUPS || r > NR {
                 // SAFETY: a register value.
                 unsafe { V::zero() }
             } else {
@@ -146,7 +206,12 @@ pub(super) unsafe fn run<
             }
         })
     });
-    let key = |g: usize, r: usize| -> V { if SHARED { shared[r] } else { keys[g][r] } };
+    let keys = Keys::<V> {
+        shared: &shared,
+        own: &own,
+        rows: ctx.keys.as_ptr().cast(),
+    };
+    let key = &keys;
     // Idle lanes store into `sink` (so that no store is conditional);
     // with idle lanes the call runs in pieces of at most `PIECE` blocks.
     let idle = active < 4 * G;
@@ -167,7 +232,7 @@ pub(super) unsafe fn run<
         // are readable at `src` and writable at every live lane's `dst`
         // (caller); idle lanes (only with `idle`: m <= PIECE) write
         // blocks `..m` of `sink`.
-        unsafe { blocks::<V, G, MODE, NR>(&from, &to, m, &mut st, &key) };
+        unsafe { blocks::<V, G, MODE, NR, SHARED>(&from, &to, m, &mut st, key) };
         done += m;
     }
     if idle {
@@ -180,7 +245,132 @@ pub(super) unsafe fn run<
     }
 }
 
-/// `m` blocks, one per lane at a time: gather, rounds, scatter. With
+/// A call's round keys: with `SHARED`, the one key broadcast into
+/// registers (`shared`); otherwise the lanes' 64-byte rows `ctx.keys`
+/// (`rows`), read in place.
+struct Keys<'a, V> {
+    shared: &'a [V; super::MAX_RK],
+    /// With at most `REG_GROUPS` groups (and not `SHARED`): their rows.
+    own: &'a [[V; super::MAX_RK]; REG_GROUPS],
+    rows: *const u8,
+}
+
+/// Group counts up to which a call with a key per stream holds the keys in
+/// registers (22 zmm for two groups, beside the chains and a batch's
+/// inputs) rather than reading rows from memory. Measured on Zen 4
+/// (`aesflow bench`, CBC, 8 streams, best of five alternating runs):
+/// 8.83 GB/s against 8.29 with memory operands.
+const REG_GROUPS: usize = 2;
+
+impl<V: Quad> Keys<'_, V> {
+    /// Round key 0 of group `g`.
+    ///
+    /// # Safety
+    /// Without `SHARED`, `g < MAX_GROUPS`; features are the caller's.
+    #[inline(always)]
+    unsafe fn k0<const G: usize, const SHARED: bool>(&self, g: usize) -> V {
+        if SHARED {
+            self.shared[0]
+        } else if G <= REG_GROUPS {
+            self.own[g % REG_GROUPS][0]
+        } else {
+            // SAFETY: row `(g, 0)` of `ctx.keys` (g < MAX_GROUPS: caller).
+            unsafe { V::load(self.rows.add(64 * g * super::MAX_RK)) }
+        }
+    }
+}
+
+/// `m` blocks: first batches of [`Quad::batch`] blocks per lane
+/// ([`batched`]), then the rest one block at a time ([`single`]).
+///
+/// # Safety
+/// As [`run`]: `m` blocks are readable at every lane's `src` and writable
+/// at every lane's `dst`.
+#[inline(always)]
+unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+    src: &[[*const u8; 4]; G],
+    dst: &[[*mut u8; 4]; G],
+    m: usize,
+    st: &mut [V; G],
+    key: &Keys<'_, V>,
+) {
+    // SAFETY: the caller's contract, passed on.
+    let done = unsafe {
+        match V::batch(G) {
+            4 => batched::<V, G, MODE, NR, SHARED, 4>(src, dst, m, st, key),
+            2 => batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key),
+            _ => 0,
+        }
+    };
+    // SAFETY: blocks `done..m` remain, readable and writable (caller).
+    unsafe { single::<V, G, MODE, NR, SHARED>(src, dst, done, m, st, key) }
+}
+
+/// `B` blocks per lane at a time while `B` remain: each group's next `B`
+/// blocks are loaded with [`Quad::load_cols`] (with 512-bit VAES: one
+/// 64- or 32-byte load per stream and a transpose in registers, instead of
+/// four 16-byte gathers per block), the `B` steps run, and their outputs
+/// go out with [`Quad::store_cols`]. Returns the blocks done (a multiple
+/// of `B`, at most `m`).
+///
+/// # Safety
+/// As [`blocks`].
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+unsafe fn batched<
+    V: Quad,
+    const G: usize,
+    const MODE: u8,
+    const NR: usize,
+    const SHARED: bool,
+    const B: usize,
+>(
+    src: &[[*const u8; 4]; G],
+    dst: &[[*mut u8; 4]; G],
+    m: usize,
+    st: &mut [V; G],
+    key: &Keys<'_, V>,
+) -> usize {
+    let mut i = 0;
+    while i + B <= m {
+        // SAFETY: blocks `i..i + B` (within `m`) of every lane are
+        // readable (caller); features are the caller's.
+        let cols: [[V; B]; G] =
+            core::array::from_fn(|g| unsafe { V::load_cols::<B>(&src[g], 16 * i) });
+        // SAFETY: a register value.
+        let mut out = [[unsafe { V::zero() }; B]; G];
+        // Step `j` of the batch; a macro, so that the steps are unrolled
+        // (as a loop LLVM keeps `cols` and `out` on the stack).
+        macro_rules! step {
+            ($j:expr) => {
+                if $j < B {
+                    let inp: [V; G] = core::array::from_fn(|g| cols[g][$j]);
+                    let (o, _) = {
+                        // SAFETY: register operations; features are the
+                        // caller's.
+                        unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, None) }
+                    };
+                    for g in 0..G {
+                        out[g][$j] = o[g];
+                    }
+                }
+            };
+        }
+        const { assert!(B <= 4) };
+        step!(0);
+        step!(1);
+        step!(2);
+        step!(3);
+        for g in 0..G {
+            // SAFETY: blocks `i..i + B` of every lane are writable (caller).
+            unsafe { V::store_cols::<B>(&dst[g], 16 * i, &out[g]) };
+        }
+        i += B;
+    }
+    i
+}
+
+/// Blocks `from..m`, one per lane at a time: gather, rounds, scatter. With
 /// [`Quad::PREFETCH`], block `i + 1` is gathered during the rounds of
 /// block `i` (after round 1, see [`block_step`]), so its loads are in
 /// flight long before the chain needs them; the last step re-reads block
@@ -190,14 +380,15 @@ pub(super) unsafe fn run<
 /// As [`run`]: `m` blocks are readable at every lane's `src` and writable
 /// at every lane's `dst`.
 #[inline(always)]
-unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
+unsafe fn single<V: Quad, const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
     src: &[[*const u8; 4]; G],
     dst: &[[*mut u8; 4]; G],
+    from: usize,
     m: usize,
     st: &mut [V; G],
-    key: &impl Fn(usize, usize) -> V,
+    key: &Keys<'_, V>,
 ) {
-    if m == 0 {
+    if from >= m {
         return;
     }
     let gather = |off: usize| -> [V; G] {
@@ -206,12 +397,12 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         core::array::from_fn(|g| unsafe { V::gather(&src[g], off) })
     };
     let mut inp = if V::PREFETCH {
-        gather(0)
+        gather(16 * from)
     } else {
         // SAFETY: a register value.
         [unsafe { V::zero() }; G]
     };
-    for i in 0..m {
+    for i in from..m {
         if !V::PREFETCH {
             inp = gather(16 * i);
         }
@@ -219,7 +410,7 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         // SAFETY: register operations and (with `PREFETCH`) gathers of
         // block `min(i + 1, m - 1) < m` (readable: caller); features are
         // the caller's.
-        let (out, next) = unsafe { block_step::<V, G, MODE, NR>(&inp, st, key, fetch) };
+        let (out, next) = unsafe { block_step::<V, G, MODE, NR, SHARED>(&inp, st, key, fetch) };
         for g in 0..G {
             // SAFETY: block `i < m` of every lane is writable (caller).
             unsafe { V::scatter(&dst[g], 16 * i, out[g]) };
@@ -241,10 +432,16 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
 /// `src[g][l] + off` are readable.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
-unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
+unsafe fn block_step<
+    V: Quad,
+    const G: usize,
+    const MODE: u8,
+    const NR: usize,
+    const SHARED: bool,
+>(
     inp: &[V; G],
     st: &mut [V; G],
-    key: &impl Fn(usize, usize) -> V,
+    key: &Keys<'_, V>,
     fetch: Option<(&[[*const u8; 4]; G], usize)>,
 ) -> ([V; G], [V; G]) {
     // SAFETY: register operations, and gathers the caller vouches for;
@@ -253,25 +450,41 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
         let mut x = [V::zero(); G];
         let mut next = [V::zero(); G];
         for g in 0..G {
+            let k0 = key.k0::<G, SHARED>(g);
             // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[g] = if MODE == CBC_ENC {
-                V::xor(V::xor(inp[g], key(g, 0)), st[g])
+                V::xor(V::xor(inp[g], k0), st[g])
             } else {
-                V::xor(st[g], key(g, 0))
+                V::xor(st[g], k0)
             };
         }
-        // A macro, not a closure: a closure does not inherit the kernel's
-        // target features.
+        // Macros, not closures: a closure does not inherit the kernel's
+        // target features. Group and round are literals, so that a key
+        // row's offset is a constant of the instruction.
+        macro_rules! enc_g {
+            ($f:ident, $fr:ident, $r:literal: $($g:literal)+) => {$(
+                if $g < G {
+                    x[$g] = if SHARED {
+                        V::$f(x[$g], key.shared[$r])
+                    } else if G <= REG_GROUPS {
+                        V::$f(x[$g], key.own[$g % REG_GROUPS][$r])
+                    } else {
+                        V::$fr::<$g, $r>(x[$g], key.rows)
+                    };
+                }
+            )+};
+        }
         macro_rules! round {
-            ($r:expr) => {
-                for g in 0..G {
-                    x[g] = V::enc(x[g], key(g, $r));
+            ($($r:literal)+) => {$(
+                if $r < NR {
+                    enc_g!(enc, enc_row, $r: 0 1 2 3 4 5 6 7);
+                    for v in x.iter_mut() {
+                        V::barrier(v);
+                    }
                 }
-                for v in x.iter_mut() {
-                    V::barrier(v);
-                }
-            };
+            )+};
         }
+        const { assert!(G <= 8 && NR <= 14) };
         round!(1);
         // The next block's gathers after round 1, outside the round loop
         // (inside it, LLVM stops unrolling the rounds).
@@ -280,12 +493,20 @@ unsafe fn block_step<V: Quad, const G: usize, const MODE: u8, const NR: usize>(
                 next[g] = V::gather(&src[g], off);
             }
         }
-        for r in 2..NR {
-            round!(r);
+        round!(2 3 4 5 6 7 8 9 10 11 12 13);
+        match NR {
+            10 => {
+                enc_g!(enc_last, enc_last_row, 10: 0 1 2 3 4 5 6 7);
+            }
+            12 => {
+                enc_g!(enc_last, enc_last_row, 12: 0 1 2 3 4 5 6 7);
+            }
+            _ => {
+                enc_g!(enc_last, enc_last_row, 14: 0 1 2 3 4 5 6 7);
+            }
         }
         let mut out = [V::zero(); G];
         for g in 0..G {
-            x[g] = V::enc_last(x[g], key(g, NR));
             out[g] = if MODE == CBC_ENC {
                 x[g]
             } else {
