@@ -21,11 +21,10 @@
 //!
 //! [`RoundKeys::dec_equiv`]: crate::key_schedule::RoundKeys::dec_equiv
 
-use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
 use crate::x86::v128::{
     Ctr, Keys, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
-    xts_mul_alpha8,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -216,38 +215,75 @@ pub(super) fn cbc_encrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [B
     keyed::<CBC>(keys, iv, blocks, false);
 }
 
-/// XTS over whole blocks: eight tweak registers, each advanced by α^8 per
-/// group independently; after the main loop they hold the next eight
-/// tweaks in order, which the remainder uses.
+/// The XTS tweak `t` (little-endian) times α, on general-purpose registers.
+#[inline(always)]
+fn xts_double(t: u128) -> u128 {
+    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
+}
+
+/// A tweak held as a 128-bit integer, as a register (little-endian).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn tweak_reg(t: u128) -> __m128i {
+    _mm_set_epi64x((t >> 64) as i64, t as i64)
+}
+
+/// The next `WIDTH` tweaks from `t` on, as registers; `t` advances past
+/// them.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn xts_tweaks(t: &mut u128) -> [__m128i; WIDTH] {
+    let mut tw = [_mm_setzero_si128(); WIDTH];
+    map_unrolled!(tw, |_old| {
+        let this = *t;
+        *t = xts_double(this);
+        tweak_reg(this)
+    });
+    tw
+}
+
+/// XTS over whole blocks. The tweaks are a serial chain of doublings on
+/// general-purpose registers (shift, shift-double, mask, XOR: integer ALU
+/// work, which runs beside the AES rounds instead of competing with them
+/// for the vector ports the way a vector multiplication by α^8 per block
+/// does), each moved to an xmm register for its block; those of the next
+/// group of eight are computed while the current group runs, so the
+/// chain's latency is off the rounds' path.
 #[target_feature(enable = "aes,sse2")]
 fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block]) {
     let keys = load_keys(rk);
-    let mut tw = [_mm_setzero_si128(); WIDTH];
-    let mut t = *tweak;
-    for v in tw.iter_mut() {
-        *v = load(&t);
-        t = xts_mul_alpha(&t);
-    }
-    t.zeroize();
+    // `first`: the tweak of the first block not yet processed.
+    let mut first = u128::from_le_bytes(*tweak);
     let mut chunks = blocks.chunks_exact_mut(WIDTH);
-    for c in &mut chunks {
-        let mut x = [_mm_setzero_si128(); WIDTH];
-        for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
-            *v = _mm_xor_si128(load(b), *t);
-        }
-        crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
-        for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(tw.iter_mut()) {
-            store(b, _mm_xor_si128(*v, *t));
-            *t = xts_mul_alpha8(*t);
+    if chunks.len() > 0 {
+        // `u`: the first tweak not yet generated.
+        let mut u = first;
+        let mut next = xts_tweaks(&mut u);
+        for c in &mut chunks {
+            let tw = next;
+            first = u;
+            // The next group's tweaks (one group too many on the last
+            // step, unused).
+            next = xts_tweaks(&mut u);
+            let mut x = [_mm_setzero_si128(); WIDTH];
+            for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
+                *v = _mm_xor_si128(load(b), *t);
+            }
+            crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
+            for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(&tw) {
+                store(b, _mm_xor_si128(*v, *t));
+            }
         }
     }
-    let rest = chunks.into_remainder();
-    for (b, t) in rest.iter_mut().zip(&tw) {
-        let mut x = [_mm_xor_si128(load(b), *t)];
+    let mut t = first;
+    for b in chunks.into_remainder() {
+        let tv = tweak_reg(t);
+        let mut x = [_mm_xor_si128(load(b), tv)];
         crypt_n::<NR, 1, DEC>(&mut x, &keys);
-        store(b, _mm_xor_si128(x[0], *t));
+        store(b, _mm_xor_si128(x[0], tv));
+        t = xts_double(t);
     }
-    store(tweak, tw[rest.len()]);
+    *tweak = t.to_le_bytes();
 }
 
 /// KeySubWord with the AES instruction: with the word in all four columns,
