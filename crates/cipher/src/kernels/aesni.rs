@@ -21,10 +21,11 @@
 //!
 //! [`RoundKeys::dec_equiv`]: crate::key_schedule::RoundKeys::dec_equiv
 
-use crate::kernel::{Block, impl_kernel};
+use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::{KeySchedule, MAX_ROUND_KEYS};
 use crate::x86::v128::{
-    Ctr, Keys, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n,
+    Ctr, Keys, crypt_n, dec_n, enc_n, load, load_keys, load_n, store, store_n, xor_n, xts_double,
+    xts_mul_alpha8_bytes, xts_mul_alpha8_clmul,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -215,76 +216,54 @@ pub(super) fn cbc_encrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [B
     keyed::<CBC>(keys, iv, blocks, false);
 }
 
-/// The XTS tweak `t` (little-endian) times α, on general-purpose registers.
-#[inline(always)]
-fn xts_double(t: u128) -> u128 {
-    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
-}
-
-/// A tweak held as a 128-bit integer, as a register (little-endian).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn tweak_reg(t: u128) -> __m128i {
-    _mm_set_epi64x((t >> 64) as i64, t as i64)
-}
-
-/// The next `WIDTH` tweaks from `t` on, as registers; `t` advances past
-/// them.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn xts_tweaks(t: &mut u128) -> [__m128i; WIDTH] {
-    let mut tw = [_mm_setzero_si128(); WIDTH];
-    map_unrolled!(tw, |_old| {
-        let this = *t;
-        *t = xts_double(this);
-        tweak_reg(this)
-    });
-    tw
-}
-
-/// XTS over whole blocks. The tweaks are a serial chain of doublings on
-/// general-purpose registers (shift, shift-double, mask, XOR: integer ALU
-/// work, which runs beside the AES rounds instead of competing with them
-/// for the vector ports the way a vector multiplication by α^8 per block
-/// does), each moved to an xmm register for its block; those of the next
-/// group of eight are computed while the current group runs, so the
-/// chain's latency is off the rounds' path.
-#[target_feature(enable = "aes,sse2")]
-fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blocks: &mut [Block]) {
-    let keys = load_keys(rk);
-    // `first`: the tweak of the first block not yet processed.
-    let mut first = u128::from_le_bytes(*tweak);
-    let mut chunks = blocks.chunks_exact_mut(WIDTH);
-    if chunks.len() > 0 {
-        // `u`: the first tweak not yet generated.
-        let mut u = first;
-        let mut next = xts_tweaks(&mut u);
-        for c in &mut chunks {
-            let tw = next;
-            first = u;
-            // The next group's tweaks (one group too many on the last
-            // step, unused).
-            next = xts_tweaks(&mut u);
-            let mut x = [_mm_setzero_si128(); WIDTH];
-            for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
-                *v = _mm_xor_si128(load(b), *t);
+/// XTS over whole blocks (`$name`, compiled for `$features`): eight tweak
+/// registers, each advanced by α^8 per group independently with `$mul8`;
+/// after the main loop they hold the next eight tweaks in order, and the
+/// remainder advances the first of them by α after each block (indexing
+/// the registers by a variable would keep them in memory).
+macro_rules! xts_fn {
+    ($name:ident, $features:literal, $mul8:path) => {
+        #[target_feature(enable = $features)]
+        fn $name<const NR: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweak: &mut Block,
+            blocks: &mut [Block],
+        ) {
+            let keys = load_keys(rk);
+            let mut t = *tweak;
+            let mut tw = [_mm_setzero_si128(); WIDTH];
+            map_unrolled!(tw, |_old| {
+                let this = load(&t);
+                t = xts_mul_alpha(&t);
+                this
+            });
+            t.zeroize();
+            let mut chunks = blocks.chunks_exact_mut(WIDTH);
+            for c in &mut chunks {
+                let mut x = [_mm_setzero_si128(); WIDTH];
+                for ((v, b), t) in x.iter_mut().zip(c.iter()).zip(&tw) {
+                    *v = _mm_xor_si128(load(b), *t);
+                }
+                crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
+                for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(&tw) {
+                    store(b, _mm_xor_si128(*v, *t));
+                }
+                map_unrolled!(tw, |t| $mul8(t));
             }
-            crypt_n::<NR, WIDTH, DEC>(&mut x, &keys);
-            for ((v, b), t) in x.iter().zip(c.iter_mut()).zip(&tw) {
-                store(b, _mm_xor_si128(*v, *t));
+            let mut t = tw[0];
+            for b in chunks.into_remainder() {
+                let mut x = [_mm_xor_si128(load(b), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &keys);
+                store(b, _mm_xor_si128(x[0], t));
+                t = xts_double(t);
             }
+            store(tweak, t);
         }
-    }
-    let mut t = first;
-    for b in chunks.into_remainder() {
-        let tv = tweak_reg(t);
-        let mut x = [_mm_xor_si128(load(b), tv)];
-        crypt_n::<NR, 1, DEC>(&mut x, &keys);
-        store(b, _mm_xor_si128(x[0], tv));
-        t = xts_double(t);
-    }
-    *tweak = t.to_le_bytes();
+    };
 }
+
+xts_fn!(xts, "aes,sse2", xts_mul_alpha8_bytes);
+xts_fn!(xts_clmul, "aes,sse2,pclmulqdq", xts_mul_alpha8_clmul);
 
 /// KeySubWord with the AES instruction: with the word in all four columns,
 /// ShiftRows moves nothing, so `AESENCLAST` with a zero round key is SubBytes
@@ -309,6 +288,8 @@ fn sub_word_ni(w: u32) -> u32 {
 const ECB: u8 = 0;
 const CBC: u8 = 1;
 const XTS: u8 = 2;
+/// XTS with the tweak update by `PCLMULQDQ` (the CPU must have it).
+const XTS_CLMUL: u8 = 3;
 
 /// `OP` in the direction `DEC` with AES-`NR`.
 #[target_feature(enable = "aes,sse2,ssse3")]
@@ -320,7 +301,9 @@ fn run<const NR: usize, const OP: u8, const DEC: bool>(
     match OP {
         ECB => ecb::<NR, DEC>(rk, blocks),
         CBC => cbc::<NR, DEC>(rk, state, blocks),
-        _ => xts::<NR, DEC>(rk, state, blocks),
+        XTS => xts::<NR, DEC>(rk, state, blocks),
+        // SAFETY: `keyed` runs XTS_CLMUL only where the CPU has pclmulqdq.
+        _ => unsafe { xts_clmul::<NR, DEC>(rk, state, blocks) },
     }
 }
 
@@ -342,6 +325,16 @@ fn ctr_xor(keys: &KeySchedule, counter: &mut Block, data: &mut [u8]) {
     });
 }
 
+/// XTS of whole blocks, the tweaks updated with `PCLMULQDQ` where the
+/// CPU has it.
+fn xts_blocks(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    if crate::cpu::features().pclmulqdq {
+        keyed::<XTS_CLMUL>(keys, tweak, blocks, dec)
+    } else {
+        keyed::<XTS>(keys, tweak, blocks, dec)
+    }
+}
+
 impl_kernel! {
     impl for AesNi {
         name: "aesni",
@@ -355,7 +348,7 @@ impl_kernel! {
         ctr_xor: ctr_xor,
         cbc_encrypt: cbc_encrypt_ni,
         cbc_decrypt: |keys, iv, blocks| keyed::<CBC>(keys, iv, blocks, true),
-        xts_blocks: keyed::<XTS>,
+        xts_blocks: xts_blocks,
     }
 }
 
