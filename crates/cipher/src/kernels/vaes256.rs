@@ -25,7 +25,7 @@ use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
     Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, preceding, splat, store_n, store32, xor_n,
-    xts_mul_alpha16,
+    xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -132,57 +132,71 @@ fn run<const NR: usize, const DEC: bool>(
     (before, true)
 }
 
-/// XTS over whole blocks: [`IN_FLIGHT`] registers of tweaks, each advanced
-/// by α^16 per group independently of the others; after the main loop they
-/// hold the next 16 tweaks in order, which the remainder uses.
-#[target_feature(enable = "avx2,vaes")]
-fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, data: &mut [u8]) {
-    let k = broadcast_keys(rk);
-    let mut ts = [*tweak; 2 * IN_FLIGHT];
-    for j in 1..ts.len() {
-        ts[j] = xts_mul_alpha(&ts[j - 1]);
-    }
-    let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
-    for (t, pair) in tw.iter_mut().zip(ts.chunks_exact(2)) {
-        // SAFETY: `pair` is 32 readable bytes; unaligned load.
-        *t = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
-    }
-    ts.zeroize();
-    let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
-    for c in &mut chunks {
-        let mut x = load_n::<IN_FLIGHT>(c);
-        xor_n(&mut x, &tw);
-        crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-        xor_n(&mut x, &tw);
-        store_n(c, &x);
-        for t in tw.iter_mut() {
-            *t = xts_mul_alpha16(*t);
+/// XTS over whole blocks (`$name`, compiled for `$features`):
+/// [`IN_FLIGHT`] registers of tweaks, each advanced by α^16 per group with
+/// `$mul16` independently of the others; after the main loop they hold the
+/// next 16 tweaks in order, and the remainder advances the first of them.
+macro_rules! xts_fn {
+    ($name:ident, $features:literal, $mul16:path) => {
+        #[target_feature(enable = $features)]
+        fn $name<const NR: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweak: &mut Block,
+            data: &mut [u8],
+        ) {
+            let k = broadcast_keys(rk);
+            let mut ts = [*tweak; 2 * IN_FLIGHT];
+            for j in 1..ts.len() {
+                ts[j] = xts_mul_alpha(&ts[j - 1]);
+            }
+            let mut pairs = ts.chunks_exact(2);
+            let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
+            map_unrolled!(tw, |_old| {
+                let pair = pairs.next().expect("two tweaks per register");
+                // SAFETY: `pair` is 32 readable bytes; unaligned load.
+                unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) }
+            });
+            ts.zeroize();
+            let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
+            for c in &mut chunks {
+                let mut x = load_n::<IN_FLIGHT>(c);
+                xor_n(&mut x, &tw);
+                crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
+                xor_n(&mut x, &tw);
+                store_n(c, &x);
+                map_unrolled!(tw, |t| $mul16(t));
+            }
+            // Fewer than 16 blocks: whole registers with `tw[0]` advanced by α^2
+            // after each (once per call; indexing `tw` by a variable would keep it
+            // in memory, a store and reload on the tweak chain of every group).
+            let mut t = tw[0];
+            let rest = chunks.into_remainder();
+            let mut regs = rest.chunks_exact_mut(32);
+            for c in &mut regs {
+                let mut x = [_mm256_xor_si256(load32(c), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &k);
+                store32(c, _mm256_xor_si256(x[0], t));
+                t = xts_mul_alpha2(t);
+            }
+            let tail = regs.into_remainder();
+            let mut next = 0;
+            if !tail.is_empty() {
+                let mut buf = [0u8; 32];
+                buf[..16].copy_from_slice(tail);
+                let mut x = [_mm256_xor_si256(load32(&buf), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &k);
+                store32(&mut buf, _mm256_xor_si256(x[0], t));
+                tail.copy_from_slice(&buf[..16]);
+                buf.zeroize();
+                next = 1;
+            }
+            *tweak = lane(t, next);
         }
-    }
-    // Fewer than 16 blocks: registers `r = 0, 1, …` of `tw` in order.
-    let rest = chunks.into_remainder();
-    let mut regs = rest.chunks_exact_mut(32);
-    let mut r = 0;
-    for c in &mut regs {
-        let mut x = [_mm256_xor_si256(load32(c), tw[r])];
-        crypt_n::<NR, 1, DEC>(&mut x, &k);
-        store32(c, _mm256_xor_si256(x[0], tw[r]));
-        r += 1;
-    }
-    let tail = regs.into_remainder();
-    let mut next = 0;
-    if !tail.is_empty() {
-        let mut buf = [0u8; 32];
-        buf[..16].copy_from_slice(tail);
-        let mut x = [_mm256_xor_si256(load32(&buf), tw[r])];
-        crypt_n::<NR, 1, DEC>(&mut x, &k);
-        store32(&mut buf, _mm256_xor_si256(x[0], tw[r]));
-        tail.copy_from_slice(&buf[..16]);
-        buf.zeroize();
-        next = 1;
-    }
-    *tweak = lane(tw[r], next);
+    };
 }
+
+xts_fn!(xts_run, "avx2,vaes", xts_mul_alpha16_bytes);
+xts_fn!(xts_run_clmul, "avx2,vaes,vpclmulqdq", xts_mul_alpha16_clmul);
 
 /// Lane `i` (0 or 1) of a register as a block.
 #[inline]
@@ -249,7 +263,13 @@ fn chain(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
 fn xts(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool) {
     blocks_op(keys, dec, blocks, |rk, d| {
         // SAFETY: `blocks_op` checked avx2, vaes and aes.
-        unsafe { by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d)) }
+        unsafe {
+            if crate::cpu::features().vpclmulqdq {
+                by_rounds!(rk, dec => xts_run_clmul::<_, ?>(rk, tweak, d))
+            } else {
+                by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d))
+            }
+        }
     });
 }
 
