@@ -7,8 +7,9 @@
 //! * ECB, fused CTR (counters as in `x86::v256::Ctr`), CBC and CFB128
 //!   decryption (the preceding ciphertext blocks formed in registers with
 //!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
-//!   α^16 per group); tails through one register and a 32-byte stack
-//!   buffer.
+//!   α^16 per group as a two-byte shift plus a reduction of the top two
+//!   bytes, by `VPCLMULQDQ` where the CPU has it); tails through one
+//!   register and a 32-byte stack buffer.
 //! * CBC encryption is serial: the AES-NI loop.
 //! * Decryption uses the equivalent inverse cipher like `aesni`; online key
 //!   expansion derives the round keys once per 64 blocks.
@@ -261,10 +262,17 @@ fn chain(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
 }
 
 fn xts(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    xts_with(keys, tweak, blocks, dec, crate::cpu::features().vpclmulqdq);
+}
+
+/// XTS with the tweak update by `VPCLMULQDQ` (`clmul`: the CPU must have
+/// it) or by shifts.
+fn xts_with(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool, clmul: bool) {
     blocks_op(keys, dec, blocks, |rk, d| {
-        // SAFETY: `blocks_op` checked avx2, vaes and aes.
+        // SAFETY: `blocks_op` checked avx2, vaes and aes; `clmul` only
+        // where the CPU has vpclmulqdq.
         unsafe {
-            if crate::cpu::features().vpclmulqdq {
+            if clmul {
                 by_rounds!(rk, dec => xts_run_clmul::<_, ?>(rk, tweak, d))
             } else {
                 by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d))
@@ -301,4 +309,33 @@ mod tests {
     use crate::kernels::testutil::matches_reference;
 
     matches_reference!(Vaes256 => 31);
+
+    /// Both tweak updates (shifts, and VPCLMULQDQ where this CPU has it)
+    /// against `reference` on 0..=80 blocks, whole groups and every tail.
+    #[test]
+    fn xts_updates_match_reference() {
+        use crate::kernel::Kernel;
+        use crate::kernels::reference::Reference;
+        use crate::kernels::testutil::{random_blocks, runnable, schedules};
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        if !runnable(&Vaes256) {
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(32);
+        for ks in schedules(&mut rng) {
+            for n in 0..=80 {
+                for dec in [false, true] {
+                    let data = random_blocks(&mut rng, n);
+                    let t0: Block = rng.random();
+                    let (mut want, mut wt) = (data.clone(), t0);
+                    Reference.xts_blocks(&ks, &mut wt, &mut want, dec);
+                    for clmul in [false, crate::cpu::features().vpclmulqdq] {
+                        let (mut got, mut gt) = (data.clone(), t0);
+                        xts_with(&ks, &mut gt, &mut got, dec, clmul);
+                        assert_eq!((&got, gt), (&want, wt), "clmul={clmul} dec={dec} n={n}");
+                    }
+                }
+            }
+        }
+    }
 }

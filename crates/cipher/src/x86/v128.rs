@@ -138,30 +138,3 @@ xts_mul_alpha_pow!(
     _mm_srli_si128,
     _mm_xor_si128
 );
-
-/// The XTS tweak `t` times α^8 (a whole byte): `t` shifted left by one
-/// byte, its top byte moved to the bottom and times x^7 + x^2 + x + 1
-/// (four shifted copies; the product fits in the low qword). Eight
-/// instructions against the eleven of the bit-shift form
-/// [`xts_mul_alpha8`]: the tweak update of the XTS loop competes with its
-/// AES rounds for the vector ports.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn xts_mul_alpha8_bytes(t: __m128i) -> __m128i {
-    let hi = _mm_srli_si128::<15>(t);
-    let red = _mm_xor_si128(
-        _mm_xor_si128(hi, _mm_add_epi64(hi, hi)),
-        _mm_xor_si128(_mm_slli_epi64::<2>(hi), _mm_slli_epi64::<7>(hi)),
-    );
-    _mm_xor_si128(_mm_slli_si128::<1>(t), red)
-}
-
-/// As [`xts_mul_alpha8_bytes`] with the reduction a carry-less multiply
-/// (`PCLMULQDQ`): four instructions.
-#[inline]
-#[target_feature(enable = "sse2,pclmulqdq")]
-pub fn xts_mul_alpha8_clmul(t: __m128i) -> __m128i {
-    let hi = _mm_srli_si128::<15>(t);
-    let red = _mm_clmulepi64_si128::<0x00>(hi, _mm_cvtsi32_si128(0x87));
-    _mm_xor_si128(_mm_slli_si128::<1>(t), red)
-}
