@@ -25,8 +25,8 @@ use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, preceding, splat, store_n, store32, xor_n,
-    xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul,
+    Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, ordered, preceding, splat, store_n,
+    store32, xor_n, xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -158,19 +158,29 @@ macro_rules! xts_fn {
                 unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) }
             });
             ts.zeroize();
+            // The tweaks in a stack buffer of two halves alternating by a
+            // variable index, so LLVM keeps them in memory (XORed as
+            // memory operands) and the eight data registers in registers:
+            // with eight tweak registers too, it spilled data registers
+            // between the rounds.
+            let mut buf = [tw, [_mm256_setzero_si256(); IN_FLIGHT]];
+            let mut cur = 0;
             let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
             for c in &mut chunks {
+                let next = 1 - cur;
                 let mut x = load_n::<IN_FLIGHT>(c);
-                xor_n(&mut x, &tw);
-                crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-                xor_n(&mut x, &tw);
+                xor_n(&mut x, &buf[cur]);
+                for i in 0..IN_FLIGHT {
+                    buf[next][i] = $mul16(buf[cur][i]);
+                }
+                ordered::crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
+                xor_n(&mut x, &buf[cur]);
                 store_n(c, &x);
-                map_unrolled!(tw, |t| $mul16(t));
+                cur = next;
             }
-            // Fewer than 16 blocks: whole registers with `tw[0]` advanced by α^2
-            // after each (once per call; indexing `tw` by a variable would keep it
-            // in memory, a store and reload on the tweak chain of every group).
-            let mut t = tw[0];
+            // Fewer than 16 blocks: whole registers with the first tweak
+            // register advanced by α^2 after each (once per call).
+            let mut t = buf[cur][0];
             let rest = chunks.into_remainder();
             let mut regs = rest.chunks_exact_mut(32);
             for c in &mut regs {

@@ -147,3 +147,34 @@ pub fn xts_mul_alpha16_clmul(t: __m256i) -> __m256i {
     let red = _mm256_clmulepi64_epi128::<0x00>(hi, _mm256_set1_epi64x(0x87));
     _mm256_xor_si256(_mm256_bslli_epi128::<2>(t), red)
 }
+
+/// A scheduling barrier, as `v128::round_barrier`: round `r` of every
+/// register in flight is issued before round `r + 1` of any.
+#[inline]
+#[target_feature(enable = "avx")]
+pub fn round_barrier<const N: usize>(x: &mut [__m256i; N]) {
+    for v in x.iter_mut() {
+        // SAFETY: an empty instruction sequence that reads and writes one
+        // ymm register in place; it touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(ymm_reg) * v,
+                options(nomem, nostack, preserves_flags)
+            );
+        }
+    }
+}
+
+/// The round sequences with [`round_barrier`] after each middle round (for
+/// XTS: with eight data registers, eight of tweaks and the round keys
+/// competing for sixteen, LLVM otherwise ran the rounds two registers at a
+/// time, all rounds each, with the keys in registers).
+pub mod ordered {
+    #![allow(clippy::missing_safety_doc)]
+    use core::arch::x86_64::*;
+    super::super::aes_rounds!(pub, "avx2,vaes", __m256i, _mm256_xor_si256,
+        enc: _mm256_aesenc_epi128, _mm256_aesenclast_epi128,
+        dec: _mm256_aesdec_epi128, _mm256_aesdeclast_epi128,
+        barrier: super::round_barrier);
+}
