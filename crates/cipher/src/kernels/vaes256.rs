@@ -3,7 +3,8 @@
 //!
 //! * `VAESENC` on a ymm register runs one round on two blocks; the main
 //!   loop keeps [`IN_FLIGHT`] registers (16 blocks) in flight, the round
-//!   keys broadcast once per call and held in registers.
+//!   keys broadcast once per call, and the rounds ordered across the
+//!   registers by a scheduling barrier (`x86::v256::ordered`).
 //! * ECB, fused CTR (counters as in `x86::v256::Ctr`), CBC and CFB128
 //!   decryption (the preceding ciphertext blocks formed in registers with
 //!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
@@ -88,7 +89,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
             }
         }
     }
-    crypt_n::<NR, N, DEC>(&mut x, k);
+    ordered::crypt_n::<NR, N, DEC>(&mut x, k);
     xor_n(&mut x, &post);
     store_n(d, &x);
 }
