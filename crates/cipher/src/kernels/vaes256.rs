@@ -3,12 +3,14 @@
 //!
 //! * `VAESENC` on a ymm register runs one round on two blocks; the main
 //!   loop keeps [`IN_FLIGHT`] registers (16 blocks) in flight, the round
-//!   keys broadcast once per call and held in registers.
+//!   keys broadcast once per call, and the rounds ordered across the
+//!   registers by a scheduling barrier (`x86::v256::ordered`).
 //! * ECB, fused CTR (counters as in `x86::v256::Ctr`), CBC and CFB128
 //!   decryption (the preceding ciphertext blocks formed in registers with
 //!   `VPERM2I128`) and XTS (eight registers of tweaks, each advanced by
-//!   α^16 per group); tails through one register and a 32-byte stack
-//!   buffer.
+//!   α^16 per group as a two-byte shift plus a reduction of the top two
+//!   bytes, by `VPCLMULQDQ` where the CPU has it); tails through one
+//!   register and a 32-byte stack buffer.
 //! * CBC encryption is serial: the AES-NI loop.
 //! * Decryption uses the equivalent inverse cipher like `aesni`; online key
 //!   expansion derives the round keys once per 64 blocks.
@@ -24,8 +26,8 @@ use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
 use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
-    Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, preceding, splat, store_n, store32, xor_n,
-    xts_mul_alpha16,
+    Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, ordered, preceding, splat, store_n,
+    store32, xor_n, xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -87,7 +89,7 @@ fn step<const NR: usize, const N: usize, const DEC: bool>(
             }
         }
     }
-    crypt_n::<NR, N, DEC>(&mut x, k);
+    ordered::crypt_n::<NR, N, DEC>(&mut x, k);
     xor_n(&mut x, &post);
     store_n(d, &x);
 }
@@ -132,57 +134,81 @@ fn run<const NR: usize, const DEC: bool>(
     (before, true)
 }
 
-/// XTS over whole blocks: [`IN_FLIGHT`] registers of tweaks, each advanced
-/// by α^16 per group independently of the others; after the main loop they
-/// hold the next 16 tweaks in order, which the remainder uses.
-#[target_feature(enable = "avx2,vaes")]
-fn xts_run<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, data: &mut [u8]) {
-    let k = broadcast_keys(rk);
-    let mut ts = [*tweak; 2 * IN_FLIGHT];
-    for j in 1..ts.len() {
-        ts[j] = xts_mul_alpha(&ts[j - 1]);
-    }
-    let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
-    for (t, pair) in tw.iter_mut().zip(ts.chunks_exact(2)) {
-        // SAFETY: `pair` is 32 readable bytes; unaligned load.
-        *t = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
-    }
-    ts.zeroize();
-    let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
-    for c in &mut chunks {
-        let mut x = load_n::<IN_FLIGHT>(c);
-        xor_n(&mut x, &tw);
-        crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-        xor_n(&mut x, &tw);
-        store_n(c, &x);
-        for t in tw.iter_mut() {
-            *t = xts_mul_alpha16(*t);
+/// XTS over whole blocks (`$name`, compiled for `$features`):
+/// [`IN_FLIGHT`] registers of tweaks, each advanced by α^16 per group with
+/// `$mul16` independently of the others; after the main loop they hold the
+/// next 16 tweaks in order, and the remainder advances the first of them.
+macro_rules! xts_fn {
+    ($name:ident, $features:literal, $mul16:path) => {
+        #[target_feature(enable = $features)]
+        fn $name<const NR: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweak: &mut Block,
+            data: &mut [u8],
+        ) {
+            let k = broadcast_keys(rk);
+            let mut ts = [*tweak; 2 * IN_FLIGHT];
+            for j in 1..ts.len() {
+                ts[j] = xts_mul_alpha(&ts[j - 1]);
+            }
+            let mut pairs = ts.chunks_exact(2);
+            let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
+            map_unrolled!(tw, |_old| {
+                let pair = pairs.next().expect("two tweaks per register");
+                // SAFETY: `pair` is 32 readable bytes; unaligned load.
+                unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) }
+            });
+            ts.zeroize();
+            // The tweaks in a stack buffer of two halves alternating by a
+            // variable index, so LLVM keeps them in memory (XORed as
+            // memory operands) and the eight data registers in registers:
+            // with eight tweak registers too, it spilled data registers
+            // between the rounds.
+            let mut buf = [tw, [_mm256_setzero_si256(); IN_FLIGHT]];
+            let mut cur = 0;
+            let mut chunks = data.chunks_exact_mut(32 * IN_FLIGHT);
+            for c in &mut chunks {
+                let next = 1 - cur;
+                let mut x = load_n::<IN_FLIGHT>(c);
+                xor_n(&mut x, &buf[cur]);
+                for i in 0..IN_FLIGHT {
+                    buf[next][i] = $mul16(buf[cur][i]);
+                }
+                ordered::crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
+                xor_n(&mut x, &buf[cur]);
+                store_n(c, &x);
+                cur = next;
+            }
+            // Fewer than 16 blocks: whole registers with the first tweak
+            // register advanced by α^2 after each (once per call).
+            let mut t = buf[cur][0];
+            let rest = chunks.into_remainder();
+            let mut regs = rest.chunks_exact_mut(32);
+            for c in &mut regs {
+                let mut x = [_mm256_xor_si256(load32(c), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &k);
+                store32(c, _mm256_xor_si256(x[0], t));
+                t = xts_mul_alpha2(t);
+            }
+            let tail = regs.into_remainder();
+            let mut next = 0;
+            if !tail.is_empty() {
+                let mut buf = [0u8; 32];
+                buf[..16].copy_from_slice(tail);
+                let mut x = [_mm256_xor_si256(load32(&buf), t)];
+                crypt_n::<NR, 1, DEC>(&mut x, &k);
+                store32(&mut buf, _mm256_xor_si256(x[0], t));
+                tail.copy_from_slice(&buf[..16]);
+                buf.zeroize();
+                next = 1;
+            }
+            *tweak = lane(t, next);
         }
-    }
-    // Fewer than 16 blocks: registers `r = 0, 1, …` of `tw` in order.
-    let rest = chunks.into_remainder();
-    let mut regs = rest.chunks_exact_mut(32);
-    let mut r = 0;
-    for c in &mut regs {
-        let mut x = [_mm256_xor_si256(load32(c), tw[r])];
-        crypt_n::<NR, 1, DEC>(&mut x, &k);
-        store32(c, _mm256_xor_si256(x[0], tw[r]));
-        r += 1;
-    }
-    let tail = regs.into_remainder();
-    let mut next = 0;
-    if !tail.is_empty() {
-        let mut buf = [0u8; 32];
-        buf[..16].copy_from_slice(tail);
-        let mut x = [_mm256_xor_si256(load32(&buf), tw[r])];
-        crypt_n::<NR, 1, DEC>(&mut x, &k);
-        store32(&mut buf, _mm256_xor_si256(x[0], tw[r]));
-        tail.copy_from_slice(&buf[..16]);
-        buf.zeroize();
-        next = 1;
-    }
-    *tweak = lane(tw[r], next);
+    };
 }
+
+xts_fn!(xts_run, "avx2,vaes", xts_mul_alpha16_bytes);
+xts_fn!(xts_run_clmul, "avx2,vaes,vpclmulqdq", xts_mul_alpha16_clmul);
 
 /// Lane `i` (0 or 1) of a register as a block.
 #[inline]
@@ -247,9 +273,22 @@ fn chain(keys: &KeySchedule, iv: &mut Block, blocks: &mut [Block], op: Op) {
 }
 
 fn xts(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool) {
+    xts_with(keys, tweak, blocks, dec, crate::cpu::features().vpclmulqdq);
+}
+
+/// XTS with the tweak update by `VPCLMULQDQ` (`clmul`: the CPU must have
+/// it) or by shifts.
+fn xts_with(keys: &KeySchedule, tweak: &mut Block, blocks: &mut [Block], dec: bool, clmul: bool) {
     blocks_op(keys, dec, blocks, |rk, d| {
-        // SAFETY: `blocks_op` checked avx2, vaes and aes.
-        unsafe { by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d)) }
+        // SAFETY: `blocks_op` checked avx2, vaes and aes; `clmul` only
+        // where the CPU has vpclmulqdq.
+        unsafe {
+            if clmul {
+                by_rounds!(rk, dec => xts_run_clmul::<_, ?>(rk, tweak, d))
+            } else {
+                by_rounds!(rk, dec => xts_run::<_, ?>(rk, tweak, d))
+            }
+        }
     });
 }
 
@@ -281,4 +320,33 @@ mod tests {
     use crate::kernels::testutil::matches_reference;
 
     matches_reference!(Vaes256 => 31);
+
+    /// Both tweak updates (shifts, and VPCLMULQDQ where this CPU has it)
+    /// against `reference` on 0..=80 blocks, whole groups and every tail.
+    #[test]
+    fn xts_updates_match_reference() {
+        use crate::kernel::Kernel;
+        use crate::kernels::reference::Reference;
+        use crate::kernels::testutil::{random_blocks, runnable, schedules};
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        if !runnable(&Vaes256) {
+            return;
+        }
+        let mut rng = StdRng::seed_from_u64(32);
+        for ks in schedules(&mut rng) {
+            for n in 0..=80 {
+                for dec in [false, true] {
+                    let data = random_blocks(&mut rng, n);
+                    let t0: Block = rng.random();
+                    let (mut want, mut wt) = (data.clone(), t0);
+                    Reference.xts_blocks(&ks, &mut wt, &mut want, dec);
+                    for clmul in [false, crate::cpu::features().vpclmulqdq] {
+                        let (mut got, mut gt) = (data.clone(), t0);
+                        xts_with(&ks, &mut gt, &mut got, dec, clmul);
+                        assert_eq!((&got, gt), (&want, wt), "clmul={clmul} dec={dec} n={n}");
+                    }
+                }
+            }
+        }
+    }
 }
