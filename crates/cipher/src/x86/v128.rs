@@ -112,29 +112,3 @@ fn in_byte_order(c: u128) -> __m128i {
 }
 
 ctr_state!("sse2,ssse3", __m128i, 1);
-
-/// The XTS tweak times α (IEEE 1619 §5.2, little-endian: bit 127 carries
-/// into the constant 0x87 in byte 0), branch-free.
-#[inline]
-#[target_feature(enable = "sse2")]
-pub fn xts_double(t: __m128i) -> __m128i {
-    // Each 64-bit half shifted left by one; bit 63 moves into bit 64 and
-    // bit 127 is reduced into byte 0 with 0x87. Dwords [t3, t3, t1, t1]
-    // sign-extended give the masks.
-    let hi_bits = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0x5f>(t));
-    let mask = _mm_and_si128(hi_bits, _mm_set_epi32(0, 1, 0, 0x87));
-    _mm_xor_si128(_mm_add_epi64(t, t), mask)
-}
-
-// The XTS tweak times α^8: each of eight registers advanced by α^8.
-xts_mul_alpha_pow!(
-    "sse2",
-    __m128i,
-    xts_mul_alpha8,
-    8,
-    _mm_slli_epi64,
-    _mm_srli_epi64,
-    _mm_slli_si128,
-    _mm_srli_si128,
-    _mm_xor_si128
-);

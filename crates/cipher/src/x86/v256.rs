@@ -100,18 +100,6 @@ pub fn preceding(c: __m256i, prev: __m256i) -> __m256i {
 xts_mul_alpha_pow!(
     "avx2",
     __m256i,
-    xts_mul_alpha16,
-    16,
-    _mm256_slli_epi64,
-    _mm256_srli_epi64,
-    _mm256_bslli_epi128,
-    _mm256_bsrli_epi128,
-    _mm256_xor_si256
-);
-
-xts_mul_alpha_pow!(
-    "avx2",
-    __m256i,
     xts_mul_alpha2,
     2,
     _mm256_slli_epi64,
@@ -125,8 +113,8 @@ xts_mul_alpha_pow!(
 /// lane shifted left by two bytes, its top two bytes moved to the bottom
 /// and times x^7 + x^2 + x + 1 (four shifted copies; the product fits in
 /// the low qword). Nine instructions against the eleven of the bit-shift
-/// form [`xts_mul_alpha16`]: the tweak update of the XTS loop competes with
-/// its AES rounds for the vector ports.
+/// form of `xts_mul_alpha_pow!`: the tweak update of the XTS loop competes
+/// with its AES rounds for the vector ports.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn xts_mul_alpha16_bytes(t: __m256i) -> __m256i {
