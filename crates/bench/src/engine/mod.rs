@@ -158,7 +158,7 @@ fn memory_rows(
     notes.push(format!(
         "memory: one {} MiB buffer, best of {rounds} rounds (each: one repetition of every \
          row, then one run of every peer); OpenSSL runs `openssl speed` on a buffer of the same \
-         size (-multi N for N threads); Cobblestone (chunked AES-256-GCM, copying) is compared \
+         size (-multi N for N threads); Cobblestone (chunked AES-256-GCM, out of place) is compared \
          with aes-256-gcm -aead",
         opts.mem_size >> 20,
     ));

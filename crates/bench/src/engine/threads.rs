@@ -140,10 +140,10 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
     })?;
     let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"")?;
     let (mut sealed, mut opened) = (Vec::new(), Vec::new());
-    out.measure("cobblestone-seal", "engine (copying)", |pool| {
+    out.measure("cobblestone-seal", "engine (out of place)", |pool| {
         secs(|| keys.seal_chunks(pool, 0, &buf, true, &mut sealed))
     })?;
-    out.measure("cobblestone-open", "engine (copying)", |pool| {
+    out.measure("cobblestone-open", "engine (out of place)", |pool| {
         secs(|| keys.open_chunks(pool, 0, &sealed, true, &mut opened))
     })?;
     drop((sealed, opened));
