@@ -323,10 +323,46 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// Encrypt `buf` in place; returns the full 16-byte tag (truncate it if
     /// a shorter one is wanted).
     pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        self.seal_from(nonce, aad, None, buf)
+    }
+
+    /// Seal `input` (or `out` itself, in place) into `out`; the tag.
+    fn seal_from(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        out: &mut [u8],
+    ) -> Result<Tag> {
         let mut st = self.state(nonce)?;
         st.aad(self, aad)?;
-        st.crypt(self, buf, true)?;
+        st.crypt_from(self, input, out, true)?;
         Ok(st.tag(self))
+    }
+
+    /// Open `input` (or `out` itself, in place) into `out` and verify
+    /// `tag` in constant time; on a mismatch `out` is zeroed.
+    fn open_from(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
+        check_tag_len(tag.len())?;
+        let mut st = self.state(nonce)?;
+        st.aad(self, aad)?;
+        st.crypt_from(self, input, out, false)?;
+        let mut full = st.tag(self);
+        let ok: bool = full[..tag.len()].ct_eq(tag).into();
+        full.zeroize();
+        if ok {
+            Ok(())
+        } else {
+            out.zeroize();
+            Err(Error::AuthenticationFailed)
+        }
     }
 
     /// Decrypt `buf` in place and verify `tag` (4..=16 bytes, a prefix of
@@ -339,19 +375,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
-        check_tag_len(tag.len())?;
-        let mut st = self.state(nonce)?;
-        st.aad(self, aad)?;
-        st.crypt(self, buf, false)?;
-        let mut full = st.tag(self);
-        let ok: bool = full[..tag.len()].ct_eq(tag).into();
-        full.zeroize();
-        if ok {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::AuthenticationFailed)
-        }
+        self.open_from(nonce, aad, None, tag, buf)
     }
 
     /// Encrypt `input` into `output` (same length); returns the tag. The
@@ -365,12 +389,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         output: &mut [u8],
     ) -> Result<Tag> {
         same_len(input.len(), output.len())?;
-        wipe_on_error(output, |out| {
-            let mut st = self.state(nonce)?;
-            st.aad(self, aad)?;
-            st.crypt_from(self, Some(input), out, true)?;
-            Ok(st.tag(self))
-        })
+        wipe_on_error(output, |out| self.seal_from(nonce, aad, Some(input), out))
     }
 
     /// Decrypt `input` into `output` (same length) and verify `tag`; on
@@ -385,18 +404,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
     ) -> Result<()> {
         same_len(input.len(), output.len())?;
         wipe_on_error(output, |out| {
-            check_tag_len(tag.len())?;
-            let mut st = self.state(nonce)?;
-            st.aad(self, aad)?;
-            st.crypt_from(self, Some(input), out, false)?;
-            let mut full = st.tag(self);
-            let ok: bool = full[..tag.len()].ct_eq(tag).into();
-            full.zeroize();
-            if ok {
-                Ok(())
-            } else {
-                Err(Error::AuthenticationFailed)
-            }
+            self.open_from(nonce, aad, Some(input), tag, out)
         })
     }
 

@@ -295,22 +295,21 @@ impl Zmm {
         // SAFETY: reads the 64 bytes of the row (readable: caller); writes
         // only its register operand, no memory, stack or flags.
         unsafe {
+            macro_rules! round_from_row {
+                ($op:literal) => {
+                    core::arch::asm!(
+                        concat!($op, " {x}, {x}, zmmword ptr [{k} + {o}]"),
+                        x = inout(zmm_reg) x,
+                        k = in(reg) rows,
+                        o = const 64 * (GR * MAX_RK + R),
+                        options(readonly, nostack, preserves_flags)
+                    )
+                };
+            }
             if LAST {
-                core::arch::asm!(
-                    "vaesenclast {x}, {x}, zmmword ptr [{k} + {o}]",
-                    x = inout(zmm_reg) x,
-                    k = in(reg) rows,
-                    o = const 64 * (GR * MAX_RK + R),
-                    options(readonly, nostack, preserves_flags)
-                );
+                round_from_row!("vaesenclast");
             } else {
-                core::arch::asm!(
-                    "vaesenc {x}, {x}, zmmword ptr [{k} + {o}]",
-                    x = inout(zmm_reg) x,
-                    k = in(reg) rows,
-                    o = const 64 * (GR * MAX_RK + R),
-                    options(readonly, nostack, preserves_flags)
-                );
+                round_from_row!("vaesenc");
             }
         }
         Zmm(x)

@@ -572,7 +572,7 @@ pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, d
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ and AVX.
 #[target_feature(enable = "aes,pclmulqdq,avx")]
-pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
+pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
     assert_eq!(call.rk.len(), NR + 1);
     assert_eq!(call.data.len() % 128, 0);
@@ -595,14 +595,7 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(call: GcmCall<'_>) {
         t.inc_be[j] = _mm_set_epi32((j as i32) << 24, 0, 0, 0);
     }
     let groups = call.data.len() / 128;
-    let p = call.data.as_mut_ptr();
-    let src = match call.input {
-        Some(i) => {
-            assert_eq!(i.len(), call.data.len());
-            i.as_ptr()
-        }
-        None => p.cast_const(),
-    };
+    let (p, src) = call.pointers();
     let mut c = (
         from_u128(u128::from_be_bytes(call.ctr)),
         u128::from_be_bytes(call.ctr) as u32,

@@ -467,16 +467,9 @@ macro_rules! gcm_body {
         /// kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
-        pub(crate) fn gcm_crypt<const NR: usize>(call: super::GcmCall<'_>) {
+        pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
-            let p = call.data.as_mut_ptr();
-            let src = match call.input {
-                Some(i) => {
-                    assert_eq!(i.len(), call.data.len());
-                    i.as_ptr()
-                }
-                None => p.cast_const(),
-            };
+            let (p, src) = call.pointers();
             let cx = Ctx {
                 k: keys(call.rk),
                 powers: call.powers,

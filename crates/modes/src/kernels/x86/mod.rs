@@ -38,6 +38,22 @@ pub(crate) struct GcmCall<'a> {
     pub(crate) encrypt: bool,
 }
 
+impl GcmCall<'_> {
+    /// The pointers the kernels write (`data`) and read (`input`, or
+    /// `data` itself in place); the lengths are checked equal.
+    fn pointers(&mut self) -> (*mut u8, *const u8) {
+        let p = self.data.as_mut_ptr();
+        let src = match self.input {
+            Some(i) => {
+                assert_eq!(i.len(), self.data.len());
+                i.as_ptr()
+            }
+            None => p.cast_const(),
+        };
+        (p, src)
+    }
+}
+
 /// A `u128` as a register (low qword = low 64 bits).
 #[inline]
 #[target_feature(enable = "sse4.1")]
