@@ -478,6 +478,7 @@ entry_points! {
     zmm: Zmm, "avx512f,vaes,aes", "VAES";
     ymm: Ymm2, "avx2,vaes,aes", "256-bit VAES";
     xmm: Xmm4, "aes,sse2", "AES-NI";
+    xmm_vex: Xmm4, "aes,avx", "AES-NI, VEX-encoded (three-operand forms, no register copies)";
 }
 
 /// `$f::<G, MODE, NR, SHARED>` for runtime values, `G` from the listed
@@ -544,20 +545,36 @@ pub(super) fn ymm_kernel(groups: usize, mode: u8, nr: usize) -> (Kernel, usize) 
 /// honours `shared` so that the VAES kernel's shared-key path is tested on
 /// CPUs without VAES). In the normal build the keys stay in memory (16 xmm
 /// registers are not enough for 8 chains and the round keys).
-pub(super) fn xmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (Kernel, usize) {
+pub(super) fn xmm_kernel(
+    groups: usize,
+    mode: u8,
+    nr: usize,
+    shared: bool,
+    vex: bool,
+) -> (Kernel, usize) {
     assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB);
     #[cfg(test)]
     {
         assert!((1..=8).contains(&groups));
         let g = round_up(groups, &ZMM_GROUPS);
-        (pick!(xmm, g, mode, nr, shared, [1, 2, 4, 8]), g)
+        let k = if vex {
+            pick!(xmm_vex, g, mode, nr, shared, [1, 2, 4, 8])
+        } else {
+            pick!(xmm, g, mode, nr, shared, [1, 2, 4, 8])
+        };
+        (k, g)
     }
     #[cfg(not(test))]
     {
         assert!((1..=2).contains(&groups), "AES-NI kernel runs 1..=2 groups");
         let _ = shared;
         let g = round_up(groups, &XMM_GROUPS);
-        (pick!(xmm, g, mode, nr, false, [1, 2]), g)
+        let k = if vex {
+            pick!(xmm_vex, g, mode, nr, false, [1, 2])
+        } else {
+            pick!(xmm, g, mode, nr, false, [1, 2])
+        };
+        (k, g)
     }
 }
 
