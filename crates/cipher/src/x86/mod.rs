@@ -137,8 +137,16 @@ macro_rules! ctr_state {
             pub fn new(c: u128) -> Self {
                 Self {
                     c,
-                    v: add_last_byte(in_byte_order(c), 0, true),
+                    v: Self::lanes_from(c),
                 }
+            }
+
+            /// `c + j` in lane `j`, byte order (valid while no lane
+            /// carries out of its last byte).
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn lanes_from(c: u128) -> $v {
+                add_last_byte(in_byte_order(c), 0, true)
             }
 
             /// `N` registers of the next `$lanes · N` counter blocks
@@ -160,7 +168,7 @@ macro_rules! ctr_state {
                 self.v = if low + n < 256 {
                     add_last_byte(self.v, n as u32, false)
                 } else {
-                    add_last_byte(in_byte_order(self.c), 0, true)
+                    Self::lanes_from(self.c)
                 };
             }
         }

@@ -145,16 +145,17 @@ xts_mul_alpha_pow!(
     _mm512_bsrli_epi128,
     _mm512_xor_si512
 );
+
 /// Each 128-bit lane of `t` (an XTS tweak, little-endian) times α^`8·B`
-/// for a whole number of bytes `B` (2 or 4): the lane shifted left by `B`
-/// bytes, and its top `B` bytes, moved to the bottom, times x^7 + x^2 + x +
+/// for a whole number of bytes `B` (2 or 4; `TOP` = 16 − `B`): the lane
+/// shifted left by `B` bytes, and its top `B` bytes, moved to the bottom, times x^7 + x^2 + x +
 /// 1 (four shifted copies: the product fits in the low qword). Seven
 /// instructions, two of them three-way XORs — cheaper than the bit-shift
 /// form of [`xts_mul_alpha4`], and the tweak update of the XTS loop competes
 /// with its AES rounds for the vector ports.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn xts_mul_alpha_bytes<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
+pub fn xts_mul_alpha_bytes<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
     let shifted = _mm512_bslli_epi128::<B>(t);
     let hi = _mm512_bsrli_epi128::<TOP>(t);
     let a = _mm512_ternarylogic_epi64::<0x96>(shifted, hi, _mm512_slli_epi64::<1>(hi));
@@ -165,36 +166,8 @@ fn xts_mul_alpha_bytes<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
 /// (`VPCLMULQDQ`): four instructions.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
-fn xts_mul_alpha_bytes_clmul<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
+pub fn xts_mul_alpha_bytes_clmul<const B: i32, const TOP: i32>(t: __m512i) -> __m512i {
     let hi = _mm512_bsrli_epi128::<TOP>(t);
     let red = _mm512_clmulepi64_epi128::<0x00>(hi, _mm512_set1_epi64(0x87));
     _mm512_xor_si512(_mm512_bslli_epi128::<B>(t), red)
-}
-
-/// Each 128-bit lane (an XTS tweak) times α^16, with `VPCLMULQDQ`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
-pub fn xts_mul_alpha16_clmul(t: __m512i) -> __m512i {
-    xts_mul_alpha_bytes_clmul::<2, 14>(t)
-}
-
-/// Each 128-bit lane (an XTS tweak) times α^32, with `VPCLMULQDQ`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vpclmulqdq")]
-pub fn xts_mul_alpha32_clmul(t: __m512i) -> __m512i {
-    xts_mul_alpha_bytes_clmul::<4, 12>(t)
-}
-
-/// Each 128-bit lane (an XTS tweak) times α^16, branch-free.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub fn xts_mul_alpha16(t: __m512i) -> __m512i {
-    xts_mul_alpha_bytes::<2, 14>(t)
-}
-
-/// Each 128-bit lane (an XTS tweak) times α^32, branch-free.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub fn xts_mul_alpha32(t: __m512i) -> __m512i {
-    xts_mul_alpha_bytes::<4, 12>(t)
 }

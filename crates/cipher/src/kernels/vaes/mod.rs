@@ -93,8 +93,8 @@ mod hw {
     vaes_modes!(
         "avx512f,avx512bw,vaes,vpclmulqdq",
         super::Vaes::require,
-        crate::x86::v512::xts_mul_alpha16_clmul,
-        crate::x86::v512::xts_mul_alpha32_clmul
+        crate::x86::v512::xts_mul_alpha_bytes_clmul::<2, 14>,
+        crate::x86::v512::xts_mul_alpha_bytes_clmul::<4, 12>
     );
 }
 
