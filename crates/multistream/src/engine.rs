@@ -321,7 +321,7 @@ impl<K: KeyMaterial> KeySet<K> {
         let mut slot = Vec::with_capacity(refs.len());
         // Keyed by the key's address (and length): the same slice or the
         // same `RoundKeys` is expanded/copied once.
-        let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut seen: HashMap<(usize, usize), usize> = HashMap::with_capacity(refs.len());
         let mut last: Option<(&[u8], usize)> = None;
         for (job, r) in refs.iter().enumerate() {
             let idx = match r.key {
