@@ -11,7 +11,8 @@
 //!
 //! `MS_SIZE` sets the bytes per stream; `MS_STREAMS=8,16` the stream counts,
 //! `MS_BACKEND=vaes` the one backend to run; `MS_ALIGN=1` puts every
-//! stream on a 64-byte boundary. Without `--bench` (as under
+//! stream on a 64-byte boundary, `MS_PACKED=1` allocates each buffer at
+//! exactly the stream's size, one after another. Without `--bench` (as under
 //! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
@@ -102,16 +103,22 @@ fn main() {
             // (a layout experiment: buffers otherwise share their offsets
             // modulo 4 KiB).
             let skew = std::env::var("MS_SKEW").is_ok_and(|v| v == "1");
+            // `MS_PACKED=1`: every buffer exactly `size` bytes, inputs then
+            // outputs, as an application allocates one 16 KiB buffer per
+            // stream (malloc puts them 16 bytes past multiples of 4 KiB
+            // apart, so four consecutive streams share an L1 set).
+            let packed = std::env::var("MS_PACKED").is_ok_and(|v| v == "1");
             let pad = |s: usize| if skew { 320 * s } else { 0 };
+            let (slack, gap) = if packed { (0, 0) } else { (64, 160) };
             // `MS_ALIGN=1`: every input and output starts on a 64-byte
             // boundary (a layout experiment).
-            let align = std::env::var("MS_ALIGN").is_ok_and(|v| v == "1");
+            let align = std::env::var("MS_ALIGN").is_ok_and(|v| v == "1") && !packed;
             let fix = |p: *const u8| if align { p.align_offset(64) } else { 0 };
             let in_bufs: Vec<Vec<u8>> = (0..streams)
-                .map(|s| vec![s as u8; size + pad(s) + 64])
+                .map(|s| vec![s as u8; size + pad(s) + slack])
                 .collect();
             let mut out_bufs: Vec<Vec<u8>> = (0..streams)
-                .map(|s| vec![0u8; size + pad(s) + 160 + 64])
+                .map(|s| vec![0u8; size + pad(s) + gap + slack])
                 .collect();
             let input: Vec<&[u8]> = in_bufs
                 .iter()
@@ -125,7 +132,7 @@ fn main() {
                 .iter_mut()
                 .enumerate()
                 .map(|(s, b)| {
-                    let o = pad(s) + 160 + fix(b[pad(s) + 160..].as_ptr());
+                    let o = pad(s) + gap + fix(b[pad(s) + gap..].as_ptr());
                     &mut b[o..o + size]
                 })
                 .collect();
