@@ -18,7 +18,7 @@
 //! A CPU's AES instructions are pipelined exactly like the paper's core.
 //! `AESENC` has a latency of about 4–5 cycles but the core can start one
 //! (Intel) or two (AMD Zen) every cycle; with 512-bit VAES each instruction
-//! works on four blocks. One CBC stream needs `Nr` dependent `AESENC`s plus
+//! works on four blocks (Zen 4: one zmm `VAESENC` per cycle, latency 4). One CBC stream needs `Nr` dependent `AESENC`s plus
 //! an XOR per block — ~44 cycles for AES-128 — whatever the SIMD width, so a
 //! single stream runs at ~1.1–1.5 GB/s while the same core encrypts ECB/CTR
 //! many times faster. Filling the pipeline needs independent work: *other
@@ -80,54 +80,38 @@
 //! ## Measured
 //!
 //! `cargo bench -p aesflow-multistream --bench lanes` (CBC encryption,
-//! AES-128, 16 KiB per stream, distinct keys, on-CPU time, best of five;
-//! ECB of the same width in the same run is the ceiling) on a 2-vCPU AMD
-//! EPYC VM that exposes AES-NI, AVX2 and VAES but no AVX-512:
+//! AES-128, 16 KiB per stream, on-CPU time, best of five; ECB of the same
+//! width in the same run is the ceiling), `aesflow bench --modes` against
+//! Intel ipsec-mb in the same run; figures and commands in the README
+//! ("Performance"). What bounds the 512-bit kernel was measured apart from
+//! aesflow with `scripts/vaes-ceiling` (generated assembly loops, Zen 4):
 //!
-//! | streams | 1 | 2 | 4 | 8 | 16 | 32 | 64 | ECB |
-//! |---|---|---|---|---|---|---|---|---|
-//! | `vaes256` GB/s | 1.07 | 2.03 | 3.99 | 4.75 | 6.72 | 7.02 | 7.12 | 14.27 |
-//! | `aesni` GB/s | 1.02 | 1.95 | 3.69 | 4.83 | 5.12 | 5.29 | 5.15 | 8.90 |
+//! * `VAESENC` on a zmm register has a latency of 4 cycles and Zen 4 starts
+//!   one per cycle, so 4 chains (16 streams) just fill the unit: 4 chains
+//!   with the keys in registers run at 0.96 of 8 chains (ECB speed).
+//! * With a key per stream each zmm `VAESENC` reads its own 64-byte key row,
+//!   and Zen 4 loads one 512-bit operand per cycle: the rounds alone, keys
+//!   from memory, reach 0.75–0.84 of ECB.
+//! * Reading two blocks of each of 16 or 32 streams laid out as separate
+//!   16 KiB buffers and writing them back (the 2-block gather/scatter this
+//!   kernel uses) brings a hand-written loop down to 0.44–0.51 of ECB with a
+//!   key per stream (0.50–0.61 with one shared key); the same rounds over
+//!   data already interleaved run at 0.65. The kernel here measures at that
+//!   level (16 streams 0.55–0.6 of ECB in the lanes bench), and so does
+//!   ipsec-mb's 16-lane loop, which has the same structure (64-byte loads,
+//!   4×4 transposes, keys as memory operands).
 //!
-//! One stream is latency-bound (~41 cycles a block); the lanes reach about
-//! half to 0.6 of ECB. The table predates the 256-bit kernel's switch from
-//! transposed 4-block chunks to one block at a time; after it, on the same
-//! machine (`aesflow bench --modes --key-size 128 --mode-ops cbc-enc
-//! --no-openssl`, load 1.4), `vaes256` runs 8 / 16 / 32 / 64 streams at
-//! 6.8–7.1 / 8.1–8.2 / 8.8 / 9.1 GB/s (5.7–6.3 / 6.9 / 7.6 / 7.7 before). `aesflow bench --modes` compares with Intel
-//! ipsec-mb in the same run. The 512-bit kernel could not run on that
-//! machine; its logic is tested through an emulation that runs the same
-//! kernel code with each zmm register replaced by four xmm registers (its
-//! AVX-512-only gather and scatter have their own test, which runs on any
-//! AVX-512F CPU). `llvm-mca-19` models its loop (shared key, AES-128;
-//! `scripts/mca-model-multistream`) at 221 cycles per 128 blocks for 32
-//! streams with `-mcpu=znver4` (ECB on 8 zmm registers: 160; Intel
-//! ipsec-mb's 16-lane `aes_cbc_enc_128_vaes_avx512` loop: 427, so 1.94×)
-//! and 328 with `-mcpu=icelake-server` (ECB: 320; ipsec-mb: 468, 1.43×:
-//! Ice Lake's one 512-bit AES port bounds it); 16 streams: 329 and 329, the
-//! latency bound of four chains. What took it from 269 (Zen 4) and 349
-//! (Ice Lake): each block's gather is issued one block ahead, during the
-//! rounds, and merges its four lanes with masks instead of OR operations.
+//! Tried and not kept: 4-block batches (LLVM spills them at 32 streams; a
+//! hand-written ipsec-mb-style 4-block loop measured below the 2-block
+//! one), copying chunks of every stream into an interleaved staging buffer
+//! and back (the copies cost more than the gathers they replace), and
+//! staggering the streams' starts by a few cache lines to spread their L1
+//! sets (no gain with on-CPU timing; `MS_PACKED=1` in the lanes bench
+//! gives the malloc layout).
 //!
-//! On a 2-vCPU AMD EPYC Zen 4 VM (AVX-512, 512-bit VAES; shared with
-//! other work, load average 3–5) the 512-bit kernel runs for real. ECB on
-//! zmm registers: 21.3 GB/s. The lanes bench (distinct keys, best of four
-//! runs) at 8 / 16 / 32 / 64 streams: 9.24 / 12.48 / 11.25 / 11.63 GB/s,
-//! against 8.65 / 11.49 / 9.83 / 10.34 for the per-block gathers with the
-//! round keys copied to the stack and wiped byte by byte. What changed:
-//! two blocks per stream per load, transposed in registers; key rows as
-//! `AESENC` memory operands (in registers up to 8 streams); key material
-//! wiped with wide stores. `aesflow bench` (wall clock, best of six
-//! alternating runs, load 4.6–5.3) against Intel ipsec-mb 1.3 in the same
-//! runs: 1.43× / 0.93× / 0.82× / 0.78× (before: 1.42× / 0.89× / 0.74× /
-//! 0.60×); median same-run ratios 1.56 / 1.13 / 0.83 / 0.79. Still open:
-//! ipsec-mb's 16-lane loop is the same structure (64-byte loads,
-//! transposes, keys as memory operands), and with a key per stream every
-//! zmm `AESENC` needs a 64-byte key load, which on Zen 4 (one 512-bit
-//! load per cycle) ties the load port to the AES rate; stores cost about
-//! 15 % (the lanes bench without output stores: 11.5 against 9.7 GB/s at
-//! 32 streams), and LLVM merges two 2-block batches into 4-block
-//! transposes with spills at 32 streams.
+//! The 512-bit kernel's logic is also tested through an emulation that runs
+//! the same kernel code with each zmm register replaced by four xmm
+//! registers, so CPUs without AVX-512 test it too.
 
 //! ## Modes
 //!
