@@ -22,11 +22,23 @@ fn engines() -> Vec<MultiStream> {
 }
 
 /// The engines of the hardware backends (the slow portable one skips the
-/// long tests).
+/// long tests), each also with every lane and with one group for streams
+/// with keys of their own where that differs from its default (on Zen 4
+/// the 512-bit engine runs such streams on 16 of its 32 lanes, so the
+/// 32-lane path is tested through the knob).
 fn hardware_engines() -> impl Iterator<Item = MultiStream> {
     engines()
         .into_iter()
         .filter(|e| e.backend() != Backend::Portable)
+        .flat_map(|e| {
+            let mut v = vec![e];
+            for lanes in [e.lanes(), 4] {
+                if lanes != e.own_key_lanes() && v.iter().all(|x| x.own_key_lanes() != lanes) {
+                    v.push(e.with_own_key_lanes(lanes));
+                }
+            }
+            v
+        })
 }
 
 struct Case {
@@ -80,8 +92,9 @@ fn check(engine: &MultiStream, cases: &[Case], keys: &[Key<'_>], in_place: bool,
         let want = reference(c.mode, &c.key, &c.iv, &c.data);
         assert!(
             outs[i] == want,
-            "{what}: backend {} stream {i}/{} ({}, {}-bit key, {} bytes) differs",
+            "{what}: backend {} ({} own-key lanes) stream {i}/{} ({}, {}-bit key, {} bytes) differs",
             engine.backend(),
+            engine.own_key_lanes(),
             cases.len(),
             c.mode,
             8 * c.key.len(),

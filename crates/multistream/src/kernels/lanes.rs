@@ -137,21 +137,27 @@ struct Source<'k> {
 }
 
 /// Run all streams of one class (same key size `nr`, same `mode` code)
-/// through the SIMD engine. On return each stream's `state` is its new
-/// chaining value.
+/// through the SIMD engine, at most `own_key_lanes` of them at a time when
+/// they have keys of their own ([`Simd::lanes`] when they share one key).
+/// On return each stream's `state` is its new chaining value.
 ///
 /// # Panics
 /// If the CPU lacks the engine's features (callers check first), if a
 /// stream's length is not a multiple of 16, its input and output lengths
 /// differ, or its key size is not `nr`.
-pub(crate) fn run(simd: Simd, mode: u8, nr: usize, streams: &mut [Stream<'_, Sched>]) {
+pub(crate) fn run(
+    simd: Simd,
+    own_key_lanes: usize,
+    mode: u8,
+    nr: usize,
+    streams: &mut [Stream<'_, Sched>],
+) {
     simd.assert_available();
     assert!(mode <= super::OFB, "unknown mode code");
     for s in streams.iter() {
         assert_eq!(s.data.len() % 16, 0, "stream not a whole number of blocks");
         assert_eq!(s.keys.nr(), nr, "stream of another key size in this class");
     }
-    let lanes_max = simd.lanes();
 
     // Longest first: the streams that finish last start first, so lanes stay
     // busy until the end (LPT scheduling).
@@ -168,6 +174,11 @@ pub(crate) fn run(simd: Simd, mode: u8, nr: usize, streams: &mut [Stream<'_, Sch
                 .all(|&i| core::ptr::eq(streams[i].keys, streams[f].keys))
         })
         .unwrap_or(false);
+    let lanes_max = if shared {
+        simd.lanes()
+    } else {
+        own_key_lanes.clamp(1, simd.lanes())
+    };
     // Raw views, taken once; `streams` is not touched again until the lanes
     // are done (then only to write back `state`).
     let src: Vec<Source<'_>> = streams
