@@ -336,10 +336,11 @@ pub fn run_modes(
     let mut notes = run.notes;
     if opts.ops.contains(&ModeOp::CbcEnc) {
         notes.push(format!(
-            "cbc-enc multistream rows: total GB/s of all streams on one thread ({} backend, {} \
-             lanes, distinct keys expanded once); RC/OSSL ratios are against one stream, MB \
-             against ipsec-mb with as many jobs in flight",
+            "cbc-enc multistream rows: total GB/s of all streams on one thread ({} backend, \
+             distinct keys expanded once, at most {} streams in flight of its {} lanes); RC/OSSL \
+             ratios are against one stream, MB against ipsec-mb with as many jobs in flight",
             run.engine.backend(),
+            run.engine.own_key_lanes(),
             run.engine.lanes()
         ));
     }
