@@ -174,8 +174,11 @@ macro_rules! xts_fn {
                 for i in 0..IN_FLIGHT {
                     buf[next][i] = $mul16(buf[cur][i]);
                 }
-                ordered::crypt_n::<NR, IN_FLIGHT, DEC>(&mut x, &k);
-                xor_n(&mut x, &buf[cur]);
+                xor_n(&mut x, &[k[0]; IN_FLIGHT]);
+                ordered::middle_n::<NR, IN_FLIGHT, DEC>(&mut x, &k, |_, _| {});
+                let mut last = [k[NR]; IN_FLIGHT];
+                xor_n(&mut last, &buf[cur]);
+                ordered::last_n::<IN_FLIGHT, DEC>(&mut x, &last);
                 store_n(c, &x);
                 cur = next;
             }
