@@ -98,6 +98,15 @@ macro_rules! vaes_modes {
                 }
             }
 
+            /// Store register `i` (tweaks `4i..4i + 4`) of step slot `s`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn set(&mut self, s: usize, i: usize, v: __m512i) {
+                let four = &mut self.0[s][4 * i..4 * i + 4];
+                // SAFETY: `four` is 64 writable bytes, 64-aligned.
+                unsafe { _mm512_store_si512(four.as_mut_ptr().cast(), v) }
+            }
+
             /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`, read
             /// from memory.
             #[inline]
@@ -133,6 +142,17 @@ macro_rules! vaes_modes {
                 );
             }
             *t = (u128::from(hi) << 64) | u128::from(lo);
+        }
+
+        /// An XTS tweak times α^(2W).
+        #[inline]
+        fn xts_half_advance_u128<const W: usize>(t: u128) -> u128 {
+            match W {
+                8 => crate::x86::xts_mul_alpha_u128::<16>(t),
+                4 => crate::x86::xts_mul_alpha_u128::<8>(t),
+                2 => crate::x86::xts_mul_alpha_u128::<4>(t),
+                _ => unreachable!("W is 2, 4 or 8"),
+            }
         }
 
         /// An XTS tweak times α^(4W): the advance of a general-purpose
@@ -172,9 +192,8 @@ macro_rules! vaes_modes {
             }
             // SAFETY: `ts` is 64 readable bytes; unaligned load.
             let first = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
-            // The vector tweaks: register `i < W/2` holds T_4i..T_4i+3
-            // (the others unused). The last α^4 step is computed and not
-            // used.
+            // Register `i` of the first step: T_4i..T_4i+3. The last α^4
+            // step is computed and not used.
             #[allow(unused_assignments)]
             let mut tw = {
                 let (mut tw, mut t) = ([first; W], first);
@@ -186,21 +205,20 @@ macro_rules! vaes_modes {
                 tw
             };
             let data = blocks.as_flattened_mut();
-            let steps = data.len() / (64 * W);
-            // The general-purpose tweaks: `ring[s % 3][j]` is T_(4Ws+2W+j)
-            // for step `s`; `g` the first of the step two ahead.
+            // The general-purpose tweaks: `ring[s % 3]` holds registers
+            // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
+            // first two steps from the vector registers above (whole
+            // registers stored and loaded, which forward; a chain of
+            // doublings would delay the first step), then `g`, the first
+            // tweak of the step two ahead, T_(4W(s+2)+2W), from T_0.
             let mut ring = TweakRing([[0; 16]; 3]);
-            let mut g = t0;
-            for _ in 0..2 * W {
-                g = crate::x86::xts_mul_alpha_u128::<1>(g);
+            for i in W / 2..W {
+                ring.set(0, i - W / 2, tw[i]);
+                ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
             }
-            for s in 0..steps.min(2) {
-                let mut t = g;
-                for v in ring.0[s][..2 * W].iter_mut() {
-                    *v = t;
-                    t = crate::x86::xts_mul_alpha_u128::<1>(t);
-                }
-                g = xts_advance_u128::<W>(g);
+            let mut g = t0;
+            for _ in 0..5 {
+                g = xts_half_advance_u128::<W>(g);
             }
             let mut cur = 0;
             let mut chunks = data.chunks_exact_mut(64 * W);
