@@ -236,7 +236,13 @@ macro_rules! vaes_modes {
                 // `W` rounds.
                 let mut t = g;
                 let out = &mut ring.0[ahead];
+                // The vector tweaks of the next step, one register after
+                // each of the first rounds.
+                let mut tw_next = tw;
                 middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
+                    if r <= W / 2 {
+                        tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
+                    }
                     if r <= W {
                         for v in x.iter_mut() {
                             tie(&mut t, v);
@@ -257,9 +263,7 @@ macro_rules! vaes_modes {
                 }
                 last_n::<W, DEC>(&mut x, &last);
                 store_n(c, &x);
-                for i in 0..W / 2 {
-                    tw[i] = xts_advance::<W>(tw[i]);
-                }
+                tw = tw_next;
                 cur = if cur == 2 { 0 } else { cur + 1 };
             }
             ring.wipe();
