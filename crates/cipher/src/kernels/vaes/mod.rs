@@ -32,15 +32,18 @@
 //!   last round's key (`k_last ⊕ tweak`, off the data's chain) read as
 //!   memory operands. The vector work competes with the rounds for the
 //!   vector ports; the integer units, store and load ports are idle in
-//!   this loop. Measured on Zen 4, 16 KiB data units, XTS / CTR on this
-//!   kernel: AES-128 0.73-0.77 -> 0.81-0.86, AES-256 0.74-0.79 ->
-//!   0.81-0.90 (all tweaks as vector registers before; a noisy shared
-//!   machine). A stand-alone asm loop measured the shares (AES-128):
-//!   all 32 tweaks from the integer chain is slower than all vector (32
-//!   doublings at ~3.5 cycles each exceed a step's 80 cycles of rounds);
-//!   4 vector registers the fastest of 2 to 6 (with AES-256, 3 and 4 were
-//!   within noise). The integer work is branch-free and the ring's
-//!   addresses depend only on the step.
+//!   this loop. The first two steps' integer slots are filled from the
+//!   vector registers' start (whole-register stores forward to the loads).
+//!   Measured on Zen 4, 16 KiB data units, XTS / CTR on this kernel,
+//!   best of 3 alternating runs: AES-128 0.76-0.80 -> 0.83-0.86 (16.7 ->
+//!   18.3-18.8 GB/s), AES-256 0.84-0.86 -> 0.89-0.92 (12.9 -> 14.1-14.5
+//!   GB/s); all tweaks as vector registers before. Four vector registers
+//!   is the best split: three or five measured 0.75 and 0.81 (AES-128);
+//!   a stand-alone asm loop agreed, and all 32 tweaks from the integer
+//!   chain is slower than all vector (32 doublings at ~3.5 cycles each
+//!   exceed a step's 80 cycles of rounds); the update without
+//!   `VPCLMULQDQ` (bytes form) was slower too. The integer work is
+//!   branch-free and the ring's addresses depend only on the step.
 //!
 //! Needs `avx512f`, `avx512bw` (byte masks and `VPSHUFB` on 512 bits),
 //! `vaes`, `vpclmulqdq` (XTS tweaks) and `aes` (`AESIMC` for online
