@@ -10,7 +10,8 @@
 //! with the carry reduced by 0x87), and each block
 //! `C_j = E_K1(P_j ⊕ T_j) ⊕ T_j` (§5.3.1). Every block of a unit is
 //! independent, so the kernels run many in flight (the `vaes` kernel 32,
-//! the tweaks advanced four lanes at a time in registers).
+//! half the tweaks advanced four lanes at a time in vector registers, half
+//! from a chain of doublings on general-purpose registers).
 //!
 //! A data unit that is not a whole number of blocks uses *ciphertext
 //! stealing* (§5.3.2, §5.4.2): the last full block's ciphertext gives its

@@ -238,6 +238,40 @@ macro_rules! aes_rounds {
             dec_n, "Decrypt `N` registers with the equivalent inverse cipher's keys \
                     (FIPS-197 §5.3.5), in decryption order.");
 
+        /// The middle rounds `1..NR` of encryption or decryption (`DEC`)
+        /// of `N` registers, no first key XOR and no last round (for
+        /// callers that fold those with other XORs); `between(r, x)` after
+        /// round `r`, for work to interleave with the rounds.
+        #[allow(dead_code)]
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn middle_n<const NR: usize, const N: usize, const DEC: bool>(
+            x: &mut [$v; N],
+            k: &[$v; $crate::x86::MAX_ROUND_KEYS],
+            mut between: impl FnMut(usize, &mut [$v; N]),
+        ) {
+            // Written out round by round (a loop LLVM may leave rolled,
+            // and `between` would then see a variable round).
+            $crate::x86::aes_rounds!(@unroll r in 1 2 3 4 5 6 7 8 9 10 11 12 13 => if r < NR {
+                for v in x.iter_mut() {
+                    *v = if DEC { $dec(*v, k[r]) } else { $enc(*v, k[r]) };
+                }
+                $($barrier(x);)?
+                between(r, x);
+            });
+        }
+
+        /// The last round of encryption or decryption (`DEC`) of `N`
+        /// registers, register `i` with the round key `last[i]`.
+        #[allow(dead_code)]
+        #[inline]
+        #[target_feature(enable = $features)]
+        $vis fn last_n<const N: usize, const DEC: bool>(x: &mut [$v; N], last: &[$v; N]) {
+            for (v, k) in x.iter_mut().zip(last) {
+                *v = if DEC { $declast(*v, *k) } else { $enclast(*v, *k) };
+            }
+        }
+
         /// Encrypt or decrypt (`DEC`) `N` registers.
         #[inline]
         #[target_feature(enable = $features)]
@@ -251,6 +285,12 @@ macro_rules! aes_rounds {
                 enc_n::<NR, N>(x, k)
             }
         }
+    };
+    (@unroll $r:ident in $($n:literal)* => $body:expr) => {
+        $({
+            let $r: usize = $n;
+            $body
+        })*
     };
     (@one $vis:vis, $features:literal, $v:ty, $xor:path, $round:path, $last:path
      $(, $barrier:path)?; $name:ident, $doc:expr) => {
@@ -277,6 +317,22 @@ macro_rules! aes_rounds {
     };
 }
 pub(crate) use aes_rounds;
+
+/// The XTS tweak `t` (little-endian) times α^`K` (1 ≤ `K` ≤ 56) on
+/// general-purpose registers: shifted left by `K`, the `K` bits shifted
+/// out of the top reduced with x^7 + x^2 + x + 1 (four shifted XORs:
+/// their carry-less product with 0x87 fits in 64 bits; for `K` = 1 a mask
+/// instead). Branch-free.
+#[inline(always)]
+pub fn xts_mul_alpha_u128<const K: u32>(t: u128) -> u128 {
+    const { assert!(K >= 1 && K <= 56) };
+    if K == 1 {
+        return (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87);
+    }
+    let top = (t >> (128 - K)) as u64;
+    let red = top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+    (t << K) ^ u128::from(red)
+}
 
 pub mod v128;
 pub mod v256;

@@ -80,28 +80,123 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// XTS: `W` registers of tweaks, each advanced by α^(4W) per step
-        /// independently of the others (a serial chain of doublings through
-        /// the step would be carried from step to step and bound the loop);
-        /// after the main loop they hold the next `4W` tweaks in order,
-        /// which the remainder uses.
+        /// Three steps' general-purpose XTS tweaks (up to 16 each),
+        /// aligned for whole-register loads.
+        #[repr(C, align(64))]
+        struct TweakRing([[u128; 16]; 3]);
+
+        impl TweakRing {
+            /// Overwrite with zeros (volatile stores, not optimised away).
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn wipe(&mut self) {
+                let p = self.0.as_mut_ptr().cast::<__m512i>();
+                for i in 0..size_of::<Self>() / 64 {
+                    // SAFETY: `p.add(i)` is 64 writable bytes inside
+                    // `self`, 64-aligned.
+                    unsafe { core::ptr::write_volatile(p.add(i), _mm512_setzero_si512()) };
+                }
+            }
+
+            /// Store register `i` (tweaks `4i..4i + 4`) of step slot `s`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn set(&mut self, s: usize, i: usize, v: __m512i) {
+                let four = &mut self.0[s][4 * i..4 * i + 4];
+                // SAFETY: `four` is 64 writable bytes, 64-aligned.
+                unsafe { _mm512_store_si512(four.as_mut_ptr().cast(), v) }
+            }
+
+            /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`, read
+            /// from memory.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn register(&self, s: usize, i: usize) -> __m512i {
+                let four = &self.0[s][4 * i..4 * i + 4];
+                // SAFETY: `four` is 64 readable bytes, 64-aligned (a
+                // multiple of 64 bytes into the aligned ring).
+                unsafe { _mm512_load_si512(four.as_ptr().cast()) }
+            }
+        }
+
+        /// A scheduling tie: an empty instruction sequence taken to read
+        /// and write `t` and `v`, placed between the rounds, so that LLVM
+        /// keeps the general-purpose tweak work of each round beside it (it
+        /// otherwise hoisted all of it to the top of the step, a block of
+        /// integer work before any round that the out-of-order window does
+        /// not reach past) and the rounds interleaved across registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn tie(t: &mut u128, v: &mut __m512i) {
+            let (mut lo, mut hi) = (*t as u64, (*t >> 64) as u64);
+            // SAFETY: an empty instruction sequence that reads and writes a
+            // zmm register and two general-purpose ones in place; it touches
+            // no memory, stack or flags.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} {1} {2} */",
+                    inout(zmm_reg) *v,
+                    inout(reg) lo,
+                    inout(reg) hi,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            *t = (u128::from(hi) << 64) | u128::from(lo);
+        }
+
+        /// An XTS tweak times α^(2W).
+        #[inline]
+        fn xts_half_advance_u128<const W: usize>(t: u128) -> u128 {
+            match W {
+                8 => crate::x86::xts_mul_alpha_u128::<16>(t),
+                4 => crate::x86::xts_mul_alpha_u128::<8>(t),
+                2 => crate::x86::xts_mul_alpha_u128::<4>(t),
+                _ => unreachable!("W is 2, 4 or 8"),
+            }
+        }
+
+        /// An XTS tweak times α^(4W): the advance of a general-purpose
+        /// tweak per step of `W` registers.
+        #[inline]
+        fn xts_advance_u128<const W: usize>(t: u128) -> u128 {
+            match W {
+                8 => crate::x86::xts_mul_alpha_u128::<32>(t),
+                4 => crate::x86::xts_mul_alpha_u128::<16>(t),
+                2 => crate::x86::xts_mul_alpha_u128::<8>(t),
+                _ => unreachable!("W is 2, 4 or 8"),
+            }
+        }
+
+        /// XTS, `W` (even, at most 8) registers per step. The first `W/2`
+        /// registers' tweaks are vector registers, each advanced by
+        /// α^(4W) per step independently of the others (a serial chain of
+        /// doublings would be carried from step to step and bound the
+        /// loop); after the main loop they hold the next `2W` tweaks in
+        /// order, which the remainder uses. The other `2W` tweaks of a step
+        /// are made on general-purpose registers, a chain of doublings two
+        /// steps ahead, interleaved with the rounds, and XORed from a stack
+        /// ring of three steps' tweaks (the ports that run them are idle
+        /// in this loop, while vector work competes with the rounds).
         #[target_feature(enable = $features)]
         fn xts<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
             tweak: &mut Block,
             blocks: &mut [Block],
         ) {
+            assert!(W % 2 == 0 && W <= 8);
             let k = load_keys(rk);
+            let t0 = u128::from_le_bytes(*tweak);
             let mut ts = [*tweak; 4];
             for j in 1..4 {
                 ts[j] = xts_mul_alpha(&ts[j - 1]);
             }
             // SAFETY: `ts` is 64 readable bytes; unaligned load.
-            let t0 = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
-            // The last register's α^4 step is computed and not used.
+            let first = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
+            // Register `i` of the first step: T_4i..T_4i+3. The last α^4
+            // step is computed and not used.
             #[allow(unused_assignments)]
             let mut tw = {
-                let (mut tw, mut t) = ([t0; W], t0);
+                let (mut tw, mut t) = ([first; W], first);
                 map_unrolled!(tw, |_old| {
                     let this = t;
                     t = xts_mul_alpha4(this);
@@ -110,15 +205,68 @@ macro_rules! vaes_modes {
                 tw
             };
             let data = blocks.as_flattened_mut();
+            // The general-purpose tweaks: `ring[s % 3]` holds registers
+            // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
+            // first two steps from the vector registers above (whole
+            // registers stored and loaded, which forward; a chain of
+            // doublings would delay the first step), then `g`, the first
+            // tweak of the step two ahead, T_(4W(s+2)+2W), from T_0.
+            let mut ring = TweakRing([[0; 16]; 3]);
+            for i in W / 2..W {
+                ring.set(0, i - W / 2, tw[i]);
+                ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
+            }
+            let mut g = t0;
+            for _ in 0..5 {
+                g = xts_half_advance_u128::<W>(g);
+            }
+            let mut cur = 0;
             let mut chunks = data.chunks_exact_mut(64 * W);
             for c in &mut chunks {
+                let ahead = if cur == 0 { 2 } else { cur - 1 };
                 let mut x = load_n::<W>(c);
-                xor_n(&mut x, &tw);
-                crypt_n::<NR, W, DEC>(&mut x, &k);
-                xor_n(&mut x, &tw);
+                let mut tws = tw;
+                for i in W / 2..W {
+                    tws[i] = ring.register(cur, i - W / 2);
+                }
+                for (v, t) in x.iter_mut().zip(&tws) {
+                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                }
+                // The tweaks of step `s + 2`, two after each of the first
+                // `W` rounds.
+                let mut t = g;
+                let out = &mut ring.0[ahead];
+                // The vector tweaks of the next step, one register after
+                // each of the first rounds.
+                let mut tw_next = tw;
+                middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
+                    if r <= W / 2 {
+                        tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
+                    }
+                    if r <= W {
+                        for v in x.iter_mut() {
+                            tie(&mut t, v);
+                        }
+                        for o in &mut out[2 * r - 2..2 * r] {
+                            *o = t;
+                            t = crate::x86::xts_mul_alpha_u128::<1>(t);
+                        }
+                    }
+                });
+                g = xts_advance_u128::<W>(g);
+                for i in W / 2..W {
+                    tws[i] = ring.register(cur, i - W / 2);
+                }
+                let mut last = [k[NR]; W];
+                for (l, t) in last.iter_mut().zip(&tws) {
+                    *l = _mm512_xor_si512(*l, *t);
+                }
+                last_n::<W, DEC>(&mut x, &last);
                 store_n(c, &x);
-                map_unrolled!(tw, |t| xts_advance::<W>(t));
+                tw = tw_next;
+                cur = if cur == 2 { 0 } else { cur + 1 };
             }
+            ring.wipe();
             // Fewer than 4W blocks: whole registers with `tw[0]` advanced
             // by α^4 after each (a short serial chain, once per call;
             // indexing `tw` by a variable would keep it in memory, a store
