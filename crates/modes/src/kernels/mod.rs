@@ -338,6 +338,18 @@ pub(crate) fn gcm_fused(
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
+
+    /// `be_partial` is `u128::from_be_bytes` of the zero-padded bytes, for
+    /// every length and position of the overlapping loads.
+    #[test]
+    fn be_partial_pads_with_zeroes() {
+        let src: Vec<u8> = (0..16u8).map(|b| b.wrapping_mul(37) ^ 0xa5).collect();
+        for n in 0..16 {
+            let mut b = [0u8; 16];
+            b[..n].copy_from_slice(&src[..n]);
+            assert_eq!(super::be_partial(&src[..n]), u128::from_be_bytes(b), "{n}");
+        }
+    }
     use super::*;
     use crate::gcm::{GhashImpl, GhashKey};
     use aesflow_cipher::{Aes, KeySchedule};
