@@ -23,6 +23,19 @@
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
+//! A whole message with a 96-bit nonce through a fused kernel (every
+//! one-shot `seal*` / `open*`) keeps its fixed cost low: J0, the counter and
+//! the length block are built in registers, the AAD is hashed with one
+//! reduction (its partial block loaded without a stack buffer), and after
+//! the fused kernel's groups one AES-NI batch encrypts the blocks left and
+//! `E(J0)` together, then one reduction hashes their ciphertext with the
+//! length block (`kernels::gcm_finish`); the tag is compared as one masked
+//! 128-bit value. The streaming API and other nonce lengths keep the
+//! block-by-block state machine. Measured on the Zen 4 below (same-binary
+//! harness, best of 15, ns per message, old → new): 0 B (13-byte AAD) seal
+//! 75 → 64, open 87 → 72; 16 B 117 → 68, 125 → 72; 256 B 142 → 115, 146 → 116;
+//! 16 KiB ≈ 1190 → 1170 (within noise).
+//!
 //! Measured on an AMD EPYC (Zen 4, AVX-512 with VAES and VPCLMULQDQ),
 //! 16 KiB, 13-byte AAD, out of place, beside Intel ipsec-mb 1.3 in the
 //! same run (`aesflow bench --modes --mode-ops gcm-seal,gcm-open`): AES-128

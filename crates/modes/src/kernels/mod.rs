@@ -15,7 +15,10 @@
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
 //! kernels generated from the shared body hash each group during the AES of
 //! the group two after it (reading the ciphertext back from L1). The blocks
-//! after the last whole group run AES-NI (`ctr32`) and the short GHASH.
+//! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
+//! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
+//! in one AES-NI batch, their GHASH with the padded partial block and the
+//! length block in one reduction (`ghash_seq`), the tag out.
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
