@@ -392,32 +392,6 @@ macro_rules! gcm_body {
             fn src_at(&self, gi: usize) -> *const u8 {
                 self.src.wrapping_add(gi * N * 16)
             }
-
-            /// Software prefetch of group gi + AHEAD (its input, and its
-            /// output for writing when out of place), if the data has it:
-            /// the hardware prefetchers stop at each 4 KiB page, so a long
-            /// buffer streamed from DRAM (the engine's pieces) would start
-            /// every page on demand misses.
-            #[inline]
-            #[target_feature(enable = $feat)]
-            fn prefetch(&self, gi: usize) {
-                const AHEAD: usize = 8;
-                let g = gi + AHEAD;
-                if g >= self.groups {
-                    return;
-                }
-                let (s, d) = (self.src_at(g), self.at(g));
-                for l in 0..N * 16 / 64 {
-                    // SAFETY: a prefetch never faults; the lines lie within
-                    // the data (g < groups).
-                    unsafe {
-                        _mm_prefetch::<_MM_HINT_T0>(s.add(64 * l).cast());
-                        if d.cast_const() != s {
-                            _mm_prefetch::<_MM_HINT_ET0>(d.add(64 * l).cast_const().cast());
-                        }
-                    }
-                }
-            }
         }
 
         /// Where a fused call starts: the counter block (a vector and its low
@@ -475,7 +449,6 @@ macro_rules! gcm_body {
             (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:expr,
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
-                cx.prefetch($gi);
                 let (ks, s, x) = aes_ghash_group!(
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw($h), $g, $acc, $sums, $reduce
                 );
