@@ -66,6 +66,9 @@ pub(super) struct GcmState {
     aad_len: u64,
     text_len: u64,
     in_text: bool,
+    /// Software prefetch in the fused kernel (`Gcm::seal_piece` and
+    /// `open_piece_unverified`: pieces of long buffers).
+    pub(super) prefetch: bool,
 }
 
 impl Drop for GcmState {
@@ -91,6 +94,7 @@ impl GcmState {
             aad_len: 0,
             text_len: 0,
             in_text: false,
+            prefetch: false,
         }
     }
 
@@ -196,7 +200,8 @@ impl GcmState {
             }
             None => (None, None),
         };
-        gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, encrypt);
+        let mode = (encrypt, self.prefetch);
+        gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, mode);
         if !tail.is_empty() {
             if let Some(t) = itail {
                 tail.copy_from_slice(t);

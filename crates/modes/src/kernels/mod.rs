@@ -287,7 +287,7 @@ pub(crate) fn gcm_fused(
     ctr: &[u8; 16],
     x: &mut u128,
     (input, data): (Option<&[u8]>, &mut [u8]),
-    encrypt: bool,
+    (encrypt, prefetch): (bool, bool),
 ) -> usize {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
     assert!(
@@ -312,6 +312,7 @@ pub(crate) fn gcm_fused(
             data,
             input,
             encrypt,
+            prefetch,
         };
         macro_rules! dispatch {
             ($($w:ident)::+) => {
@@ -335,7 +336,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, key, ctr, x, input, encrypt);
+    let _ = (rk, key, ctr, x, input, encrypt, prefetch);
     len
 }
 
@@ -377,6 +378,8 @@ mod tests {
             data,
             input: None,
             encrypt: enc,
+            // Runs the prefetch of the shared body (no effect on results).
+            prefetch: true,
         };
         macro_rules! go {
             ($nr:literal) => {
