@@ -279,26 +279,23 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// CTR (inc32) + GHASH over whole blocks, in place.
     #[cfg(test)]
     fn crypt_blocks(&self, ctr: &mut Block, x: &mut u128, data: &mut [u8], encrypt: bool) {
-        self.crypt_blocks_from(ctr, x, None, data, (encrypt, false))
+        self.crypt_blocks_from(ctr, x, None, data, encrypt)
     }
 
     /// CTR (inc32) + GHASH over whole blocks of `data`, in place or from
     /// `input` (as long as `data`): the fused kernel reads `input` and
-    /// writes `data` (no copy), the generic path copies first. `(encrypt,
-    /// prefetch)`: `prefetch` asks the fused kernel for software prefetch
-    /// ahead (a piece of a long buffer streamed from memory).
+    /// writes `data` (no copy), the generic path copies first.
     fn crypt_blocks_from(
         &self,
         ctr: &mut Block,
         x: &mut u128,
         mut input: Option<&[u8]>,
         mut data: &mut [u8],
-        (encrypt, prefetch): (bool, bool),
+        encrypt: bool,
     ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let mode = (encrypt, prefetch);
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), mode);
+            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
             input = input.map(|i| &i[n..]);
@@ -395,8 +392,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
             kernels::ghash_padded(&self.key, &mut x, aad);
         }
         let ctr = (j0 + 1).to_be_bytes();
-        let mode = (encrypt, false);
-        let n = kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), mode);
+        let n = kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt);
         // inc32 n/16 times: only the low 32 bits count.
         let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));
         let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
@@ -549,7 +545,6 @@ impl<A: Borrow<Aes>> Gcm<A> {
 
     fn piece(&self, counter: &Block, buf: &mut [u8], encrypt: bool) -> Result<u128> {
         let mut st = GcmState::new([0; 16], *counter);
-        st.prefetch = true;
         st.crypt(self, buf, encrypt)?;
         Ok(st.text_ghash(self))
     }

@@ -66,9 +66,6 @@ pub(super) struct GcmState {
     aad_len: u64,
     text_len: u64,
     in_text: bool,
-    /// Software prefetch in the fused kernel (`Gcm::seal_piece` and
-    /// `open_piece_unverified`: pieces of long buffers).
-    pub(super) prefetch: bool,
 }
 
 impl Drop for GcmState {
@@ -94,7 +91,6 @@ impl GcmState {
             aad_len: 0,
             text_len: 0,
             in_text: false,
-            prefetch: false,
         }
     }
 
@@ -200,8 +196,7 @@ impl GcmState {
             }
             None => (None, None),
         };
-        let mode = (encrypt, self.prefetch);
-        gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, mode);
+        gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, encrypt);
         if !tail.is_empty() {
             if let Some(t) = itail {
                 tail.copy_from_slice(t);

@@ -287,7 +287,7 @@ pub(crate) fn gcm_fused(
     ctr: &[u8; 16],
     x: &mut u128,
     (input, data): (Option<&[u8]>, &mut [u8]),
-    (encrypt, prefetch): (bool, bool),
+    encrypt: bool,
 ) -> usize {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
     assert!(
@@ -312,7 +312,6 @@ pub(crate) fn gcm_fused(
             data,
             input,
             encrypt,
-            prefetch,
         };
         macro_rules! dispatch {
             ($($w:ident)::+) => {
@@ -336,7 +335,7 @@ pub(crate) fn gcm_fused(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, key, ctr, x, input, encrypt, prefetch);
+    let _ = (rk, key, ctr, x, input, encrypt);
     len
 }
 
@@ -378,8 +377,6 @@ mod tests {
             data,
             input: None,
             encrypt: enc,
-            // Runs the prefetch of the shared body (no effect on results).
-            prefetch: true,
         };
         macro_rules! go {
             ($nr:literal) => {

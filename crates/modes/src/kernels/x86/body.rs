@@ -369,7 +369,6 @@ macro_rules! gcm_body {
             src: *const u8,
             p: *mut u8,
             groups: usize,
-            prefetch: bool,
         }
 
         impl Ctx<'_> {
@@ -392,30 +391,6 @@ macro_rules! gcm_body {
             #[inline]
             fn src_at(&self, gi: usize) -> *const u8 {
                 self.src.wrapping_add(gi * N * 16)
-            }
-
-            /// If asked (`GcmCall::prefetch`), software prefetch of group
-            /// gi + AHEAD: its input, and its output for writing when out of
-            /// place, if the data has it.
-            #[inline]
-            #[target_feature(enable = $feat)]
-            fn prefetch(&self, gi: usize) {
-                const AHEAD: usize = 8;
-                let g = gi + AHEAD;
-                if !self.prefetch || g >= self.groups {
-                    return;
-                }
-                let (s, d) = (self.src_at(g), self.at(g).cast_const());
-                for l in 0..N * 16 / 64 {
-                    // SAFETY: a prefetch never faults; the lines lie within
-                    // the data (g < groups).
-                    unsafe {
-                        _mm_prefetch::<_MM_HINT_T0>(s.add(64 * l).cast());
-                        if d != s {
-                            _mm_prefetch::<_MM_HINT_ET0>(d.add(64 * l).cast());
-                        }
-                    }
-                }
             }
         }
 
@@ -474,7 +449,6 @@ macro_rules! gcm_body {
             (@ $cx:expr, $nr:ident, $at:expr, $base:expr, $fast:expr, $gi:expr, $c:expr, $g:expr, $h:expr,
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
-                cx.prefetch($gi);
                 let (ks, s, x) = aes_ghash_group!(
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw($h), $g, $acc, $sums, $reduce
                 );
@@ -505,7 +479,6 @@ macro_rules! gcm_body {
                 src,
                 p,
                 groups: call.data.len() / (16 * N),
-                prefetch: call.prefetch,
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };

@@ -36,11 +36,6 @@ pub(crate) struct GcmCall<'a> {
     /// in place.
     pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
-    /// Software prefetch ahead of the groups (the VAES kernels; for pieces
-    /// of a long buffer streamed from memory, where the hardware
-    /// prefetchers stop at every 4 KiB page). Measured 2–5% slower on
-    /// 16 KiB messages in cache, so only on request.
-    pub(crate) prefetch: bool,
 }
 
 impl GcmCall<'_> {
