@@ -253,9 +253,11 @@ fn one_shot_matches_streaming() {
                 assert_eq!((&ip, t), (&want, wtag), "{what} seal in place");
                 let tl = [16usize, 12, 4][i % 3];
                 let mut out = vec![0x77u8; len];
-                gcm.open_into(&nonce, &aad, &ct, &wtag[..tl], &mut out).unwrap();
+                gcm.open_into(&nonce, &aad, &ct, &wtag[..tl], &mut out)
+                    .unwrap();
                 assert_eq!(out, pt, "{what} open_into");
-                gcm.open_in_place_detached(&nonce, &aad, &mut ip, &wtag[..tl]).unwrap();
+                gcm.open_in_place_detached(&nonce, &aad, &mut ip, &wtag[..tl])
+                    .unwrap();
                 assert_eq!(ip, pt, "{what} open in place");
                 let mut bad = wtag;
                 bad[tl - 1] ^= 0x10;

@@ -234,7 +234,16 @@ pub(crate) fn gcm_finish(
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
     unsafe {
-        x86::aesni::finish(rk, (&key.powers, &key.hk), x, (ctr, j0), input, data, lens, encrypt)
+        x86::aesni::finish(
+            rk,
+            (&key.powers, &key.hk),
+            x,
+            (ctr, j0),
+            input,
+            data,
+            lens,
+            encrypt,
+        )
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

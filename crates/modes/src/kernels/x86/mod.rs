@@ -166,7 +166,10 @@ pub(super) unsafe fn ghash_seq(
     };
     for (i, b) in blocks.iter().enumerate() {
         // One load and a byte swap: the block as `u128::from_be_bytes`.
-        acc(i, _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask));
+        acc(
+            i,
+            _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask),
+        );
     }
     if let Some(e) = pad {
         acc(nb, from_u128(e));
