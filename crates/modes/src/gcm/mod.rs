@@ -23,6 +23,19 @@
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
+//! A whole message with a 96-bit nonce through a fused kernel (every
+//! one-shot `seal*` / `open*`) keeps its fixed cost low: J0, the counter and
+//! the length block are built in registers, the AAD is hashed with one
+//! reduction (its partial block loaded without a stack buffer), and after
+//! the fused kernel's groups one AES-NI batch encrypts the blocks left and
+//! `E(J0)` together, then one reduction hashes their ciphertext with the
+//! length block (`kernels::gcm_finish`); the tag is compared as one masked
+//! 128-bit value. The streaming API and other nonce lengths keep the
+//! block-by-block state machine. Measured on the Zen 4 below (same-binary
+//! harness, best of 15, ns per message, old → new): 0 B (13-byte AAD) seal
+//! 75 → 64, open 87 → 72; 16 B 117 → 68, 125 → 72; 256 B 142 → 115, 146 → 116;
+//! 16 KiB ≈ 1190 → 1170 (within noise).
+//!
 //! Measured on an AMD EPYC (Zen 4, AVX-512 with VAES and VPCLMULQDQ),
 //! 16 KiB, 13-byte AAD, out of place, beside Intel ipsec-mb 1.3 in the
 //! same run (`aesflow bench --modes --mode-ops gcm-seal,gcm-open`): AES-128
@@ -334,10 +347,66 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: Option<&[u8]>,
         out: &mut [u8],
     ) -> Result<Tag> {
+        if let Some(tag) = self.one_shot(nonce, aad, input, out, true)? {
+            return Ok(tag);
+        }
         let mut st = self.state(nonce)?;
         st.aad(self, aad)?;
         st.crypt_from(self, input, out, true)?;
         Ok(st.tag(self))
+    }
+
+    /// A whole message with a 96-bit nonce through a fused kernel in one
+    /// pass, the common case of `seal_from` / `open_from` (`None`
+    /// otherwise): the AAD's GHASH with one reduction, the fused kernel's
+    /// whole groups, then the blocks left, `E(J0)` and the length block in
+    /// one AES-NI batch and one reduction (`kernels::gcm_finish`). Returns
+    /// the full tag (for `open`, computed from the input ciphertext; the
+    /// caller compares it).
+    fn one_shot(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        out: &mut [u8],
+        encrypt: bool,
+    ) -> Result<Option<Tag>> {
+        let (Some(f), Some(rk), true) = (self.fused, self.fast_keys(), nonce.len() == NONCE_LEN)
+        else {
+            return Ok(None);
+        };
+        if let Some(i) = input {
+            same_len(i.len(), out.len())?;
+        }
+        if out.len() as u64 > MAX_TEXT_LEN || aad.len() as u64 > MAX_AAD_LEN {
+            return Err(Error::MessageTooLong);
+        }
+        // J0 = nonce ‖ 1 and the first counter, nonce ‖ 2, built in
+        // registers as `u128::from_be_bytes` (a block assembled in memory
+        // bytewise and read back whole stalls on store forwarding).
+        let hi = u64::from_be_bytes(nonce[..8].try_into().expect("8 bytes"));
+        let mid = u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"));
+        let j0 = ((hi as u128) << 64) | ((mid as u128) << 32) | 1;
+        let mut x = 0u128;
+        if !aad.is_empty() {
+            kernels::ghash_padded(&self.key, &mut x, aad);
+        }
+        let ctr = (j0 + 1).to_be_bytes();
+        let n = kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt);
+        // inc32 n/16 times: only the low 32 bits count.
+        let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));
+        let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
+        let tag = kernels::gcm_finish(
+            rk,
+            &self.key,
+            x,
+            (c, j0),
+            (input.map(|i| &i[n..]), &mut out[n..]),
+            lens,
+            encrypt,
+        );
+        x.zeroize();
+        Ok(Some(tag))
     }
 
     /// Open `input` (or `out` itself, in place) into `out` and verify
@@ -351,12 +420,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
         out: &mut [u8],
     ) -> Result<()> {
         check_tag_len(tag.len())?;
-        let mut st = self.state(nonce)?;
-        st.aad(self, aad)?;
-        st.crypt_from(self, input, out, false)?;
-        let mut full = st.tag(self);
-        let ok: bool = full[..tag.len()].ct_eq(tag).into();
-        full.zeroize();
+        let mut full = match self.one_shot(nonce, aad, input, out, false)? {
+            Some(t) => t,
+            None => {
+                let mut st = self.state(nonce)?;
+                st.aad(self, aad)?;
+                st.crypt_from(self, input, out, false)?;
+                st.tag(self)
+            }
+        };
+        let ok = tag_matches(&full, tag);
+        kernels::wipe_block(&mut full);
         if ok {
             Ok(())
         } else {
@@ -485,6 +559,21 @@ impl<A: Borrow<Aes>> Gcm<A> {
     pub fn decryptor(&self, nonce: &[u8]) -> Result<GcmDecryptor<'_, A>> {
         Ok(GcmDecryptor::new(self, self.state(nonce)?))
     }
+}
+
+/// Whether `tag` (4..=16 bytes) is a prefix of the full tag `full`, in
+/// constant time: one masked 128-bit difference compared with zero
+/// (`subtle`), rather than a comparison byte by byte.
+fn tag_matches(full: &Tag, tag: &[u8]) -> bool {
+    let n = tag.len();
+    debug_assert!((MIN_TAG_LEN..=TAG_LEN).contains(&n));
+    let t = match <[u8; 16]>::try_from(tag) {
+        Ok(t) => u128::from_be_bytes(t),
+        Err(_) => kernels::be_partial(tag),
+    };
+    let keep = !0u128 << (8 * (TAG_LEN - n));
+    let d = (u128::from_be_bytes(*full) & keep) ^ t;
+    d.ct_eq(&0).into()
 }
 
 /// `f(output)`, and on error `output` zeroed (so that it holds neither

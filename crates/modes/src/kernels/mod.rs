@@ -15,7 +15,10 @@
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
 //! kernels generated from the shared body hash each group during the AES of
 //! the group two after it (reading the ciphertext back from L1). The blocks
-//! after the last whole group run AES-NI (`ctr32`) and the short GHASH.
+//! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
+//! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
+//! in one AES-NI batch, their GHASH with the padded partial block and the
+//! length block in one reduction (`ghash_seq`), the tag out.
 //!
 //! Both widths of GHASH and the VAES kernel are generated from one body
 //! (`x86/body.rs`) over a small set of per-width primitives; its 128-bit
@@ -29,23 +32,47 @@
 
 use crate::gcm::GhashKey;
 use aesflow_cipher::Isa;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+/// `detect()`, cached in `flag` (0 unknown, 1 no, 2 yes): a relaxed load
+/// and an inlined compare on every later call. The safe wrappers below
+/// check before every kernel call — several times per GCM message —
+/// and the detection behind them (`aesflow_cipher::features`) is a call
+/// through a `OnceLock`.
+#[inline]
+fn cached(flag: &AtomicU8, detect: fn() -> bool) -> bool {
+    match flag.load(Ordering::Relaxed) {
+        0 => {
+            let v = detect();
+            flag.store(1 + u8::from(v), Ordering::Relaxed);
+            v
+        }
+        f => f == 2,
+    }
+}
+
 /// Whether the PCLMULQDQ GHASH and the AES-NI fused GCM kernel can run.
+#[inline]
 pub(crate) fn has_pclmul() -> bool {
-    Isa::Aesni.has_clmul()
+    static F: AtomicU8 = AtomicU8::new(0);
+    cached(&F, || Isa::Aesni.has_clmul())
 }
 
 /// Whether the VPCLMULQDQ GHASH and the VAES fused GCM kernel can run.
+#[inline]
 pub(crate) fn has_vpclmul() -> bool {
-    Isa::Vaes.has_clmul()
+    static F: AtomicU8 = AtomicU8::new(0);
+    cached(&F, || Isa::Vaes.has_clmul())
 }
 
 /// Whether the 256-bit fused VAES + VPCLMULQDQ GCM kernel can run.
+#[inline]
 pub(crate) fn has_vpclmul256() -> bool {
-    aesflow_cipher::features().vaes256_clmul()
+    static F: AtomicU8 = AtomicU8::new(0);
+    cached(&F, || aesflow_cipher::features().vaes256_clmul())
 }
 
 /// Zero a block with one volatile 16-byte store (the `zeroize` crate writes
@@ -136,6 +163,95 @@ pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, d
     let _ = (rk, ctr, input, data);
 }
 
+/// A partial block (fewer than 16 bytes), zero-padded, as
+/// `u128::from_be_bytes`: built from at most four loads in general-purpose
+/// registers (two overlapping ones of 8, 4 or 1 bytes), never through a
+/// stack buffer written bytewise and read back whole (a store-forwarding
+/// stall on every message with an odd-length AAD or text).
+pub(crate) fn be_partial(b: &[u8]) -> u128 {
+    let n = b.len();
+    assert!(n < 16);
+    let be64 = |s: &[u8]| u64::from_be_bytes(s.try_into().expect("8 bytes"));
+    let be32 = |s: &[u8]| u32::from_be_bytes(s.try_into().expect("4 bytes"));
+    // Overlapping loads put the same byte at the same place: OR is exact.
+    let hi = match n {
+        0 => return 0,
+        8.. => {
+            let lo = (be64(&b[n - 8..]) as u128) << (8 * (16 - n));
+            return ((be64(&b[..8]) as u128) << 64) | lo;
+        }
+        4..=7 => ((be32(&b[..4]) as u64) << 32) | ((be32(&b[n - 4..]) as u64) << (8 * (8 - n))),
+        _ => {
+            ((b[0] as u64) << 56)
+                | ((b[n / 2] as u64) << (56 - 8 * (n / 2)))
+                | ((b[n - 1] as u64) << (56 - 8 * (n - 1)))
+        }
+    };
+    (hi as u128) << 64
+}
+
+/// GHASH of `data` zero-padded to whole blocks into `x` (an AAD) with
+/// PCLMULQDQ: up to POWERS − 1 whole blocks and the padded partial one
+/// with one reduction, longer inputs through `ghash_clmul` first. Panics if
+/// PCLMULQDQ is unavailable (callers check `has_pclmul`).
+pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
+    assert!(has_pclmul(), "PCLMULQDQ unavailable");
+    let whole = data.len() / 16 * 16;
+    let (mut head, tail) = data.split_at(whole);
+    if whole > 16 * 32 {
+        ghash_clmul(has_vpclmul(), key, x, head);
+        head = &[];
+    }
+    let pad = (!tail.is_empty()).then(|| be_partial(tail));
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: PCLMULQDQ (with SSE4.1) was just checked.
+    unsafe {
+        *x = x86::ghash_seq(&key.powers, &key.hk, *x, head, pad, None)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (key, x, head, pad);
+}
+
+/// The end of a one-shot GCM message after the fused kernel's groups
+/// (`aesni::finish`): CTR over the `data.len()` bytes left (at most 61
+/// blocks) from counter block `ctr`, in place or from `input`, with
+/// `E(J0)` (`ctr` and `j0` as `u128::from_be_bytes`), and the
+/// GHASH of their ciphertext and of the length block `lens` into `x`, one
+/// reduction; returns the full tag. Panics if AES-NI and PCLMULQDQ are
+/// unavailable (callers check `has_pclmul`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gcm_finish(
+    rk: &[[u8; 16]],
+    key: &GhashKey,
+    x: u128,
+    (ctr, j0): (u128, u128),
+    (input, data): (Option<&[u8]>, &mut [u8]),
+    lens: u128,
+    encrypt: bool,
+) -> [u8; 16] {
+    assert!(has_pclmul(), "AES-NI unavailable");
+    assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
+    unsafe {
+        x86::aesni::finish(
+            rk,
+            (&key.powers, &key.hk),
+            x,
+            (ctr, j0),
+            input,
+            data,
+            lens,
+            encrypt,
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rk, key, x, ctr, j0, input, data, lens, encrypt);
+        unreachable!("no PCLMULQDQ")
+    }
+}
+
 /// Which fused kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fused {
@@ -148,6 +264,7 @@ pub(crate) enum Fused {
 }
 
 impl Fused {
+    #[inline]
     pub(crate) fn is_available(self) -> bool {
         match self {
             Fused::Aesni => has_pclmul(),
@@ -233,6 +350,18 @@ pub(crate) fn gcm_fused(
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
+
+    /// `be_partial` is `u128::from_be_bytes` of the zero-padded bytes, for
+    /// every length and position of the overlapping loads.
+    #[test]
+    fn be_partial_pads_with_zeroes() {
+        let src: Vec<u8> = (0..16u8).map(|b| b.wrapping_mul(37) ^ 0xa5).collect();
+        for n in 0..16 {
+            let mut b = [0u8; 16];
+            b[..n].copy_from_slice(&src[..n]);
+            assert_eq!(super::be_partial(&src[..n]), u128::from_be_bytes(b), "{n}");
+        }
+    }
     use super::*;
     use crate::gcm::{GhashImpl, GhashKey};
     use aesflow_cipher::{Aes, KeySchedule};

@@ -567,6 +567,127 @@ pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, d
     unsafe { core::ptr::write_volatile(&mut ks, [0; 128]) };
 }
 
+/// The end of a one-shot message (`Gcm::seal_into` and the like) after the
+/// fused kernel's whole groups: GCM's counter mode from counter block `ctr`
+/// (`ctr` and `j0` as `u128::from_be_bytes`, in registers)
+/// over the `data.len()` bytes left (whole blocks and a partial one), read
+/// from `input` (as long as `data`) or in place, with `E(J0)` for the tag as
+/// one more lane of the last batch of AES-NI blocks (8 lanes, the last
+/// batch 1, 2 or 4 if that covers it); then, with one
+/// reduction (`ghash_seq`), the GHASH into `x` of those blocks' ciphertext,
+/// the zero-padded partial block and the length block `lens`
+/// (`[len A]_64 ‖ [len C]_64` as a `u128`). Returns the full tag. One
+/// message's fixed cost: no separate `E(J0)`, length-block GHASH, or
+/// partial block through a stack buffer.
+#[target_feature(enable = "aes,pclmulqdq,avx")]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish(
+    rk: &[[u8; 16]],
+    (powers, hk): (&[u128; POWERS], &[u128; POWERS]),
+    x: u128,
+    (ctr, j0): (u128, u128),
+    input: Option<&[u8]>,
+    data: &mut [u8],
+    lens: u128,
+    encrypt: bool,
+) -> [u8; 16] {
+    let n = data.len();
+    let (whole, part) = (n / 16, n % 16);
+    assert!(whole + 2 <= POWERS);
+    assert!(input.is_none_or(|i| i.len() == n));
+    let nb = n.div_ceil(16);
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mask = from_u128(BSWAP);
+    // Reflected: the 32-bit counter is dword 0, so a dword add is inc32.
+    let c = from_u128(ctr);
+    let jv = _mm_shuffle_epi8(from_u128(j0), mask);
+    let src = |data: &[u8], i: usize| -> [u8; 16] {
+        let s = input.unwrap_or(data);
+        s[16 * i..16 * i + 16].try_into().expect("16 bytes")
+    };
+    // The partial input block, zero-padded, as `u128::from_be_bytes`.
+    let p_in = if part > 0 {
+        super::super::be_partial(&input.unwrap_or(data)[16 * whole..])
+    } else {
+        0
+    };
+    // Decryption hashes the input before an in-place write overwrites it.
+    let pad = |pct: u128| (part > 0).then_some(pct);
+    let mut y = x;
+    if !encrypt {
+        let ct = &input.unwrap_or(data)[..16 * whole];
+        // SAFETY: this function's features include PCLMULQDQ and SSE4.1.
+        y = unsafe { super::ghash_seq(powers, hk, x, ct, pad(p_in), Some(lens)) };
+    }
+    let mut ej0 = _mm_setzero_si128();
+    let mut pks = 0u128;
+    let mut b0 = 0;
+    // Lanes 0..nb the counter blocks, lane nb J0; batches of 8 lanes, the
+    // last one of 1, 2 or 4 if that covers it (E(J0) alone after the
+    // VAES kernel's groups: one lane, not eight).
+    macro_rules! batch {
+        ($l:literal) => {{
+            let mut s = [_mm_setzero_si128(); $l];
+            for (j, sj) in s.iter_mut().enumerate() {
+                let i = b0 + j;
+                let b = if i == nb {
+                    jv
+                } else {
+                    _mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i as i32)), mask)
+                };
+                *sj = _mm_xor_si128(b, k(0));
+            }
+            for r in 1..last {
+                let kr = k(r);
+                for sj in s.iter_mut() {
+                    *sj = _mm_aesenc_si128(*sj, kr);
+                }
+            }
+            for (j, sj) in s.iter().enumerate() {
+                let i = b0 + j;
+                let ks = _mm_aesenclast_si128(*sj, k(last));
+                if i < whole {
+                    let v = u128::from_le_bytes(src(data, i)) ^ to_u128(ks);
+                    data[16 * i..16 * i + 16].copy_from_slice(&v.to_le_bytes());
+                } else if i == nb {
+                    ej0 = ks;
+                } else if i < nb {
+                    pks = u128::from_be_bytes(to_u128(ks).to_le_bytes());
+                }
+            }
+            b0 += $l;
+        }};
+    }
+    while b0 <= nb {
+        match nb + 1 - b0 {
+            1 => batch!(1),
+            2 => batch!(2),
+            3 | 4 => batch!(4),
+            _ => batch!(8),
+        }
+    }
+    if part > 0 {
+        let keep = !0u128 << (8 * (16 - part));
+        let out = (p_in ^ pks) & keep;
+        let mut b = out.to_be_bytes();
+        data[16 * whole..].copy_from_slice(&b[..part]);
+        // SAFETY: a plain byte array; the volatile write keeps the text
+        // from outliving the call.
+        unsafe { core::ptr::write_volatile(&mut b, [0; 16]) };
+        if encrypt {
+            let ct = &data[..16 * whole];
+            // SAFETY: as above.
+            y = unsafe { super::ghash_seq(powers, hk, x, ct, pad(out), Some(lens)) };
+        }
+    } else if encrypt {
+        // SAFETY: as above.
+        y = unsafe { super::ghash_seq(powers, hk, x, &data[..16 * whole], None, Some(lens)) };
+    }
+    let t = u128::from_be_bytes(to_u128(ej0).to_le_bytes()) ^ y;
+    t.to_be_bytes()
+}
+
 /// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
 ///
 /// # Safety

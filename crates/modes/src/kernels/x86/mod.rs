@@ -104,11 +104,8 @@ pub(super) fn mont_mul(a: u128, b: u128) -> u128 {
 }
 
 /// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
-/// into state `x` with 128-bit PCLMULQDQ: block i of n multiplies
-/// H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords: three
-/// multiplications a block), one Montgomery reduction (see `gcm::ghash`).
-/// For the few blocks after the whole groups, an AAD, and the one length
-/// block of every tag.
+/// into state `x` with 128-bit PCLMULQDQ: `ghash_seq` with no extra block.
+/// For the few blocks after the whole groups and stand-alone short GHASH.
 ///
 /// # Safety
 /// The CPU has PCLMULQDQ and SSE4.1.
@@ -119,9 +116,37 @@ pub(super) unsafe fn ghash_few(
     x: u128,
     data: &[u8],
 ) -> u128 {
+    assert!(data.len() / 16 <= 16);
+    // SAFETY: the same features.
+    unsafe { ghash_seq(powers, hk, x, data, None, None) }
+}
+
+/// GHASH into state `x` of the whole blocks of `data` (a trailing partial
+/// block is ignored) followed by the blocks `pad` and `len` if given, as
+/// `u128::from_be_bytes` values (a zero-padded partial block, the length
+/// block: passed in registers, never stored and reloaded whole, which
+/// would stall on store forwarding), at most POWERS blocks in all, with 128-bit PCLMULQDQ: block i of
+/// n multiplies H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords:
+/// three multiplications a block), one Montgomery reduction (see
+/// `gcm::ghash`) for them all. The AAD of a message, and its last blocks
+/// with the length block (`aesni::finish`).
+///
+/// # Safety
+/// The CPU has PCLMULQDQ and SSE4.1.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(super) unsafe fn ghash_seq(
+    powers: &[u128; POWERS],
+    hk: &[u128; POWERS],
+    x: u128,
+    data: &[u8],
+    pad: Option<u128>,
+    len: Option<u128>,
+) -> u128 {
     let blocks = data.as_chunks::<16>().0;
-    let n = blocks.len();
-    assert!(n <= 16);
+    let nb = blocks.len();
+    let n = nb + usize::from(pad.is_some()) + usize::from(len.is_some());
+    assert!(n <= POWERS);
     if n == 0 {
         return x;
     }
@@ -129,9 +154,7 @@ pub(super) unsafe fn ghash_few(
     let z = _mm_setzero_si128();
     let (mut lo, mut mi, mut hi) = (z, z, z);
     let first = POWERS - n;
-    for (i, b) in blocks.iter().enumerate() {
-        // One load and a byte swap: the block as `u128::from_be_bytes`.
-        let mut d = _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask);
+    let mut acc = |i: usize, mut d: __m128i| {
         if i == 0 {
             d = _mm_xor_si128(d, from_u128(x));
         }
@@ -140,6 +163,19 @@ pub(super) unsafe fn ghash_few(
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(d, p));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(d, p));
         mi = _mm_xor_si128(mi, _mm_clmulepi64_si128::<0x00>(dk, k));
+    };
+    for (i, b) in blocks.iter().enumerate() {
+        // One load and a byte swap: the block as `u128::from_be_bytes`.
+        acc(
+            i,
+            _mm_shuffle_epi8(from_u128(u128::from_le_bytes(*b)), mask),
+        );
+    }
+    if let Some(e) = pad {
+        acc(nb, from_u128(e));
+    }
+    if let Some(e) = len {
+        acc(n - 1, from_u128(e));
     }
     // Karatsuba's middle term, then the reduction.
     let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
