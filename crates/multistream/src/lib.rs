@@ -16,13 +16,16 @@
 //! ## Why CBC encryption is latency-bound on a CPU
 //!
 //! A CPU's AES instructions are pipelined exactly like the paper's core.
-//! `AESENC` has a latency of about 4–5 cycles but the core can start one
-//! (Intel) or two (AMD Zen) every cycle; with 512-bit VAES each instruction
-//! works on four blocks (Zen 4: one zmm `VAESENC` per cycle, latency 4). One CBC stream needs `Nr` dependent `AESENC`s plus
-//! an XOR per block — ~44 cycles for AES-128 — whatever the SIMD width, so a
-//! single stream runs at ~1.1–1.5 GB/s while the same core encrypts ECB/CTR
-//! many times faster. Filling the pipeline needs independent work: *other
-//! streams* — latency × issue rate of them (4 × 2 = 8 registers on Zen).
+//! `AESENC` has a latency of about 4–5 cycles, and the core starts one
+//! (Intel) or two (AMD Zen) 128- or 256-bit `AESENC`s every cycle; a
+//! 512-bit `VAESENC` works on four blocks, and Zen 4 starts one per cycle
+//! (measured: latency 4). One CBC stream needs `Nr` dependent `AESENC`s
+//! plus an XOR per block — ~44 cycles for AES-128 — whatever the SIMD
+//! width, so a single stream runs at ~1.1–1.5 GB/s while the same core
+//! encrypts ECB/CTR many times faster. Filling the pipeline needs
+//! independent work: *other streams* — latency × issue rate of them
+//! (4 × 2 = 8 xmm registers with AES-NI on Zen; 4 zmm registers, 16
+//! streams, with 512-bit VAES on Zen 4).
 //!
 //! ## The engine
 //!
