@@ -20,19 +20,21 @@
 //!
 //! On the 2-vCPU Zen 4 VM, 256 MiB in place, AES-256: one thread seals at
 //! ≈ 10.5 GB/s, i.e. ≈ 21 GB/s of DRAM traffic (read + write). The same
-//! VM's plain in-place read-modify-write loop (AVX-512, no AES) measured
-//! 16.6–22.2 GB/s on one thread and 21.5–35 GB/s on two: ×0.97–1.72 over
-//! windows in which a register-only AES loop scaled ×1.94–2.00 (both cores
-//! free; the DRAM is shared with the host's other guests). In the cleanest
-//! window GCM seal/open scaled ×1.67/×1.63 beside ×1.63 for the plain loop;
-//! at 8–32 MiB (`--mem-size`, L3-sized) ×1.43–1.83, as CTR (×1.56–1.73). So at 256 MiB the two-thread rows track
-//! the memory system's own scaling, not a serial part: the per-call serial
-//! work (the Horner combine over 256 KiB pieces, `gf128_pow` for the last
-//! piece, E(J0)) is tens of µs against ≈ 13 ms, the workers are
-//! persistent, and nothing is allocated or first-touched in the timed
-//! region. With `MADV_HUGEPAGE` buffers (not what this crate gets: THP is
-//! `madvise` here) the one-thread read-modify-write loop rose to 24 GB/s.
-//! A software prefetch 8 groups ahead in the fused kernel for the pieces
+//! VM's plain in-place read-modify-write loop (AVX-512, no AES;
+//! `scripts/mem-scaling`) measured 16.6–22.2 GB/s on one thread and
+//! 21.5–35 GB/s on two: ×0.97–1.72 over windows in which its
+//! register-only AES control scaled ×1.94–2.00 (both cores free; the DRAM
+//! is shared with the host's other guests). In the cleanest window GCM
+//! seal/open scaled ×1.67/×1.63 beside ×1.63 for the plain loop; at
+//! 8–32 MiB (`--mem-size`, L3-sized) ×1.43–1.83, as CTR (×1.56–1.73). So
+//! at 256 MiB the two-thread rows track the memory system's own scaling,
+//! not a serial part: the per-call serial work (the Horner combine over
+//! 256 KiB pieces, `gf128_pow` for the last piece, E(J0)) is tens of µs
+//! against ≈ 13 ms, the workers are persistent, and nothing is allocated
+//! or first-touched in the timed region. With `HUGE=1` (`MADV_HUGEPAGE`
+//! buffers; not what this crate gets: THP is `madvise` here) the
+//! one-thread read-modify-write loop rose to 24 GB/s. A software prefetch
+//! 8 groups ahead in the fused kernel for the pieces
 //! showed no gain measurable on the loaded VM (A/B medians 0.97–1.14).
 
 use crate::error::{Error, Result};

@@ -135,10 +135,18 @@ fn random_mixes_every_backend() {
 fn own_key_lanes_knob_clamps() {
     for e in engines() {
         let max = e.lanes();
-        assert!((1..=max).contains(&e.own_key_lanes()), "{} default", e.backend());
+        assert!(
+            (1..=max).contains(&e.own_key_lanes()),
+            "{} default",
+            e.backend()
+        );
         for asked in [0, 3, 4, 7, 16, 31, 100] {
             let got = e.with_own_key_lanes(asked).own_key_lanes();
-            let want = if max < 4 { max } else { (asked / 4 * 4).clamp(4, max) };
+            let want = if max < 4 {
+                max
+            } else {
+                (asked / 4 * 4).clamp(4, max)
+            };
             assert_eq!(got, want, "{} asked {asked}", e.backend());
         }
     }

@@ -191,8 +191,8 @@ pub(crate) fn be_partial(b: &[u8]) -> u128 {
 }
 
 /// GHASH of `data` zero-padded to whole blocks into `x` (an AAD) with
-/// PCLMULQDQ: up to POWERS − 1 whole blocks and the padded partial one
-/// with one reduction, longer inputs through `ghash_clmul` first. Panics if
+/// PCLMULQDQ: up to 32 whole blocks and the padded partial one with one
+/// reduction, longer inputs through `ghash_clmul` first. Panics if
 /// PCLMULQDQ is unavailable (callers check `has_pclmul`).
 pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
     assert!(has_pclmul(), "PCLMULQDQ unavailable");
@@ -213,8 +213,9 @@ pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
 }
 
 /// The end of a one-shot GCM message after the fused kernel's groups
-/// (`aesni::finish`): CTR over the `data.len()` bytes left (at most 61
-/// blocks) from counter block `ctr`, in place or from `input`, with
+/// (`aesni::finish`): CTR over the `data.len()` bytes left (at most
+/// POWERS − 2 = 62 whole blocks and a partial one; the fused kernels leave
+/// at most 15) from counter block `ctr`, in place or from `input`, with
 /// `E(J0)` (`ctr` and `j0` as `u128::from_be_bytes`), and the
 /// GHASH of their ciphertext and of the length block `lens` into `x`, one
 /// reduction; returns the full tag. Panics if AES-NI and PCLMULQDQ are
@@ -350,6 +351,9 @@ pub(crate) fn gcm_fused(
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
+    use super::*;
+    use crate::gcm::{GhashImpl, GhashKey};
+    use aesflow_cipher::{Aes, KeySchedule};
 
     /// `be_partial` is `u128::from_be_bytes` of the zero-padded bytes, for
     /// every length and position of the overlapping loads.
@@ -359,12 +363,9 @@ mod tests {
         for n in 0..16 {
             let mut b = [0u8; 16];
             b[..n].copy_from_slice(&src[..n]);
-            assert_eq!(super::be_partial(&src[..n]), u128::from_be_bytes(b), "{n}");
+            assert_eq!(be_partial(&src[..n]), u128::from_be_bytes(b), "{n}");
         }
     }
-    use super::*;
-    use crate::gcm::{GhashImpl, GhashKey};
-    use aesflow_cipher::{Aes, KeySchedule};
 
     /// Runs the hand-scheduled AES-NI kernel (`generic == false`) or the
     /// shared body at 128 bits over `data`.

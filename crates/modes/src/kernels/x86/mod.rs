@@ -125,8 +125,8 @@ pub(super) unsafe fn ghash_few(
 /// block is ignored) followed by the blocks `pad` and `len` if given, as
 /// `u128::from_be_bytes` values (a zero-padded partial block, the length
 /// block: passed in registers, never stored and reloaded whole, which
-/// would stall on store forwarding), at most POWERS blocks in all, with 128-bit PCLMULQDQ: block i of
-/// n multiplies H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords:
+/// would stall on store forwarding), at most POWERS blocks in all, with
+/// 128-bit PCLMULQDQ: block i of n multiplies H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords:
 /// three multiplications a block), one Montgomery reduction (see
 /// `gcm::ghash`) for them all. The AAD of a message, and its last blocks
 /// with the length block (`aesni::finish`).
