@@ -224,6 +224,16 @@ pub(super) fn cbc_encrypt_ni(keys: &KeySchedule, iv: &mut Block, blocks: &mut [B
     keyed::<CBC>(keys, iv, blocks, false);
 }
 
+/// ECB with AES-NI on any key schedule, for the wider kernels' calls of
+/// fewer blocks than one of their registers holds (a single block: the
+/// XTS tweak). Their path broadcasts every round key to a wide register
+/// and moves the block with masked loads and stores (measured on Zen 4,
+/// one independent block: 23 ns on `vaes`, 46 ns on `vaes256`, 6.5 ns
+/// here).
+pub(super) fn ecb_ni(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    keyed::<ECB>(keys, &mut [0; 16], blocks, dec);
+}
+
 /// The XTS tweak `t` (little-endian) times α, on general-purpose
 /// registers: shift, shift-double, mask and XOR.
 #[inline(always)]

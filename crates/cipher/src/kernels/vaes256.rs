@@ -244,7 +244,13 @@ fn blocks_op(
     });
 }
 
+/// ECB; fewer than two blocks (one register) with AES-NI (see
+/// `aesni::ecb_ni`).
 fn ecb(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+    if blocks.len() < 2 {
+        Vaes256::require();
+        return super::aesni::ecb_ni(keys, blocks, dec);
+    }
     blocks_op(keys, dec, blocks, |rk, d| {
         // SAFETY: `blocks_op` checked avx2, vaes and aes.
         unsafe {
