@@ -152,7 +152,8 @@ macro_rules! xts_fn {
             tweak: &mut Block,
             data: &mut [u8],
         ) {
-            let k = broadcast_keys(rk);
+            // Constant length: the key loads unroll into registers.
+            let k = broadcast_keys(&rk[..=NR]);
             let mut ts = [*tweak; 2 * IN_FLIGHT];
             for j in 1..ts.len() {
                 ts[j] = xts_mul_alpha(&ts[j - 1]);

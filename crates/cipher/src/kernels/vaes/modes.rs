@@ -172,15 +172,23 @@ macro_rules! vaes_modes {
             blocks: &mut [Block],
         ) {
             assert!(W % 2 == 0 && W <= 8);
-            let k = load_keys(rk);
+            // A slice of constant length: the key loads unroll into
+            // registers (no zeroed array on the stack and reload).
+            let k = load_keys(&rk[..=NR]);
             let t0 = u128::from_le_bytes(*tweak);
             // Register `i` of the first step: T_4i..T_4i+3, each computed
             // from T_0 on its own (a chain of α^4 steps through memory
             // delayed the first step).
             let bcast = splat(tweak);
             let mut tw = [bcast; W];
-            for (i, t) in tw.iter_mut().enumerate() {
-                *t = xts_tweaks_at(bcast, 4 * i as u64);
+            let mut p = 0;
+            #[allow(unused_assignments)]
+            {
+                map_unrolled!(tw, |b| {
+                    let this = xts_tweaks_at(b, p);
+                    p += 4;
+                    this
+                });
             }
             let data = blocks.as_flattened_mut();
             // The general-purpose tweaks: `ring[s % 3]` holds registers
