@@ -29,11 +29,11 @@
 //! memory access depends on the key or the data.
 
 use super::aesni::{ONLINE_BATCH, cbc_encrypt_ni, ctr_keyed, for_each_keyed};
-use crate::kernel::{Block, impl_kernel, xts_mul_alpha};
+use crate::kernel::{Block, impl_kernel};
 use crate::key_schedule::KeySchedule;
 use crate::x86::v256::{
     Ctr, Keys, broadcast_keys, crypt_n, load_n, load32, ordered, preceding, splat, store_n,
-    store32, xor_n, xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul,
+    store32, xor_n, xts_mul_alpha2, xts_mul_alpha16_bytes, xts_mul_alpha16_clmul, xts_tweaks_at,
 };
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
@@ -154,18 +154,20 @@ macro_rules! xts_fn {
         ) {
             // Constant length: the key loads unroll into registers.
             let k = broadcast_keys(&rk[..=NR]);
-            let mut ts = [*tweak; 2 * IN_FLIGHT];
-            for j in 1..ts.len() {
-                ts[j] = xts_mul_alpha(&ts[j - 1]);
+            // Register `i`: T_2i, T_2i+1, each from T_0 on its own (a
+            // serial chain of doublings and 32-byte loads of two 16-byte
+            // stores, which do not forward, delayed the first group).
+            let bcast = splat(tweak);
+            let mut tw = [bcast; IN_FLIGHT];
+            let mut p = 0;
+            #[allow(unused_assignments)]
+            {
+                map_unrolled!(tw, |b| {
+                    let this = xts_tweaks_at(b, p);
+                    p += 2;
+                    this
+                });
             }
-            let mut pairs = ts.chunks_exact(2);
-            let mut tw = [_mm256_setzero_si256(); IN_FLIGHT];
-            map_unrolled!(tw, |_old| {
-                let pair = pairs.next().expect("two tweaks per register");
-                // SAFETY: `pair` is 32 readable bytes; unaligned load.
-                unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) }
-            });
-            ts.zeroize();
             // The tweaks in a stack buffer of two halves alternating by a
             // variable index, so LLVM keeps them in memory (XORed as
             // memory operands) and the eight data registers in registers:
