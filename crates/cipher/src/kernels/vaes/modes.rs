@@ -164,7 +164,9 @@ macro_rules! vaes_modes {
         /// are made on general-purpose registers, a chain of doublings two
         /// steps ahead, interleaved with the rounds, and XORed from a stack
         /// ring of three steps' tweaks (the ports that run them are idle
-        /// in this loop, while vector work competes with the rounds).
+        /// in this loop, while vector work competes with the rounds). The
+        /// first step's registers are each computed from T_0 (no chain at
+        /// start-up, where nothing hides its latency).
         #[target_feature(enable = $features)]
         fn xts<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
