@@ -109,6 +109,28 @@ xts_mul_alpha_pow!(
     _mm256_xor_si256
 );
 
+/// Two consecutive XTS tweaks from the first: lane `j` of the result is
+/// `t`·α^(`p` + `j`), `t` in both lanes (see [`splat`]), `p` + 1 < 40; as
+/// `v512::xts_tweaks_at` (per-lane shifts, no chain through earlier
+/// tweaks).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn xts_tweaks_at(t: __m256i, p: u64) -> __m256i {
+    debug_assert!(p + 1 < 40);
+    let n = _mm256_add_epi64(_mm256_set1_epi64x(p as i64), _mm256_set_epi64x(1, 1, 0, 0));
+    let shifted = _mm256_sllv_epi64(t, n);
+    let out = _mm256_srlv_epi64(t, _mm256_sub_epi64(_mm256_set1_epi64x(64), n));
+    // Bits out of qword 0 enter qword 1; those out of qword 1, moved to
+    // qword 0, times 0x87.
+    let into_hi = _mm256_bslli_epi128::<8>(out);
+    let hi = _mm256_bsrli_epi128::<8>(out);
+    let red = _mm256_xor_si256(
+        _mm256_xor_si256(hi, _mm256_add_epi64(hi, hi)),
+        _mm256_xor_si256(_mm256_slli_epi64::<2>(hi), _mm256_slli_epi64::<7>(hi)),
+    );
+    _mm256_xor_si256(_mm256_xor_si256(shifted, into_hi), red)
+}
+
 /// Each 128-bit lane of `t` (an XTS tweak, little-endian) times α^16: the
 /// lane shifted left by two bytes, its top two bytes moved to the bottom
 /// and times x^7 + x^2 + x + 1 (four shifted copies; the product fits in

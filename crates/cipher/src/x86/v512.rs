@@ -146,6 +146,39 @@ xts_mul_alpha_pow!(
     _mm512_xor_si512
 );
 
+/// Four consecutive XTS tweaks from the first: lane `j` of the result is
+/// `t`·α^(`p` + `j`), `t` in every lane (see [`splat`]), `p` + 3 < 40.
+/// Each lane shifted left by its own count (`VPSLLVQ`), the bits out of
+/// the top reduced with x^7 + x^2 + x + 1 (at most 39 bits: their product
+/// with 0x87 fits in 64): nine instructions with no chain through earlier
+/// tweaks, so a kernel's start-up tweak registers are all one short
+/// dependency away from `t`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub fn xts_tweaks_at(t: __m512i, p: u64) -> __m512i {
+    debug_assert!(p + 3 < 40);
+    let n = _mm512_add_epi64(
+        _mm512_set1_epi64(p as i64),
+        _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
+    );
+    let shifted = _mm512_sllv_epi64(t, n);
+    let out = _mm512_srlv_epi64(t, _mm512_sub_epi64(_mm512_set1_epi64(64), n));
+    // Bits out of qword 0 enter qword 1; those out of qword 1, moved to
+    // qword 0, times 0x87.
+    let into_hi = _mm512_bslli_epi128::<8>(out);
+    let hi = _mm512_bsrli_epi128::<8>(out);
+    let red = _mm512_ternarylogic_epi64::<0x96>(
+        hi,
+        _mm512_slli_epi64::<1>(hi),
+        _mm512_slli_epi64::<2>(hi),
+    );
+    _mm512_ternarylogic_epi64::<0x96>(
+        shifted,
+        into_hi,
+        _mm512_xor_si512(red, _mm512_slli_epi64::<7>(hi)),
+    )
+}
+
 /// Each 128-bit lane of `t` (an XTS tweak, little-endian) times α^`8·B`
 /// for a whole number of bytes `B` (2 or 4; `TOP` = 16 − `B`): the lane
 /// shifted left by `B` bytes, and its top `B` bytes, moved to the bottom, times x^7 + x^2 + x +

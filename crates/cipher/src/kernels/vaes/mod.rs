@@ -44,6 +44,23 @@
 //!   exceed a step's 80 cycles of rounds); the update without
 //!   `VPCLMULQDQ` (bytes form) was slower too. The integer work is
 //!   branch-free and the ring's addresses depend only on the step.
+//! * XTS start-up, a per-unit cost that a 16 KiB unit (32 steps) feels:
+//!   the first step's tweak registers are each computed from T_0 by
+//!   per-lane shifts (`v512::xts_tweaks_at`, no α^4 chain through a
+//!   64-byte load of four 16-byte stores, which does not forward), the
+//!   integer chain's start T_80 is two α^40 steps, the round keys load
+//!   from a slice of constant length (unrolled into registers, no zeroed
+//!   array on the stack), and the tweak itself, E_K2(i), one block, goes
+//!   through AES-NI (this kernel's ECB of fewer than four blocks: one
+//!   block took 23 ns through the broadcast keys and masked moves, 9 ns
+//!   now). Measured on Zen 4, AES-128: `xts_blocks` on a 512-byte unit
+//!   86 -> 57 ns (CTR 57); 16 KiB units, `aesflow bench` alternating
+//!   with the binary before, XTS / CTR 0.83-0.85 -> 0.87-0.90 (18.2-18.8
+//!   -> 19.2-19.8 GB/s), AES-256 0.89-0.90 -> 0.89-0.92; a quiet
+//!   stand-alone timing loop gives 0.92-0.97 (the bench's runs vary with
+//!   the other core's load, XTS more than CTR). What is left per unit is
+//!   mostly the tweak's encryption (~20 ns, the AES latency of one block
+//!   before any tweak exists); whole-unit cost at 64 KiB equals CTR's.
 //!
 //! Needs `avx512f`, `avx512bw` (byte masks and `VPSHUFB` on 512 bits),
 //! `vaes`, `vpclmulqdq` (XTS tweaks) and `aes` (`AESIMC` for online

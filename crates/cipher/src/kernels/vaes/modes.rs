@@ -8,8 +8,7 @@
 /// register of XTS tweaks by α^16 and α^32.
 macro_rules! vaes_modes {
     ($features:literal, $check:path, $mul16:path, $mul32:path) => {
-        use crate::kernel::xts_mul_alpha;
-        use crate::x86::v512::{load64, store64, xts_mul_alpha4};
+        use crate::x86::v512::{load64, splat, store64, xts_mul_alpha4, xts_tweaks_at};
 
         /// The register whose lanes are the ciphertext blocks preceding
         /// those of `c`: lane 3 of `prev`, then lanes 0..3 of `c`.
@@ -144,17 +143,6 @@ macro_rules! vaes_modes {
             *t = (u128::from(hi) << 64) | u128::from(lo);
         }
 
-        /// An XTS tweak times α^(2W).
-        #[inline]
-        fn xts_half_advance_u128<const W: usize>(t: u128) -> u128 {
-            match W {
-                8 => crate::x86::xts_mul_alpha_u128::<16>(t),
-                4 => crate::x86::xts_mul_alpha_u128::<8>(t),
-                2 => crate::x86::xts_mul_alpha_u128::<4>(t),
-                _ => unreachable!("W is 2, 4 or 8"),
-            }
-        }
-
         /// An XTS tweak times α^(4W): the advance of a general-purpose
         /// tweak per step of `W` registers.
         #[inline]
@@ -176,7 +164,9 @@ macro_rules! vaes_modes {
         /// are made on general-purpose registers, a chain of doublings two
         /// steps ahead, interleaved with the rounds, and XORed from a stack
         /// ring of three steps' tweaks (the ports that run them are idle
-        /// in this loop, while vector work competes with the rounds).
+        /// in this loop, while vector work competes with the rounds). The
+        /// first step's registers are each computed from T_0 (no chain at
+        /// start-up, where nothing hides its latency).
         #[target_feature(enable = $features)]
         fn xts<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
@@ -184,26 +174,24 @@ macro_rules! vaes_modes {
             blocks: &mut [Block],
         ) {
             assert!(W % 2 == 0 && W <= 8);
-            let k = load_keys(rk);
+            // A slice of constant length: the key loads unroll into
+            // registers (no zeroed array on the stack and reload).
+            let k = load_keys(&rk[..=NR]);
             let t0 = u128::from_le_bytes(*tweak);
-            let mut ts = [*tweak; 4];
-            for j in 1..4 {
-                ts[j] = xts_mul_alpha(&ts[j - 1]);
-            }
-            // SAFETY: `ts` is 64 readable bytes; unaligned load.
-            let first = unsafe { _mm512_loadu_si512(ts.as_ptr().cast()) };
-            // Register `i` of the first step: T_4i..T_4i+3. The last α^4
-            // step is computed and not used.
+            // Register `i` of the first step: T_4i..T_4i+3, each computed
+            // from T_0 on its own (a chain of α^4 steps through memory
+            // delayed the first step).
+            let bcast = splat(tweak);
+            let mut tw = [bcast; W];
+            let mut p = 0;
             #[allow(unused_assignments)]
-            let mut tw = {
-                let (mut tw, mut t) = ([first; W], first);
-                map_unrolled!(tw, |_old| {
-                    let this = t;
-                    t = xts_mul_alpha4(this);
+            {
+                map_unrolled!(tw, |b| {
+                    let this = xts_tweaks_at(b, p);
+                    p += 4;
                     this
                 });
-                tw
-            };
+            }
             let data = blocks.as_flattened_mut();
             // The general-purpose tweaks: `ring[s % 3]` holds registers
             // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
@@ -216,10 +204,13 @@ macro_rules! vaes_modes {
                 ring.set(0, i - W / 2, tw[i]);
                 ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
             }
-            let mut g = t0;
-            for _ in 0..5 {
-                g = xts_half_advance_u128::<W>(g);
-            }
+            // T_10W (T_80 for eight registers): α^40 once or twice.
+            let mut g = match W {
+                8 => crate::x86::xts_mul_alpha_u128::<40>(crate::x86::xts_mul_alpha_u128::<40>(t0)),
+                4 => crate::x86::xts_mul_alpha_u128::<40>(t0),
+                2 => crate::x86::xts_mul_alpha_u128::<20>(t0),
+                _ => unreachable!("W is 2, 4 or 8"),
+            };
             let mut cur = 0;
             let mut chunks = data.chunks_exact_mut(64 * W);
             for c in &mut chunks {
@@ -287,6 +278,7 @@ macro_rules! vaes_modes {
                 crypt_n::<NR, 1, DEC>(&mut x, &k);
                 store_partial(tail, _mm512_xor_si512(x[0], t));
             }
+            let mut ts = [[0u8; 16]; 4];
             // SAFETY: `ts` is 64 writable bytes; unaligned store.
             unsafe { _mm512_storeu_si512(ts.as_mut_ptr().cast(), t) };
             *tweak = ts[tail.len() / 16];
@@ -331,7 +323,13 @@ macro_rules! vaes_modes {
         }
 
         /// ECB encryption or decryption with `W` registers in flight.
+        /// Fewer than four blocks (one register) with AES-NI (see
+        /// `aesni::ecb_ni`).
         pub(super) fn ecb_blocks<const W: usize>(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
+            if blocks.len() < 4 {
+                $check();
+                return crate::kernels::aesni::ecb_ni(keys, blocks, dec);
+            }
             keyed::<W, ECB>(keys, &mut [0; 16], blocks, dec);
         }
 
