@@ -244,13 +244,6 @@ pub(super) fn ecb_ni(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
     keyed::<ECB>(keys, &mut [0; 16], blocks, dec);
 }
 
-/// The XTS tweak `t` (little-endian) times α, on general-purpose
-/// registers: shift, shift-double, mask and XOR.
-#[inline(always)]
-fn xts_double(t: u128) -> u128 {
-    (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87)
-}
-
 /// A scheduling tie: an empty instruction sequence taken to read and write
 /// `t` and `v`, placed between the rounds so that LLVM keeps each round's
 /// doubling of the tweak chain beside it (it hoisted the whole group's
@@ -303,7 +296,7 @@ fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blo
     for slot in buf.0.iter_mut().take(if groups > 0 { 2 } else { 0 }) {
         for v in slot.iter_mut() {
             *v = t;
-            t = xts_double(t);
+            t = crate::x86::xts_mul_alpha_u128::<1>(t);
         }
     }
     let mut cur = 0;
@@ -330,7 +323,7 @@ fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blo
                     tie(&mut t, v);
                 }
                 out[r - 1] = t;
-                t = xts_double(t);
+                t = crate::x86::xts_mul_alpha_u128::<1>(t);
             }
         });
         let mut last = [keys[NR]; WIDTH];
@@ -351,7 +344,7 @@ fn xts<const NR: usize, const DEC: bool>(rk: &[[u8; 16]], tweak: &mut Block, blo
         let mut x = [_mm_xor_si128(load(b), tv)];
         crypt_n::<NR, 1, DEC>(&mut x, &keys);
         store(b, _mm_xor_si128(x[0], tv));
-        t = xts_double(t);
+        t = crate::x86::xts_mul_alpha_u128::<1>(t);
     }
     buf.0.as_flattened_mut().zeroize();
     *tweak = t.to_le_bytes();

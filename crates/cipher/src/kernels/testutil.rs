@@ -165,8 +165,10 @@ pub fn check_ctr(k: &dyn Kernel, seed: u64) {
 }
 
 /// CBC (both directions), CFB128 decryption and XTS (both directions) of
-/// 0..=100 blocks against `reference` (the generic paths), in one call and
-/// split in two, chaining values and tweaks included.
+/// 0..=100 blocks and some longer runs (past 3 steps of 32 blocks, so the
+/// 512-bit XTS tweak ring wraps and its registers advance by α^32 several
+/// times) against `reference` (the generic paths), in one call and split
+/// in two, chaining values and tweaks included.
 pub fn check_chained(k: &dyn Kernel, seed: u64) {
     type Op = fn(&dyn Kernel, &KeySchedule, &mut Block, &mut [Block]);
     let ops: [(&str, Op); 5] = [
@@ -178,7 +180,7 @@ pub fn check_chained(k: &dyn Kernel, seed: u64) {
     ];
     let mut rng = StdRng::seed_from_u64(seed);
     for ks in schedules(&mut rng) {
-        for n in 0..=100 {
+        for n in (0..=100).chain([127, 128, 129, 130, 160, 191, 257, 300, 513]) {
             let data = random_blocks(&mut rng, n);
             let iv: Block = rng.random();
             let cut = rng.random_range(0..=n);

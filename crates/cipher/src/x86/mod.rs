@@ -337,3 +337,35 @@ pub fn xts_mul_alpha_u128<const K: u32>(t: u128) -> u128 {
 pub mod v128;
 pub mod v256;
 pub mod v512;
+
+#[cfg(test)]
+mod tests {
+    /// [`super::xts_mul_alpha_u128`] is `K` doublings for every `K`.
+    #[test]
+    fn xts_mul_alpha_is_repeated_doubling() {
+        fn double(t: u128) -> u128 {
+            (t << 1) ^ if t >> 127 == 1 { 0x87 } else { 0 }
+        }
+        fn check<const K: u32>(t: u128) {
+            let want = (0..K).fold(t, |x, _| double(x));
+            assert_eq!(super::xts_mul_alpha_u128::<K>(t), want, "K={K} t={t:032x}");
+        }
+        for t in [
+            1u128,
+            u128::MAX,
+            0x8000_0000_0000_0000_0000_0000_0000_0000,
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+        ] {
+            check::<1>(t);
+            check::<2>(t);
+            check::<4>(t);
+            check::<7>(t);
+            check::<8>(t);
+            check::<16>(t);
+            check::<32>(t);
+            check::<40>(t);
+            check::<55>(t);
+            check::<56>(t);
+        }
+    }
+}

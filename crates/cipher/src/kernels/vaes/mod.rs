@@ -86,8 +86,11 @@
 pub struct Vaes;
 
 /// 512-bit registers (4 blocks each) in flight in the main loop. 8 (32
-/// blocks) covers a 4-cycle latency at two `VAESENC` per cycle (Zen 4,
-/// Ice Lake and later); 4 (16 blocks) is the alternative.
+/// blocks): Zen 4 and Ice Lake start one zmm `VAESENC` per cycle with a
+/// 4-cycle latency (measured on Zen 4 with `scripts/vaes-ceiling`: 4
+/// chains reach 0.96 of 8), so 4 would nearly do there, but 8 leaves room
+/// for the other work of a step (counters, tweaks, GHASH) and covers the
+/// two per cycle of Zen 5.
 pub const IN_FLIGHT: usize = 8;
 
 #[macro_use]
