@@ -244,28 +244,8 @@ pub(super) fn ecb_ni(keys: &KeySchedule, blocks: &mut [Block], dec: bool) {
     keyed::<ECB>(keys, &mut [0; 16], blocks, dec);
 }
 
-/// A scheduling tie: an empty instruction sequence taken to read and write
-/// `t` and `v`, placed between the rounds so that LLVM keeps each round's
-/// doubling of the tweak chain beside it (it hoisted the whole group's
-/// chain before the rounds).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn tie(t: &mut u128, v: &mut __m128i) {
-    let (mut lo, mut hi) = (*t as u64, (*t >> 64) as u64);
-    // SAFETY: an empty instruction sequence that reads and writes an xmm
-    // register and two general-purpose ones in place; it touches no memory,
-    // stack or flags.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} */",
-            inout(xmm_reg) *v,
-            inout(reg) lo,
-            inout(reg) hi,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    *t = (u128::from(hi) << 64) | u128::from(lo);
-}
+// The XTS rounds' scheduling tie (`x86::tie_fn`).
+crate::x86::tie_fn!(__m128i, xmm_reg, "sse2");
 
 /// Three groups' tweaks, aligned for `PXOR` with a memory operand.
 #[repr(C, align(16))]

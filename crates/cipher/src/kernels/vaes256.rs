@@ -11,9 +11,10 @@
 //!   α^16 per group as a two-byte shift plus a reduction of the top two
 //!   bytes, by `VPCLMULQDQ` where the CPU has it, the second tweak XOR
 //!   folded into the last round's key); tails through one register and a
-//!   32-byte stack buffer. XTS / CTR measured on Zen 4 (forced, 16 KiB
-//!   units): AES-128 0.66 -> 0.70-0.76, AES-256 0.75 -> 0.77-0.79 with the
-//!   fold. Tried and slower here: half the tweaks from a chain of doublings
+//!   32-byte stack buffer. The fold measured within noise on Zen 4 (forced,
+//!   AES-128 16 KiB: XTS 13.13 -> 13.29 GB/s); XTS / CTR there was 0.66
+//!   (AES-128) and 0.75 (AES-256) before this round's changes and
+//!   0.74-0.76 / 0.79 after. Tried and slower here: half the tweaks from a chain of doublings
 //!   on general-purpose registers (as the `vaes` kernel does; with two
 //!   blocks per register the integer work per block doubles and the loop
 //!   ran 0.55-0.62), and the shift-only update instead of `VPCLMULQDQ`.

@@ -228,7 +228,9 @@ macro_rules! xts_mul_alpha_pow {
 /// `enc_n`, `dec_n` and `crypt_n`: AES-`NR` on `N` registers of type `$v`
 /// held in registers, rounds interleaved across them, with the round
 /// operations given — after each middle round `$barrier(x)` where one is
-/// given (see `v128::round_barrier`).
+/// given (see `v128::round_barrier`); and `middle_n` / `last_n`, the middle
+/// rounds and the last round on their own (the XTS kernels put their
+/// tweak work between them).
 macro_rules! aes_rounds {
     ($vis:vis, $features:literal, $v:ty, $xor:path,
      enc: $enc:path, $enclast:path, dec: $dec:path, $declast:path $(, barrier: $barrier:path)?) => {
@@ -317,6 +319,38 @@ macro_rules! aes_rounds {
     };
 }
 pub(crate) use aes_rounds;
+
+/// `fn tie(t: &mut u128, v: &mut $vec)` with `$features` enabled: a
+/// scheduling tie, an empty instruction sequence taken to read and write
+/// the general-purpose tweak `t` and the vector `v` (register class
+/// `$class`) in place. Placed between the rounds of the XTS kernels, it
+/// keeps each round's share of the general-purpose tweak chain beside that
+/// round: LLVM otherwise hoisted the whole chain to the top of the step, a
+/// block of integer work ahead of every round that the out-of-order window
+/// does not reach past.
+macro_rules! tie_fn {
+    ($vec:ty, $class:ident, $features:literal) => {
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn tie(t: &mut u128, v: &mut $vec) {
+            let (mut lo, mut hi) = (*t as u64, (*t >> 64) as u64);
+            // SAFETY: an empty instruction sequence that reads and writes a
+            // vector register and two general-purpose ones in place; it
+            // touches no memory, stack or flags.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} {1} {2} */",
+                    inout($class) *v,
+                    inout(reg) lo,
+                    inout(reg) hi,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            *t = (u128::from(hi) << 64) | u128::from(lo);
+        }
+    };
+}
+pub(crate) use tie_fn;
 
 /// The XTS tweak `t` (little-endian) times α^`K` (1 ≤ `K` ≤ 56) on
 /// general-purpose registers: shifted left by `K`, the `K` bits shifted

@@ -118,30 +118,9 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// A scheduling tie: an empty instruction sequence taken to read
-        /// and write `t` and `v`, placed between the rounds, so that LLVM
-        /// keeps the general-purpose tweak work of each round beside it (it
-        /// otherwise hoisted all of it to the top of the step, a block of
-        /// integer work before any round that the out-of-order window does
-        /// not reach past) and the rounds interleaved across registers.
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn tie(t: &mut u128, v: &mut __m512i) {
-            let (mut lo, mut hi) = (*t as u64, (*t >> 64) as u64);
-            // SAFETY: an empty instruction sequence that reads and writes a
-            // zmm register and two general-purpose ones in place; it touches
-            // no memory, stack or flags.
-            unsafe {
-                core::arch::asm!(
-                    "/* {0} {1} {2} */",
-                    inout(zmm_reg) *v,
-                    inout(reg) lo,
-                    inout(reg) hi,
-                    options(pure, nomem, nostack, preserves_flags)
-                );
-            }
-            *t = (u128::from(hi) << 64) | u128::from(lo);
-        }
+        // The XTS rounds' scheduling tie (`x86::tie_fn`); it also keeps the
+        // rounds interleaved across registers.
+        crate::x86::tie_fn!(__m512i, zmm_reg, $features);
 
         /// An XTS tweak times α^(4W): the advance of a general-purpose
         /// tweak per step of `W` registers.
@@ -173,7 +152,7 @@ macro_rules! vaes_modes {
             tweak: &mut Block,
             blocks: &mut [Block],
         ) {
-            assert!(W % 2 == 0 && W <= 8);
+            const { assert!(W % 2 == 0 && W <= 8) };
             // A slice of constant length: the key loads unroll into
             // registers (no zeroed array on the stack and reload).
             let k = load_keys(&rk[..=NR]);
