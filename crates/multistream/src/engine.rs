@@ -34,7 +34,9 @@ impl fmt::Debug for MultiStream {
         if let Engine::Portable(k) = self.engine {
             d.field("kernel", &k.name());
         }
-        d.field("lanes", &self.lanes()).finish()
+        d.field("lanes", &self.lanes())
+            .field("own_key_lanes", &self.own_key_lanes)
+            .finish()
     }
 }
 
