@@ -127,6 +127,37 @@ pub fn features() -> Features {
     *CACHE.get_or_init(Features::detect_now)
 }
 
+/// The processor family of an AMD CPU as CPUID reports it (the base
+/// family, plus the extended family when the base is 0xF: 0x19 for Zen 3
+/// and Zen 4, 0x1A for Zen 5), `None` on other vendors and architectures.
+/// Read once (CPUID traps to the hypervisor in a VM). For tuning that
+/// depends on the microarchitecture, not on a feature flag (the
+/// multi-stream engine's lanes for streams with their own keys).
+pub fn amd_family() -> Option<u32> {
+    static CACHE: OnceLock<Option<u32>> = OnceLock::new();
+    *CACHE.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (vendor, sig) = crate::x86::cpuid_vendor_signature();
+            amd_family_of(vendor, sig)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    })
+}
+
+/// [`amd_family`] from CPUID's vendor words (leaf 0: EBX, EDX, ECX) and
+/// signature (leaf 1: EAX).
+fn amd_family_of(vendor: [u32; 3], sig: u32) -> Option<u32> {
+    let word = u32::from_le_bytes;
+    let amd = vendor == [word(*b"Auth"), word(*b"enti"), word(*b"cAMD")];
+    let base = (sig >> 8) & 0xf;
+    let family = base + if base == 0xf { (sig >> 20) & 0xff } else { 0 };
+    amd.then_some(family)
+}
+
 /// A family of code paths: which instructions a kernel, and everything
 /// that follows its choice, may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -186,6 +217,24 @@ impl Isa {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// CPUID decoding of [`amd_family`]: family 19h is base 0xF plus
+    /// extended 0xA; other families and vendors are not.
+    #[test]
+    fn zen4_family_from_cpuid() {
+        let w = |s: &[u8; 4]| u32::from_le_bytes(*s);
+        let amd = [w(b"Auth"), w(b"enti"), w(b"cAMD")];
+        let intel = [w(b"Genu"), w(b"ineI"), w(b"ntel")];
+        // Signatures: Zen 4 (EPYC 9004, family 19h model 11h), Zen 5
+        // (family 1Ah), Zen 2 (17h), an Intel Ice Lake server (family 6).
+        let (zen4, zen5, zen2, icx) = (0x00a1_0f11, 0x00b0_0f11, 0x0083_0f10, 0x0006_06a6);
+        let zen4_family = |v, s| amd_family_of(v, s) == Some(0x19);
+        assert!(zen4_family(amd, zen4));
+        assert!(!zen4_family(amd, zen5));
+        assert!(!zen4_family(amd, zen2));
+        assert!(!zen4_family(intel, zen4));
+        assert!(!zen4_family(intel, icx));
+    }
 
     #[test]
     fn cached_and_consistent() {

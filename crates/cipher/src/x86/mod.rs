@@ -368,6 +368,17 @@ pub fn xts_mul_alpha_u128<const K: u32>(t: u128) -> u128 {
     (t << K) ^ u128::from(red)
 }
 
+/// CPUID leaf 0's vendor words (EBX, EDX, ECX) and leaf 1's signature
+/// (EAX), for `cpu::amd_family`.
+pub(crate) fn cpuid_vendor_signature() -> ([u32; 3], u32) {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU (`__cpuid` is
+    // a safe function from Rust 1.90 on; `unsafe` for 1.89).
+    #[allow(unused_unsafe)]
+    let (v, sig) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    ([v.ebx, v.edx, v.ecx], sig)
+}
+
 pub mod v128;
 pub mod v256;
 pub mod v512;

@@ -87,8 +87,9 @@ impl Simd {
     /// CPUs (not measured) keep 32.
     pub(crate) fn own_key_lanes(self) -> usize {
         match self {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Vaes if x86::one_zmm_aes_per_cycle() => 16,
+            // Family 19h: Zen 4 (Zen 3 of the same family has no AVX-512,
+            // so never reaches the 512-bit engine).
+            Simd::Vaes if aesflow_cipher::cpu::amd_family() == Some(0x19) => 16,
             s => s.lanes(),
         }
     }

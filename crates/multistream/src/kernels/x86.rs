@@ -578,33 +578,6 @@ pub(super) fn xmm_kernel(
     }
 }
 
-/// Whether this CPU is one that starts one 512-bit `VAESENC` per cycle
-/// and was measured to run streams with their own keys faster on 16 lanes
-/// than on 32: AMD family 19h (Zen 4; Zen 3 of the same family has no
-/// AVX-512, so never reaches the 512-bit engine). CPUID leaves 0 and 1,
-/// read once (CPUID traps to the hypervisor in a VM).
-pub(super) fn one_zmm_aes_per_cycle() -> bool {
-    static ONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ONE.get_or_init(|| {
-        // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU (`__cpuid`
-        // is a safe function from Rust 1.90 on; `unsafe` for 1.89).
-        #[allow(unused_unsafe)]
-        let (vendor, sig) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-        is_zen4_family(vendor.ebx, vendor.edx, vendor.ecx, sig)
-    })
-}
-
-/// Whether CPUID's vendor words (leaf 0: EBX, EDX, ECX) and signature
-/// (leaf 1: EAX) name an AMD CPU of family 19h; the family is the base
-/// family plus the extended family when the base is 0xF.
-fn is_zen4_family(ebx: u32, edx: u32, ecx: u32, sig: u32) -> bool {
-    let word = u32::from_le_bytes;
-    let amd = [ebx, edx, ecx] == [word(*b"Auth"), word(*b"enti"), word(*b"cAMD")];
-    let base = (sig >> 8) & 0xf;
-    let family = base + if base == 0xf { (sig >> 20) & 0xff } else { 0 };
-    amd && family == 0x19
-}
-
 fn round_up(g: usize, sizes: &[usize]) -> usize {
     *sizes
         .iter()
@@ -632,23 +605,6 @@ pub(super) unsafe fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// CPUID decoding of [`one_zmm_aes_per_cycle`]: family 19h is base 0xF
-    /// plus extended 0xA; other families and vendors are not.
-    #[test]
-    fn zen4_family_from_cpuid() {
-        let w = |s: &[u8; 4]| u32::from_le_bytes(*s);
-        let amd = (w(b"Auth"), w(b"enti"), w(b"cAMD"));
-        let intel = (w(b"Genu"), w(b"ineI"), w(b"ntel"));
-        // Signatures: Zen 4 (EPYC 9004, family 19h model 11h), Zen 5
-        // (family 1Ah), Zen 2 (17h), an Intel Ice Lake server (family 6).
-        let (zen4, zen5, zen2, icx) = (0x00a1_0f11, 0x00b0_0f11, 0x0083_0f10, 0x0006_06a6);
-        assert!(is_zen4_family(amd.0, amd.1, amd.2, zen4));
-        assert!(!is_zen4_family(amd.0, amd.1, amd.2, zen5));
-        assert!(!is_zen4_family(amd.0, amd.1, amd.2, zen2));
-        assert!(!is_zen4_family(intel.0, intel.1, intel.2, zen4));
-        assert!(!is_zen4_family(intel.0, intel.1, intel.2, icx));
-    }
 
     /// [`Zmm::gather`] and [`Zmm::scatter`] on buffers `bufs` at byte
     /// offset `off`: the gathered 64 bytes and the four output buffers after

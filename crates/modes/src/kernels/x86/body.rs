@@ -310,7 +310,9 @@ macro_rules! gcm_body {
                 // Fewer than N blocks: 128-bit multiplications by H^rest..H^1,
                 // one reduction, no padding buffer.
                 // SAFETY: this width's features include PCLMULQDQ and SSE4.1.
-                let y = unsafe { super::ghash_few(powers, hk, to_u128(acc), &data[done..done + rest]) };
+                let y = unsafe {
+                    super::ghash_seq(powers, hk, to_u128(acc), &data[done..done + rest], None, None)
+                };
                 acc = from_u128(y);
             }
             *x = to_u128(acc);

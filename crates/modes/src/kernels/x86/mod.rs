@@ -103,32 +103,16 @@ pub(super) fn mont_mul(a: u128, b: u128) -> u128 {
     to_u128(reduce128(lo, mi, hi))
 }
 
-/// GHASH of at most 16 whole blocks (a trailing partial block is ignored)
-/// into state `x` with 128-bit PCLMULQDQ: `ghash_seq` with no extra block.
-/// For the few blocks after the whole groups and stand-alone short GHASH.
-///
-/// # Safety
-/// The CPU has PCLMULQDQ and SSE4.1.
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(super) unsafe fn ghash_few(
-    powers: &[u128; POWERS],
-    hk: &[u128; POWERS],
-    x: u128,
-    data: &[u8],
-) -> u128 {
-    assert!(data.len() / 16 <= 16);
-    // SAFETY: the same features.
-    unsafe { ghash_seq(powers, hk, x, data, None, None) }
-}
-
 /// GHASH into state `x` of the whole blocks of `data` (a trailing partial
 /// block is ignored) followed by the blocks `pad` and `len` if given, as
 /// `u128::from_be_bytes` values (a zero-padded partial block, the length
 /// block: passed in registers, never stored and reloaded whole, which
 /// would stall on store forwarding), at most POWERS blocks in all, with
-/// 128-bit PCLMULQDQ: block i of n multiplies H^(n−i) (Karatsuba, `hk` the XOR of each power's qwords:
-/// three multiplications a block), one Montgomery reduction (see
-/// `gcm::ghash`) for them all. The AAD of a message, and its last blocks
+/// 128-bit PCLMULQDQ: block i of n multiplies H^(n−i) (Karatsuba, `hk`
+/// the XOR of each power's qwords: three multiplications a block), one
+/// Montgomery reduction (see `gcm::ghash`) for them all. The AAD of a
+/// message, the few blocks after the fused kernels' groups, short
+/// stand-alone GHASH, and a message's last blocks
 /// with the length block (`aesni::finish`).
 ///
 /// # Safety
