@@ -356,6 +356,12 @@ struct Batch {
 
 impl Batch {
     fn new(op: ModeOp, lanes: usize, n: usize) -> Batch {
+        Batch::with_slack(op, lanes, n, 0)
+    }
+
+    /// [`Batch::new`] with every input and output allocated `slack` bytes
+    /// longer.
+    fn with_slack(op: ModeOp, lanes: usize, n: usize, slack: usize) -> Batch {
         let iv_len = if matches!(op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
             12
         } else {
@@ -364,13 +370,15 @@ impl Batch {
         Batch {
             inputs: (0..lanes)
                 .map(|i| {
-                    let mut v = vec![0u8; n];
+                    let mut v = crate::measure::buffer(n, slack);
                     fill(&mut v);
                     v[0] = i as u8;
                     v
                 })
                 .collect(),
-            outputs: vec![vec![0u8; n]; lanes],
+            outputs: (0..lanes)
+                .map(|_| crate::measure::buffer(n, slack))
+                .collect(),
             tags: vec![[0u8; 16]; lanes],
             ivs: (0..lanes).map(|i| vec![i as u8; iv_len]).collect(),
         }
@@ -394,18 +402,20 @@ impl Batch {
 }
 
 /// A contender: `lanes` messages of `n` bytes (`n` whole blocks for CBC)
-/// for `op` with the benchmark key of `size`, submitted, then flushed.
+/// for `op` with the benchmark key of `size`, submitted, then flushed;
+/// each buffer allocated `slack` bytes longer ([`crate::measure::buffer`]).
 pub fn contender(
     op: ModeOp,
     size: KeySize,
     lanes: usize,
     n: usize,
+    slack: usize,
 ) -> Result<Contender<'static>, String> {
     if matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec) {
         return Err("peer skipped: ipsec-mb 1.3 has no XTS".into());
     }
     let mut m = Manager::new(Arch::from_env(), &test_key(size))?;
-    let mut batch = Batch::new(op, lanes, n);
+    let mut batch = Batch::with_slack(op, lanes, n, slack);
     // One run up front: errors surface here, not inside the timing loop.
     m.run(&batch.specs(op))?;
     Ok(Box::new(move || {

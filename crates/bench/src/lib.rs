@@ -199,12 +199,13 @@ pub(crate) fn ipsec_mb_contender(
     size: aesflow_cipher::KeySize,
     lanes: usize,
     n: usize,
+    slack: usize,
 ) -> Result<measure::Contender<'static>, String> {
     #[cfg(feature = "ipsec-mb")]
-    return ipsec_mb::contender(op, size, lanes, n);
+    return ipsec_mb::contender(op, size, lanes, n, slack);
     #[cfg(not(feature = "ipsec-mb"))]
     {
-        let _ = (op, size, lanes, n);
+        let _ = (op, size, lanes, n, slack);
         Err("peer skipped: ipsec-mb not built in (cargo feature ipsec-mb)".into())
     }
 }

@@ -75,6 +75,18 @@ pub fn best_seconds(reps: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// A zeroed buffer of `n` bytes whose allocation is `slack` bytes longer
+/// (`aesflow bench --buffer-slack`). Buffers allocated one after another
+/// then start `n + slack` bytes (plus the allocator's header) apart, which
+/// decides which L1 sets the streams' blocks at equal offsets share: with
+/// no slack, glibc puts consecutive 16 KiB buffers 16 bytes past multiples
+/// of 4 KiB apart, so four streams map to each set.
+pub fn buffer(n: usize, slack: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n + slack);
+    v.resize(n, 0);
+    v
+}
+
 /// Deterministic pseudo-random bytes (xorshift).
 pub fn fill(buf: &mut [u8]) {
     let mut x: u32 = 0x1234_5678;
@@ -109,6 +121,14 @@ pub fn human_size(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn buffer_has_its_length_and_slack() {
+        let v = buffer(100, 64);
+        assert_eq!(v.len(), 100);
+        assert!(v.capacity() >= 164);
+        assert!(v.iter().all(|&b| b == 0));
+    }
 
     #[test]
     fn sizes_are_human() {

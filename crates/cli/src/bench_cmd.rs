@@ -102,6 +102,12 @@ pub struct BenchArgs {
     /// Modes section: bytes per stream / message (default 16384).
     #[arg(long, value_name = "BYTES")]
     pub mode_size: Option<usize>,
+    /// Modes section: allocate each multi-stream buffer (aesflow's and
+    /// ipsec-mb's) this many bytes longer than its data (default 0). With
+    /// 0, malloc puts consecutive 16 KiB buffers 16 bytes past multiples of
+    /// 4 KiB apart, so four streams share each L1 set; 64 spreads them.
+    #[arg(long, value_name = "BYTES")]
+    pub buffer_slack: Option<usize>,
     /// Engine section: file size in MiB (default 1024; 0 skips the file
     /// benchmark).
     #[arg(long, value_name = "MIB")]
@@ -229,6 +235,9 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
         }
         o.size = n;
     }
+    if let Some(s) = a.buffer_slack {
+        o.buffer_slack = s;
+    }
     measuring_options(a, &mut o.measuring);
     Ok(o)
 }
@@ -278,6 +287,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
         ("--streams", !a.streams.is_empty()),
         ("--mode-size", a.mode_size.is_some()),
         ("--mode-ops", !a.mode_ops.is_empty()),
+        ("--buffer-slack", a.buffer_slack.is_some()),
     ];
     let engine_only = [
         ("--file-size", a.file_size.is_some()),
@@ -440,10 +450,13 @@ mod tests {
             "256",
             "--mode-ops",
             "gcm-open",
+            "--buffer-slack",
+            "64",
         ]))
         .unwrap();
         let m = o.modes.unwrap();
         assert_eq!(m.streams, vec![1, 8]);
+        assert_eq!(m.buffer_slack, 64);
         assert_eq!(m.key_sizes, vec![KeySize::Aes256]);
         assert_eq!(m.ops, vec![ModeOp::GcmOpen]);
     }
@@ -453,6 +466,7 @@ mod tests {
         let e = suite_options(&parse(&["--file-size", "10"])).unwrap_err();
         assert!(e.to_string().contains("--sections kernels,engine"), "{e}");
         assert!(suite_options(&parse(&["--modes", "--sizes", "64"])).is_err());
+        assert!(suite_options(&parse(&["--buffer-slack", "64"])).is_err());
         assert!(suite_options(&parse(&["--streams", "0", "--modes"])).is_err());
         assert!(
             suite_options(&parse(&["--file-size", "1", "--mem-size", "0", "--engine"])).is_ok()

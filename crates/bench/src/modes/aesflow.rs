@@ -1,7 +1,7 @@
 //! aesflow's contenders of the modes section: `aesflow-modes` for one
 //! stream and the multi-stream engine for many.
 
-use crate::measure::{Contender, fill};
+use crate::measure::{Contender, buffer, fill};
 use crate::rustcrypto::AEAD_AAD;
 use crate::{BenchError, ModeOp};
 use aesflow_cipher::{Aes, KeyExpansion, KeySize, RoundKeys};
@@ -111,26 +111,28 @@ pub(crate) fn one_stream(
     Ok((f, name))
 }
 
-/// CBC encryption of `streams` streams of `n` bytes each (distinct keys,
+/// CBC encryption of `streams` streams of `n` bytes each (each buffer
+/// allocated `slack` bytes longer, see [`buffer`]; distinct keys,
 /// expanded once) through the multi-stream engine, one call per run.
 pub(crate) fn multistream<'a>(
     engine: &'a MultiStream,
     size: KeySize,
     streams: usize,
     n: usize,
+    slack: usize,
 ) -> Contender<'a> {
     let keys: Vec<RoundKeys> = (0..streams)
         .map(|i| RoundKeys::from_bytes(&stream_key(size, i)).expect("key"))
         .collect();
     let inputs: Vec<Vec<u8>> = (0..streams)
         .map(|i| {
-            let mut v = vec![0u8; n];
+            let mut v = buffer(n, slack);
             fill(&mut v);
             v[0] = i as u8;
             v
         })
         .collect();
-    let mut outputs = vec![vec![0u8; n]; streams];
+    let mut outputs: Vec<Vec<u8>> = (0..streams).map(|_| buffer(n, slack)).collect();
     Box::new(move || {
         let mut jobs: Vec<Job<'_>> = keys
             .iter()

@@ -118,6 +118,9 @@ pub struct ModesOptions {
     pub ops: Vec<ModeOp>,
     /// Multi-stream backend (`Auto`: the best this CPU runs).
     pub backend: Backend,
+    /// Spare bytes allocated after each multi-stream buffer, aesflow's
+    /// and ipsec-mb's alike (see [`crate::measure::buffer`]; default 0).
+    pub buffer_slack: usize,
     /// Time, repetitions and peers.
     pub measuring: Measuring,
 }
@@ -134,10 +137,14 @@ impl Default for ModesOptions {
             key_sizes: KeySize::ALL.to_vec(),
             ops: ModeOp::ALL.to_vec(),
             backend: Backend::Auto,
+            buffer_slack: 0,
             measuring: Measuring::new(Duration::from_millis(200)),
         }
     }
 }
+
+/// The largest `--buffer-slack` (a layout knob, not a memory test).
+const MAX_SLACK: usize = 1 << 20;
 
 impl ModesOptions {
     fn check(&self) -> Result<(), BenchError> {
@@ -154,6 +161,12 @@ impl ModesOptions {
         }
         if self.ops.iter().any(|&o| o != ModeOp::CbcEnc) && self.key_sizes.is_empty() {
             return Err(BenchError::Empty("key sizes"));
+        }
+        if self.buffer_slack > MAX_SLACK {
+            return Err(BenchError::Setup(format!(
+                "a buffer slack of {} bytes is above the limit of {MAX_SLACK} (1 MiB)",
+                self.buffer_slack
+            )));
         }
         Ok(())
     }
@@ -221,7 +234,13 @@ impl Run<'_> {
         who.push((Who::Aesflow(name, 1), n));
         if op == ModeOp::CbcEnc {
             for &s in &o.streams {
-                contenders.push(aesflow::multistream(&self.engine, size, s, n));
+                contenders.push(aesflow::multistream(
+                    &self.engine,
+                    size,
+                    s,
+                    n,
+                    o.buffer_slack,
+                ));
                 who.push((
                     Who::Aesflow(format!("multistream/{}", self.engine.backend()), s),
                     s * n,
@@ -236,7 +255,7 @@ impl Run<'_> {
         }
         if o.measuring.peers.ipsec_mb {
             for &l in &lanes {
-                match crate::ipsec_mb_contender(op, size, l, n) {
+                match crate::ipsec_mb_contender(op, size, l, n, o.buffer_slack) {
                     Ok(f) => {
                         contenders.push(f);
                         who.push((Who::Peer(Peer::IpsecMb, l), l * n));
@@ -338,10 +357,13 @@ pub fn run_modes(
         notes.push(format!(
             "cbc-enc multistream rows: total GB/s of all streams on one thread ({} backend, \
              distinct keys expanded once, at most {} streams in flight of its {} lanes); RC/OSSL \
-             ratios are against one stream, MB against ipsec-mb with as many jobs in flight",
+             ratios are against one stream, MB against ipsec-mb with as many jobs in flight; \
+             every stream buffer (aesflow's and ipsec-mb's) allocated on its own, {} bytes \
+             longer than its data (--buffer-slack)",
             run.engine.backend(),
             run.engine.own_key_lanes(),
-            run.engine.lanes()
+            run.engine.lanes(),
+            opts.buffer_slack
         ));
     }
     if opts
@@ -425,6 +447,19 @@ mod tests {
             },
             ..ModesOptions::default()
         };
+        let too_far = ModesOptions {
+            buffer_slack: MAX_SLACK + 1,
+            ..opts.clone()
+        };
+        assert!(run_modes(&too_far, &mut |_| {}).is_err());
+        let slack = ModesOptions {
+            buffer_slack: 64,
+            ops: vec![ModeOp::CbcEnc],
+            ..opts.clone()
+        };
+        let r = run_modes(&slack, &mut |_| {}).unwrap();
+        assert_eq!(r.rows.len(), 3);
+        assert!(r.notes.iter().any(|n| n.contains("64 bytes longer")));
         let r = run_modes(&opts, &mut |_| {}).unwrap();
         // cbc-enc: modes + 2 multistream; cbc-dec, ctr, gcm seal/open: one
         // each; no XTS-AES-192.
