@@ -511,7 +511,7 @@ mod tests {
     #[test]
     fn contenders_and_engine_peer_run() {
         for op in ModeOp::ALL {
-            match contender(op, KeySize::Aes256, 3, 256) {
+            match contender(op, KeySize::Aes256, 3, 256, 48) {
                 Ok(mut f) => f(),
                 Err(e) => {
                     assert!(e.contains("XTS") && matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec))
