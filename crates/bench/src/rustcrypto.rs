@@ -43,7 +43,7 @@ pub const AEAD_AAD: [u8; 13] = [0x17; 13];
 /// RustCrypto generations.
 pub fn contender(peer: Peer, size: KeySize, work: Work, n: usize) -> Option<Contender<'static>> {
     match (peer, work) {
-        (Peer::RustCrypto, Work::Mode(XTS_ENC | XTS_DEC)) => Some(xts(size, work, n)),
+        (Peer::RustCrypto, Work::Mode(XTS_ENC | XTS_DEC)) => Some(xts(size, work, n, n)),
         (Peer::RustCrypto09, Work::Mode(XTS_ENC | XTS_DEC)) => None,
         (Peer::RustCrypto, _) => Some(old(size, work, n)),
         (Peer::RustCrypto09, _) => Some(new(size, work, n)),
@@ -51,8 +51,9 @@ pub fn contender(peer: Peer, size: KeySize, work: Work, n: usize) -> Option<Cont
     }
 }
 
-/// `xts-mode` 0.5 (on `aes` 0.8) on one data unit of `n` bytes.
-fn xts(size: KeySize, work: Work, n: usize) -> Contender<'static> {
+/// `xts-mode` 0.5 (on `aes` 0.8) on `n` bytes: data units of `unit` bytes
+/// (`encrypt_area`, sequence numbers from 7), or one unit if `unit >= n`.
+pub fn xts(size: KeySize, work: Work, n: usize, unit: usize) -> Contender<'static> {
     use aes::cipher::KeyInit;
     let key = xts_key(size);
     let half = key.len() / 2;
@@ -65,11 +66,18 @@ fn xts(size: KeySize, work: Work, n: usize) -> Contender<'static> {
                 <$c>::new_from_slice(&key[half..]).expect("key length"),
             );
             Box::new(move || {
-                let t = xts_mode::get_tweak_default(7);
-                if work == Work::Mode(XTS_ENC) {
-                    x.encrypt_sector(black_box(&mut data[..]), t)
+                let (enc, d) = (work == Work::Mode(XTS_ENC), black_box(&mut data[..]));
+                if unit >= n {
+                    let t = xts_mode::get_tweak_default(7);
+                    if enc {
+                        x.encrypt_sector(d, t)
+                    } else {
+                        x.decrypt_sector(d, t)
+                    }
+                } else if enc {
+                    x.encrypt_area(d, unit, 7, xts_mode::get_tweak_default)
                 } else {
-                    x.decrypt_sector(black_box(&mut data[..]), t)
+                    x.decrypt_area(d, unit, 7, xts_mode::get_tweak_default)
                 }
             }) as Contender<'static>
         }};

@@ -108,6 +108,11 @@ pub struct BenchArgs {
     /// 4 KiB apart, so four streams share each L1 set; 64 spreads them.
     #[arg(long, value_name = "BYTES")]
     pub buffer_slack: Option<usize>,
+    /// Modes section: XTS data units of this many bytes (16 up to the
+    /// message size; default: each message is one unit, as a disk sector
+    /// of `--mode-size`).
+    #[arg(long, value_name = "BYTES")]
+    pub xts_unit: Option<usize>,
     /// Engine section: file size in MiB (default 1024; 0 skips the file
     /// benchmark).
     #[arg(long, value_name = "MIB")]
@@ -238,6 +243,7 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     if let Some(s) = a.buffer_slack {
         o.buffer_slack = s;
     }
+    o.xts_unit = a.xts_unit;
     measuring_options(a, &mut o.measuring);
     Ok(o)
 }
@@ -288,6 +294,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
         ("--mode-size", a.mode_size.is_some()),
         ("--mode-ops", !a.mode_ops.is_empty()),
         ("--buffer-slack", a.buffer_slack.is_some()),
+        ("--xts-unit", a.xts_unit.is_some()),
     ];
     let engine_only = [
         ("--file-size", a.file_size.is_some()),
@@ -452,11 +459,13 @@ mod tests {
             "gcm-open",
             "--buffer-slack",
             "64",
+            "--xts-unit",
+            "512",
         ]))
         .unwrap();
         let m = o.modes.unwrap();
         assert_eq!(m.streams, vec![1, 8]);
-        assert_eq!(m.buffer_slack, 64);
+        assert_eq!((m.buffer_slack, m.xts_unit), (64, Some(512)));
         assert_eq!(m.key_sizes, vec![KeySize::Aes256]);
         assert_eq!(m.ops, vec![ModeOp::GcmOpen]);
     }

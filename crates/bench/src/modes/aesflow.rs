@@ -23,12 +23,14 @@ fn size_of(key: &[u8]) -> KeySize {
     KeySize::from_bits(key.len() * 8).expect("a benchmark key")
 }
 
-/// `aesflow-modes` on one stream of `n` bytes; returns the contender and
-/// its implementation name (`modes/<kernel>`).
+/// `aesflow-modes` on one stream of `n` bytes (XTS: data units of
+/// `xts_unit` bytes, one if `xts_unit >= n`); returns the contender and its
+/// implementation name (`modes/<kernel>`).
 pub(crate) fn one_stream(
     op: ModeOp,
     key: &[u8],
     n: usize,
+    xts_unit: usize,
 ) -> Result<(Contender<'static>, String), BenchError> {
     // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
     let kernel = aesflow_cipher::default_kernel().map_err(setup)?;
@@ -55,12 +57,14 @@ pub(crate) fn one_stream(
                     .map_err(setup)?;
             let name = format!("modes/{}", xts.data_cipher().kernel().name());
             let f: Contender<'static> = Box::new(move || {
-                let r = if op == ModeOp::XtsEnc {
-                    xts.encrypt_sector(7, black_box(&mut buf))
-                } else {
-                    xts.decrypt_sector(7, black_box(&mut buf))
+                let (enc, b) = (op == ModeOp::XtsEnc, black_box(&mut buf));
+                let r = match (xts_unit >= n, enc) {
+                    (true, true) => xts.encrypt_sector(7, b),
+                    (true, false) => xts.decrypt_sector(7, b),
+                    (false, true) => xts.encrypt_units(7, xts_unit, b).map(drop),
+                    (false, false) => xts.decrypt_units(7, xts_unit, b).map(drop),
                 };
-                r.expect("a data unit of 16 bytes or more");
+                r.expect("data units of 16 bytes or more");
             });
             return Ok((f, name));
         }

@@ -118,6 +118,8 @@ pub struct ModesOptions {
     pub ops: Vec<ModeOp>,
     /// Multi-stream backend (`Auto`: the best this CPU runs).
     pub backend: Backend,
+    /// XTS data-unit length in bytes (`None`: each message is one unit).
+    pub xts_unit: Option<usize>,
     /// Spare bytes allocated after each multi-stream buffer, aesflow's
     /// and ipsec-mb's alike (see [`crate::measure::buffer`]; default 0).
     pub buffer_slack: usize,
@@ -138,6 +140,7 @@ impl Default for ModesOptions {
             ops: ModeOp::ALL.to_vec(),
             backend: Backend::Auto,
             buffer_slack: 0,
+            xts_unit: None,
             measuring: Measuring::new(Duration::from_millis(200)),
         }
     }
@@ -161,6 +164,15 @@ impl ModesOptions {
         }
         if self.ops.iter().any(|&o| o != ModeOp::CbcEnc) && self.key_sizes.is_empty() {
             return Err(BenchError::Empty("key sizes"));
+        }
+        if self
+            .xts_unit
+            .is_some_and(|u| !(16..=self.size.max(16)).contains(&u))
+        {
+            return Err(BenchError::Setup(format!(
+                "an XTS data unit must be 16 to {} bytes (the message size)",
+                self.size.max(16)
+            )));
         }
         if self.buffer_slack > MAX_SLACK {
             return Err(BenchError::Setup(format!(
@@ -229,7 +241,8 @@ impl Run<'_> {
         };
         let mut who: Vec<(Who, usize)> = Vec::new();
         let mut contenders: Vec<Contender<'_>> = Vec::new();
-        let (f, name) = aesflow::one_stream(op, &key, n)?;
+        let unit = o.xts_unit.unwrap_or(n);
+        let (f, name) = aesflow::one_stream(op, &key, n, unit)?;
         contenders.push(f);
         who.push((Who::Aesflow(name, 1), n));
         if op == ModeOp::CbcEnc {
@@ -248,7 +261,13 @@ impl Run<'_> {
             }
         }
         for p in o.measuring.peers.rustcrypto_peers() {
-            if let Some(f) = rustcrypto::contender(p, size, op.work(), n) {
+            let f = match op {
+                ModeOp::XtsEnc | ModeOp::XtsDec if p == Peer::RustCrypto => {
+                    Some(rustcrypto::xts(size, op.work(), n, unit))
+                }
+                _ => rustcrypto::contender(p, size, op.work(), n),
+            };
+            if let Some(f) = f {
                 contenders.push(f);
                 who.push((Who::Peer(p, 1), n));
             }
@@ -272,8 +291,15 @@ impl Run<'_> {
             &mut contenders,
         );
         drop(contenders);
-        let ossl = self
-            .use_openssl
+        // `openssl speed` runs one XTS data unit per operation.
+        let units = matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec) && unit < n;
+        if units && self.use_openssl {
+            crate::note_once(
+                &mut self.notes,
+                "peer skipped: openssl speed has no XTS data units shorter than the message".into(),
+            );
+        }
+        let ossl = (self.use_openssl && !units)
             .then(|| openssl_peer(op, size, n, o.measuring.openssl_seconds));
         let os = ossl.as_ref().and_then(|p| match p.run() {
             Ok(v) => Some(v / 1e9),
@@ -384,12 +410,15 @@ pub fn run_modes(
         .iter()
         .any(|o| matches!(o, ModeOp::XtsEnc | ModeOp::XtsDec))
     {
-        notes.push(
-            "xts: one data unit of `size` bytes per operation (tweak: sequence number 7); \
-             x base is against CTR of the same key size on the same kernel; ipsec-mb 1.3 \
-             has no XTS"
-                .into(),
-        );
+        notes.push(format!(
+            "xts: {} per operation (tweaks: sequence numbers from 7; aesflow \
+             encrypt_units, xts-mode encrypt_area); x base is against CTR of the same key \
+             size on the same kernel; ipsec-mb 1.3 has no XTS",
+            match opts.xts_unit {
+                Some(u) if u < opts.size => format!("data units of {u} bytes"),
+                _ => "one data unit of `size` bytes".into(),
+            }
+        ));
     }
     Ok(Report { rows, notes })
 }
@@ -482,6 +511,24 @@ mod tests {
         let xts = xts.unwrap();
         assert!(xts.vs_baseline.is_some() && xts.peer(Peer::RustCrypto).is_some());
         assert!(xts.baseline.as_deref().unwrap().starts_with("ctr"));
+        // Data units shorter than the message: RustCrypto runs the same
+        // units; a unit outside 16..=size is refused.
+        let units = ModesOptions {
+            xts_unit: Some(512),
+            key_sizes: vec![KeySize::Aes128],
+            ..xts_opts.clone()
+        };
+        let r3 = run_modes(&units, &mut |_| {}).unwrap();
+        assert_eq!(r3.rows.len(), 3);
+        assert!(r3.notes.iter().any(|n| n.contains("data units of 512 bytes")));
+        assert!(r3.rows.iter().all(|x| x.peer(Peer::RustCrypto).is_some()));
+        for bad in [8, 4097] {
+            let o = ModesOptions {
+                xts_unit: Some(bad),
+                ..units.clone()
+            };
+            assert!(run_modes(&o, &mut |_| {}).is_err(), "unit {bad}");
+        }
         let ms = r.rows.iter().find(|x| x.streams == 3).unwrap();
         assert_eq!(
             (ms.op.as_str(), ms.bytes, ms.key_bits),
