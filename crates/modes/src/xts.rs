@@ -11,7 +11,10 @@
 //! `C_j = E_K1(P_j ⊕ T_j) ⊕ T_j` (§5.3.1). Every block of a unit is
 //! independent, so the kernels run many in flight (the `vaes` kernel 32,
 //! half the tweaks advanced four lanes at a time in vector registers, half
-//! from a chain of doublings on general-purpose registers).
+//! from a chain of doublings on general-purpose registers; units shorter
+//! than 96 blocks all in vector registers). A call over several units
+//! ([`Xts::encrypt_units`], [`XtsStream`]) enciphers their tweaks 16 at a
+//! time, in flight together.
 //!
 //! A data unit that is not a whole number of blocks uses *ciphertext
 //! stealing* (§5.3.2, §5.4.2): the last full block's ciphertext gives its
@@ -41,6 +44,9 @@ use zeroize::Zeroize;
 pub const MIN_UNIT_LEN: usize = 16;
 /// The longest data unit: 2^20 blocks (IEEE 1619 §5.1, SP 800-38E).
 pub const MAX_UNIT_LEN: usize = 16 << 20;
+
+/// Tweaks enciphered per ECB call when a call covers several data units.
+const TWEAK_BATCH: usize = 16;
 
 /// XTS-AES with a key pair: the data-unit cipher (`Key1`) and the tweak
 /// cipher (`Key2`), on any kernel.
@@ -126,59 +132,77 @@ impl<A: Borrow<Aes>> Xts<A> {
         })
     }
 
+    /// Consecutive units: their tweaks are enciphered [`TWEAK_BATCH`] at a
+    /// time (one ECB call, the blocks in flight together, instead of one
+    /// latency-bound block per unit).
     fn units(&self, first: u128, unit_len: usize, buf: &mut [u8], dec: bool) -> Result<u128> {
         check_len(unit_len)?;
         if let Some(last) = buf.chunks(unit_len).last() {
             check_len(last.len())?;
         }
         let mut seq = first;
-        for unit in buf.chunks_mut(unit_len) {
-            self.unit(&seq.to_le_bytes(), unit, dec)?;
-            seq = seq.wrapping_add(1);
+        let mut tweaks = [[0u8; 16]; TWEAK_BATCH];
+        for group in buf.chunks_mut(unit_len * TWEAK_BATCH) {
+            let n = group.len().div_ceil(unit_len);
+            for (i, t) in tweaks[..n].iter_mut().enumerate() {
+                *t = seq.wrapping_add(i as u128).to_le_bytes();
+            }
+            self.tweak.borrow().encrypt_blocks(&mut tweaks[..n]);
+            for (unit, t) in group.chunks_mut(unit_len).zip(&mut tweaks[..n]) {
+                self.enciphered(t, unit, dec);
+            }
+            seq = seq.wrapping_add(n as u128);
         }
+        tweaks.zeroize();
         Ok(seq)
     }
 
     fn unit(&self, tweak: &Block, unit: &mut [u8], dec: bool) -> Result<()> {
         check_len(unit.len())?;
-        let data = self.data.borrow();
         let mut t = *tweak;
         self.tweak.borrow().encrypt_block(&mut t);
+        self.enciphered(&mut t, unit, dec);
+        Ok(())
+    }
+
+    /// One unit (of a valid length) under its enciphered tweak `t`, which
+    /// is wiped.
+    fn enciphered(&self, t: &mut Block, unit: &mut [u8], dec: bool) {
+        let data = self.data.borrow();
         let whole = unit.len() / 16;
         let partial = unit.len() % 16;
         let (blocks, tail) = unit.as_chunks_mut::<16>();
         if partial == 0 {
-            data.xts_blocks(&mut t, blocks, dec);
+            data.xts_blocks(t, blocks, dec);
         } else if !dec {
             // §5.3.2: the last full block's ciphertext CC lends its head to
             // the partial block and its tail to the stolen block PP.
-            data.xts_blocks(&mut t, blocks, false);
+            data.xts_blocks(t, blocks, false);
             let last = &mut blocks[whole - 1];
             let mut pp = *last;
             pp[..partial].copy_from_slice(tail);
             tail.copy_from_slice(&last[..partial]);
-            data.xts_blocks(&mut t, core::slice::from_mut(&mut pp), false);
+            data.xts_blocks(t, core::slice::from_mut(&mut pp), false);
             *last = pp;
             pp.zeroize();
         } else {
             // §5.4.2: the full blocks before the last with T_0..T_{m-2};
             // the last full one with T_m gives PP; then CC with T_{m-1}.
-            data.xts_blocks(&mut t, &mut blocks[..whole - 1], true);
-            let mut t_last = xts_mul_alpha(&t);
+            data.xts_blocks(t, &mut blocks[..whole - 1], true);
+            let mut t_last = xts_mul_alpha(t);
             let last = &mut blocks[whole - 1];
             let mut pp = *last;
             data.xts_blocks(&mut t_last, core::slice::from_mut(&mut pp), true);
             let mut cc = pp;
             cc[..partial].copy_from_slice(tail);
             tail.copy_from_slice(&pp[..partial]);
-            data.xts_blocks(&mut t, core::slice::from_mut(&mut cc), true);
+            data.xts_blocks(t, core::slice::from_mut(&mut cc), true);
             *last = cc;
             pp.zeroize();
             cc.zeroize();
             t_last.zeroize();
         }
         t.zeroize();
-        Ok(())
     }
 }
 

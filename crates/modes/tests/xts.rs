@@ -110,6 +110,9 @@ fn units_and_stream_agree_with_single_units() {
         (512usize, 4096usize),
         (520, 520 * 3 + 100),
         (48, 48 * 9 + 20),
+        // More units than one batch of enciphered tweaks (16), twice over,
+        // with a stolen tail.
+        (32, 32 * 37 + 17),
     ] {
         let data = rng.bytes(total);
         let mut want = data.clone();

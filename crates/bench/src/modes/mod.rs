@@ -520,7 +520,11 @@ mod tests {
         };
         let r3 = run_modes(&units, &mut |_| {}).unwrap();
         assert_eq!(r3.rows.len(), 3);
-        assert!(r3.notes.iter().any(|n| n.contains("data units of 512 bytes")));
+        assert!(
+            r3.notes
+                .iter()
+                .any(|n| n.contains("data units of 512 bytes"))
+        );
         assert!(r3.rows.iter().all(|x| x.peer(Peer::RustCrypto).is_some()));
         for bad in [8, 4097] {
             let o = ModesOptions {

@@ -79,6 +79,13 @@ macro_rules! vaes_modes {
             }
         }
 
+        /// Units shorter than this many steps of `W` registers take XTS's
+        /// vector-only path (no general-purpose ring).
+        /// Measured on Zen 4 (`aesflow bench --modes --xts-unit N`,
+        /// XTS / CTR): from 1 (always the ring) to 3, 512-byte units 0.34 →
+        /// 0.42, 1 KiB 0.50 → 0.56, 2 KiB and 16 KiB the same.
+        const XTS_RING_STEPS: usize = 3;
+
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
         /// aligned for whole-register loads.
         #[repr(C, align(64))]
@@ -145,7 +152,9 @@ macro_rules! vaes_modes {
         /// ring of three steps' tweaks (the ports that run them are idle
         /// in this loop, while vector work competes with the rounds). The
         /// first step's registers are each computed from T_0 (no chain at
-        /// start-up, where nothing hides its latency).
+        /// start-up, where nothing hides its latency). Units shorter than
+        /// [`XTS_RING_STEPS`] steps advance every register in vector
+        /// registers instead (no ring to set up and wipe).
         #[target_feature(enable = $features)]
         fn xts<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
@@ -172,6 +181,32 @@ macro_rules! vaes_modes {
                 });
             }
             let data = blocks.as_flattened_mut();
+            let short = data.len() < XTS_RING_STEPS * 64 * W;
+            let mut chunks = data.chunks_exact_mut(64 * W);
+            if short {
+                // A short unit (a 512-byte sector is one step): every
+                // register's tweaks advanced by α^(4W) in vector registers,
+                // no ring (whose set-up and wipe cost more than a step).
+                for c in &mut chunks {
+                    let mut x = load_n::<W>(c);
+                    for (v, t) in x.iter_mut().zip(&tw) {
+                        *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                    }
+                    let mut tw_next = tw;
+                    middle_n::<NR, W, DEC>(&mut x, &k, |r, _| {
+                        if r <= W {
+                            tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
+                        }
+                    });
+                    let mut last = [k[NR]; W];
+                    for (l, t) in last.iter_mut().zip(&tw) {
+                        *l = _mm512_xor_si512(*l, *t);
+                    }
+                    last_n::<W, DEC>(&mut x, &last);
+                    store_n(c, &x);
+                    tw = tw_next;
+                }
+            } else {
             // The general-purpose tweaks: `ring[s % 3]` holds registers
             // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
             // first two steps from the vector registers above (whole
@@ -191,7 +226,6 @@ macro_rules! vaes_modes {
                 _ => unreachable!("W is 2, 4 or 8"),
             };
             let mut cur = 0;
-            let mut chunks = data.chunks_exact_mut(64 * W);
             for c in &mut chunks {
                 let ahead = if cur == 0 { 2 } else { cur - 1 };
                 let mut x = load_n::<W>(c);
@@ -237,6 +271,7 @@ macro_rules! vaes_modes {
                 cur = if cur == 2 { 0 } else { cur + 1 };
             }
             ring.wipe();
+            }
             // Fewer than 4W blocks: whole registers with `tw[0]` advanced
             // by α^4 after each (a short serial chain, once per call;
             // indexing `tw` by a variable would keep it in memory, a store
