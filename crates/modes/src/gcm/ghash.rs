@@ -41,7 +41,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
 /// Number of stored powers of H.
-pub(crate) const POWERS: usize = 64;
+pub(crate) const POWERS: usize = 72;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

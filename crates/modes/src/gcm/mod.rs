@@ -387,6 +387,21 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let hi = u64::from_be_bytes(nonce[..8].try_into().expect("8 bytes"));
         let mid = u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"));
         let j0 = ((hi as u128) << 64) | ((mid as u128) << 32) | 1;
+        let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
+        if f == Fused::Vaes && out.len() <= kernels::SMALL_TEXT {
+            // A short message: everything in one function, in registers.
+            let (mut x, tail) = match aad.len() {
+                0..=kernels::SMALL_AAD => (None, aad),
+                _ => {
+                    let mut x = 0;
+                    kernels::ghash_padded(&self.key, &mut x, aad);
+                    (Some(x), &[][..])
+                }
+            };
+            let tag = kernels::gcm_small(rk, &self.key, (x, tail), j0, (input, out), lens, encrypt);
+            x.zeroize();
+            return Ok(Some(tag));
+        }
         let mut x = 0u128;
         if !aad.is_empty() {
             kernels::ghash_padded(&self.key, &mut x, aad);
@@ -395,7 +410,6 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let n = kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt);
         // inc32 n/16 times: only the low 32 bits count.
         let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));
-        let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
         let tag = kernels::gcm_finish(
             rk,
             &self.key,

@@ -253,6 +253,58 @@ pub(crate) fn gcm_finish(
     }
 }
 
+/// The longest text [`gcm_small`] takes (67 blocks: with an AAD of up to
+/// 4 blocks and the length block, one reduction over the key's powers).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SMALL_TEXT: usize = x86::small::MAX_TEXT;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) const SMALL_TEXT: usize = 0;
+/// The longest AAD [`gcm_small`] hashes itself (one register).
+pub(crate) const SMALL_AAD: usize = 64;
+
+/// A whole short GCM message with VAES + VPCLMULQDQ on zmm registers, in
+/// one function (`x86/small.rs`): CTR from `inc32(j0)` over `data` (at most
+/// [`SMALL_TEXT`] bytes) in place or from `input`, `E(J0)` in the same
+/// rounds, and one reduction for the GHASH of `x` (the state of an AAD
+/// hashed before, if given), `aad` (at most [`SMALL_AAD`] bytes, empty if
+/// `x` is given), the ciphertext and the length block `lens`; returns the
+/// full tag. Panics if the kernel is unavailable or an argument is out of
+/// range (callers check).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gcm_small(
+    rk: &[[u8; 16]],
+    key: &GhashKey,
+    (x, aad): (Option<u128>, &[u8]),
+    j0: u128,
+    (input, data): (Option<&[u8]>, &mut [u8]),
+    lens: u128,
+    encrypt: bool,
+) -> [u8; 16] {
+    assert!(has_vpclmul(), "VAES + VPCLMULQDQ unavailable");
+    assert!(data.len() <= SMALL_TEXT && aad.len() <= SMALL_AAD);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let k = (&key.powers, &key.hk);
+        let io = (input, data);
+        // SAFETY: the CPU features were just checked (`has_vpclmul`: AES-NI,
+        // PCLMULQDQ, AVX-512F/BW, VAES, VPCLMULQDQ); the lengths are checked
+        // by the kernel.
+        unsafe {
+            match rk.len() {
+                11 => x86::small::one_shot::<10>(rk, k, (x, aad), j0, io, lens, encrypt),
+                13 => x86::small::one_shot::<12>(rk, k, (x, aad), j0, io, lens, encrypt),
+                15 => x86::small::one_shot::<14>(rk, k, (x, aad), j0, io, lens, encrypt),
+                n => panic!("{n} round keys"),
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rk, key, x, aad, j0, input, data, lens, encrypt);
+        unreachable!("no VPCLMULQDQ")
+    }
+}
+
 /// Which fused kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fused {

@@ -19,6 +19,7 @@ use core::arch::x86_64::*;
 mod body;
 
 pub(super) mod aesni;
+pub(super) mod small;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
 /// each width): `rk` the NR + 1 round keys, `powers` H^64..H^1 and `hk`
