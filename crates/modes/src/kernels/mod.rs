@@ -270,6 +270,7 @@ pub(crate) const SMALL_AAD: usize = 64;
 /// `x` is given), the ciphertext and the length block `lens`; returns the
 /// full tag. Panics if the kernel is unavailable or an argument is out of
 /// range (callers check).
+#[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_small(
     rk: &[[u8; 16]],

@@ -55,10 +55,15 @@ unsafe fn products(
     // the arrays (caller); the lanes past them are neither read nor
     // faulted on (masked).
     let (p, k) = unsafe {
-        (
-            _mm512_maskz_loadu_epi64(m, powers.as_ptr().add(first + i).cast()),
-            _mm512_maskz_loadu_epi64(m, hk.as_ptr().add(first + i).cast()),
-        )
+        let (pp, kp) = (powers.as_ptr().add(first + i), hk.as_ptr().add(first + i));
+        if v == 4 {
+            (_mm512_loadu_si512(pp.cast()), _mm512_loadu_si512(kp.cast()))
+        } else {
+            (
+                _mm512_maskz_loadu_epi64(m, pp.cast()),
+                _mm512_maskz_loadu_epi64(m, kp.cast()),
+            )
+        }
     };
     let dk = _mm512_xor_si512(d, _mm512_shuffle_epi32::<0x4e>(d));
     (
@@ -98,10 +103,10 @@ fn reduce((lo, mi, hi): Sums) -> __m128i {
 
 /// One chunk of `R` registers (4·R blocks, from text block `b0`): AES-CTR
 /// from the reflected counters `ctr` (advanced by 4·R), XORed with the text
-/// read at `src` and written at `dst` (`len` bytes left from `b0` on: the
-/// last register masked), and the GHASH products of the ciphertext (`R`
-/// lanes' worth at stream position `pos`) added to `s`. With `ej`, the
-/// 128-bit AES chain of `E(J0)` runs in the same rounds.
+/// read at `src` and written at `dst` (`len` bytes left from `b0` on: a
+/// last register past them loaded and stored with a byte mask), and the
+/// GHASH products of the ciphertext (at stream position `pos`) added to
+/// `s`. With `ej`, the 128-bit AES chain of `E(J0)` runs in the same rounds.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `min(len, 64·R)` bytes (the same
@@ -126,29 +131,28 @@ unsafe fn chunk<const NR: usize, const R: usize>(
         *sr = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, mask), k[0]);
         *ctr = _mm512_add_epi32(*ctr, step);
     }
-    // The text in (masked past `len`): decryption hashes it now, beside
-    // the AES rounds.
-    let mut text = [_mm512_setzero_si512(); R];
-    for (r, t) in text.iter_mut().enumerate() {
-        let m = byte_mask(len.saturating_sub(64 * r));
-        // SAFETY: the bytes selected lie within the caller's `len`; the
-        // rest are neither read nor faulted on.
-        *t = unsafe { _mm512_maskz_loadu_epi8(m, src.add(64 * r).cast()) };
-    }
+    // Register r of the text: a plain load if whole, else masked (zeroes
+    // past `len`, and the masked-off bytes are neither read nor faulted on).
+    let partial = len < 64 * R;
+    let last = byte_mask(len - 64 * (R - 1));
+    let load = |r: usize| {
+        // SAFETY: the bytes read lie within the caller's `len`.
+        unsafe {
+            if r + 1 == R && partial {
+                _mm512_maskz_loadu_epi8(last, src.add(64 * r).cast())
+            } else {
+                _mm512_loadu_si512(src.add(64 * r).cast())
+            }
+        }
+    };
     let lanes = |r: usize| (len - 64 * r).div_ceil(16).min(4);
     if !encrypt {
-        for (r, t) in text.iter().enumerate() {
+        // Decryption hashes the input now, beside the AES rounds (and loads
+        // it again after them: fewer registers live through the rounds).
+        for r in 0..R {
+            let d = _mm512_shuffle_epi8(load(r), mask);
             // SAFETY: per the caller.
-            s = unsafe {
-                products(
-                    key,
-                    first,
-                    pos + 4 * r,
-                    lanes(r),
-                    _mm512_shuffle_epi8(*t, mask),
-                    s,
-                )
-            };
+            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
         }
     }
     let mut e = ej.as_deref().copied().unwrap_or(_mm_setzero_si128());
@@ -163,27 +167,23 @@ unsafe fn chunk<const NR: usize, const R: usize>(
     if let Some(ej) = ej {
         *ej = _mm_aesenclast_si128(e, _mm512_castsi512_si128(k[NR]));
     }
-    for (r, (sr, t)) in st.iter().zip(&text).enumerate() {
-        let m = byte_mask(len - 64 * r);
-        // The bytes past the text zeroed: they are hashed as padding.
-        let o = _mm512_maskz_mov_epi8(
-            m,
-            _mm512_xor_si512(_mm512_aesenclast_epi128(*sr, k[NR]), *t),
-        );
-        // SAFETY: the bytes selected lie within the caller's `len`.
-        unsafe { _mm512_mask_storeu_epi8(dst.add(64 * r).cast(), m, o) };
+    for (r, sr) in st.iter().enumerate() {
+        // aesenclast(s, k ⊕ t) = aesenclast(s, k) ⊕ t.
+        let mut o = _mm512_aesenclast_epi128(*sr, _mm512_xor_si512(k[NR], load(r)));
+        // SAFETY: the bytes written lie within the caller's `len`.
+        unsafe {
+            if r + 1 == R && partial {
+                // The bytes past the text zeroed: hashed as padding.
+                o = _mm512_maskz_mov_epi8(last, o);
+                _mm512_mask_storeu_epi8(dst.add(64 * r).cast(), last, o);
+            } else {
+                _mm512_storeu_si512(dst.add(64 * r).cast(), o);
+            }
+        }
         if encrypt {
+            let d = _mm512_shuffle_epi8(o, mask);
             // SAFETY: per the caller.
-            s = unsafe {
-                products(
-                    key,
-                    first,
-                    pos + 4 * r,
-                    lanes(r),
-                    _mm512_shuffle_epi8(o, mask),
-                    s,
-                )
-            };
+            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
         }
     }
     s
