@@ -291,11 +291,14 @@ pub(crate) fn gcm_small(
         // PCLMULQDQ, AVX-512F/BW, VAES, VPCLMULQDQ); the lengths are checked
         // by the kernel.
         unsafe {
-            match rk.len() {
-                11 => x86::small::one_shot::<10>(rk, k, (x, aad), j0, io, lens, encrypt),
-                13 => x86::small::one_shot::<12>(rk, k, (x, aad), j0, io, lens, encrypt),
-                15 => x86::small::one_shot::<14>(rk, k, (x, aad), j0, io, lens, encrypt),
-                n => panic!("{n} round keys"),
+            match (rk.len(), encrypt) {
+                (11, true) => x86::small::one_shot::<10, true>(rk, k, (x, aad), j0, io, lens),
+                (11, false) => x86::small::one_shot::<10, false>(rk, k, (x, aad), j0, io, lens),
+                (13, true) => x86::small::one_shot::<12, true>(rk, k, (x, aad), j0, io, lens),
+                (13, false) => x86::small::one_shot::<12, false>(rk, k, (x, aad), j0, io, lens),
+                (15, true) => x86::small::one_shot::<14, true>(rk, k, (x, aad), j0, io, lens),
+                (15, false) => x86::small::one_shot::<14, false>(rk, k, (x, aad), j0, io, lens),
+                (n, _) => panic!("{n} round keys"),
             }
         }
     }

@@ -24,6 +24,36 @@ pub(crate) const MAX_TEXT: usize = 16 * (POWERS - 5);
 /// The longest AAD hashed here (one register); a longer one is hashed first.
 pub(crate) const MAX_AAD: usize = 64;
 
+/// The NR + 1 round keys of a call, in memory (the cipher's schedule).
+#[derive(Clone, Copy)]
+struct Keys(*const [u8; 16]);
+
+impl Keys {
+    /// The same pointer, through an empty `asm!`: LLVM cannot tell that
+    /// loads through it read what loads through the original read, so it
+    /// does not keep the keys of one chunk live into the next.
+    #[inline]
+    fn opaque(self) -> Keys {
+        let mut a = self.0.addr();
+        // SAFETY: the template is a comment: no instruction, no memory.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) a, options(nomem, nostack, preserves_flags))
+        };
+        Keys(self.0.with_addr(a))
+    }
+
+    /// Round key `i` in every lane.
+    ///
+    /// # Safety
+    /// `i` ≤ NR of the call (the keys are NR + 1).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn get(self, i: usize) -> __m512i {
+        // SAFETY: key i lies within the schedule (caller).
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(self.0.add(i).cast()) })
+    }
+}
+
 /// Unreduced GHASH sums (lo, mid, hi), lane by lane.
 type Sums = (__m512i, __m512i, __m512i);
 
@@ -106,7 +136,9 @@ fn reduce((lo, mi, hi): Sums) -> __m128i {
 /// read at `src` and written at `dst` (`len` bytes left from `b0` on: a
 /// last register past them loaded and stored with a byte mask), and the
 /// GHASH products of the ciphertext (at stream position `pos`) added to
-/// `s`. With `ej`, the 128-bit AES chain of `E(J0)` runs in the same rounds.
+/// `s`. With `ej` (J0 whitened), the 128-bit AES chain of `E(J0)` runs in
+/// the same rounds: returned with the sums (by value: a reference would put
+/// J0 ⊕ round key 0 on the stack).
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `min(len, 64·R)` bytes (the same
@@ -114,21 +146,27 @@ fn reduce((lo, mi, hi): Sums) -> __m128i {
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn chunk<const NR: usize, const R: usize>(
-    k: &[__m512i; 15],
+unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
+    rk: Keys,
     key: (&[u128; POWERS], &[u128; POWERS]),
     (first, pos): (usize, usize),
     ctr: &mut __m512i,
     (src, dst, len): (*const u8, *mut u8, usize),
-    ej: Option<&mut __m128i>,
-    encrypt: bool,
+    ej: Option<__m128i>,
     mut s: Sums,
-) -> Sums {
+) -> (Sums, Option<__m128i>) {
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let step = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
+    // The round keys broadcast from memory where each round uses them (LLVM
+    // cannot hoist them out of the chunk: `Keys::opaque`), so they do not
+    // stay in registers across chunks, which for 13 or 15 keys spilled
+    // copies of them to the stack.
+    let rk = rk.opaque();
+    // SAFETY: every use has i ≤ NR; `rk` holds NR + 1 keys (caller).
+    let k = |i: usize| unsafe { rk.get(i) };
     let mut st = [_mm512_setzero_si512(); R];
     for sr in st.iter_mut() {
-        *sr = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, mask), k[0]);
+        *sr = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, mask), k(0));
         *ctr = _mm512_add_epi32(*ctr, step);
     }
     // Register r of the text: a plain load if whole, else masked (zeroes
@@ -146,7 +184,7 @@ unsafe fn chunk<const NR: usize, const R: usize>(
         }
     };
     let lanes = |r: usize| (len - 64 * r).div_ceil(16).min(4);
-    if !encrypt {
+    if !ENC {
         // Decryption hashes the input now, beside the AES rounds (and loads
         // it again after them: fewer registers live through the rounds).
         for r in 0..R {
@@ -155,21 +193,21 @@ unsafe fn chunk<const NR: usize, const R: usize>(
             s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
         }
     }
-    let mut e = ej.as_deref().copied().unwrap_or(_mm_setzero_si128());
-    for ki in &k[1..NR] {
+    let mut e = ej.unwrap_or(_mm_setzero_si128());
+    for i in 1..NR {
+        let ki = k(i);
         for sr in st.iter_mut() {
-            *sr = _mm512_aesenc_epi128(*sr, *ki);
+            *sr = _mm512_aesenc_epi128(*sr, ki);
         }
         if ej.is_some() {
-            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(*ki));
+            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(ki));
         }
     }
-    if let Some(ej) = ej {
-        *ej = _mm_aesenclast_si128(e, _mm512_castsi512_si128(k[NR]));
-    }
+    let kl = k(NR);
+    let ej = ej.map(|_| _mm_aesenclast_si128(e, _mm512_castsi512_si128(kl)));
     for (r, sr) in st.iter().enumerate() {
         // aesenclast(s, k ⊕ t) = aesenclast(s, k) ⊕ t.
-        let mut o = _mm512_aesenclast_epi128(*sr, _mm512_xor_si512(k[NR], load(r)));
+        let mut o = _mm512_aesenclast_epi128(*sr, _mm512_xor_si512(kl, load(r)));
         // SAFETY: the bytes written lie within the caller's `len`.
         unsafe {
             if r + 1 == R && partial {
@@ -180,13 +218,13 @@ unsafe fn chunk<const NR: usize, const R: usize>(
                 _mm512_storeu_si512(dst.add(64 * r).cast(), o);
             }
         }
-        if encrypt {
+        if ENC {
             let d = _mm512_shuffle_epi8(o, mask);
             // SAFETY: per the caller.
             s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
         }
     }
-    s
+    (s, ej)
 }
 
 /// A whole message: CTR from `inc32(J0)` (`j0` as `u128::from_be_bytes`)
@@ -194,21 +232,20 @@ unsafe fn chunk<const NR: usize, const R: usize>(
 /// GHASH of the state `x` of an AAD hashed before (if given), of `aad` (at
 /// most [`MAX_AAD`] bytes, zero-padded; empty if `x` is given), of the
 /// ciphertext (zero-padded: read from `input` to decrypt, the output to
-/// encrypt) and of the length block `lens`, one reduction; returns the full
+/// encrypt, `ENC`) and of the length block `lens`, one reduction; returns the full
 /// tag `E(J0) ⊕ GHASH`. `NR` rounds, `rk` NR + 1 keys.
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ, AVX-512F/BW, VAES and VPCLMULQDQ.
 #[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn one_shot<const NR: usize>(
+pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     rk: &[[u8; 16]],
     key: (&[u128; POWERS], &[u128; POWERS]),
     (x, aad): (Option<u128>, &[u8]),
     j0: u128,
     (input, data): (Option<&[u8]>, &mut [u8]),
     lens: u128,
-    encrypt: bool,
 ) -> [u8; 16] {
     let n = data.len();
     assert!(n <= MAX_TEXT && aad.len() <= MAX_AAD && rk.len() == NR + 1);
@@ -218,10 +255,7 @@ pub(crate) unsafe fn one_shot<const NR: usize>(
     // Stream positions 0..T: the AAD's blocks, the text's, the length
     // block; position i multiplies H^(T−i), powers[first + i].
     let first = POWERS - (a + nb + 1);
-    let mut k = [_mm512_setzero_si512(); 15];
-    for (ki, r) in k.iter_mut().zip(rk) {
-        *ki = _mm512_broadcast_i32x4(from_u128(u128::from_le_bytes(*r)));
-    }
+    let k = Keys(rk.as_ptr());
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let z = _mm512_setzero_si512();
     let mut s: Sums = (z, z, z);
@@ -238,9 +272,9 @@ pub(crate) unsafe fn one_shot<const NR: usize>(
         s = unsafe { products(key, first, 0, a, _mm512_shuffle_epi8(d, mask), s) };
     }
     let j = from_u128(j0);
-    let mut ej = _mm_xor_si128(
+    let ej0 = _mm_xor_si128(
         _mm_shuffle_epi8(j, from_u128(BSWAP)),
-        _mm512_castsi512_si128(k[0]),
+        from_u128(u128::from_le_bytes(rk[0])),
     );
     // Counters inc32(J0) + 0..: reflected, lane l of the first register
     // J0 + 1 + l in dword 0.
@@ -251,31 +285,35 @@ pub(crate) unsafe fn one_shot<const NR: usize>(
     let p = data.as_mut_ptr();
     let src = input.map_or(p.cast_const(), <[u8]>::as_ptr);
     let mut b0 = 0;
-    let mut ej_slot = Some(&mut ej);
+    // J0 whitened until the first chunk (or the end) encrypts it.
+    let (mut pending, mut ej) = (Some(ej0), ej0);
     while b0 < nb {
         let left = n - 16 * b0;
         // SAFETY: bytes 16·b0 .. n lie in `data` and `input`.
         let io = unsafe { (src.add(16 * b0), p.add(16 * b0), left) };
         let pos = (first, a + b0);
-        let e = ej_slot.take();
+        let e = pending.take();
         // SAFETY: `io` within the text (above); the chunk's positions
         // a + b0 .. a + min(nb, b0 + 16) < T.
-        s = unsafe {
+        let out;
+        // SAFETY: as above.
+        (s, out) = unsafe {
             match left.div_ceil(64) {
-                1 => chunk::<NR, 1>(&k, key, pos, &mut ctr, io, e, encrypt, s),
-                2 => chunk::<NR, 2>(&k, key, pos, &mut ctr, io, e, encrypt, s),
-                3 => chunk::<NR, 3>(&k, key, pos, &mut ctr, io, e, encrypt, s),
-                _ => chunk::<NR, 4>(&k, key, pos, &mut ctr, io, e, encrypt, s),
+                1 => chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, e, s),
+                2 => chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, e, s),
+                3 => chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, e, s),
+                _ => chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, e, s),
             }
         };
+        ej = out.unwrap_or(ej);
         b0 += 16;
     }
-    if let Some(e) = ej_slot {
+    if pending.is_some() {
         // No text: E(J0) alone.
-        for ki in &k[1..NR] {
-            *e = _mm_aesenc_si128(*e, _mm512_castsi512_si128(*ki));
+        for r in &rk[1..NR] {
+            ej = _mm_aesenc_si128(ej, from_u128(u128::from_le_bytes(*r)));
         }
-        *e = _mm_aesenclast_si128(*e, _mm512_castsi512_si128(k[NR]));
+        ej = _mm_aesenclast_si128(ej, from_u128(u128::from_le_bytes(rk[NR])));
     }
     // The length block at position T − 1.
     // SAFETY: first + T − 1 + 1 = POWERS.
