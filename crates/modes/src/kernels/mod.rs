@@ -11,6 +11,12 @@
 //!   run of 4 groups (64 blocks), counters added in byte order between
 //!   carries of their last byte (`x86/body.rs`).
 //!
+//! * A whole short message with the `vaes` kernel (`gcm_small`,
+//!   `x86/small.rs`): up to 1072 bytes of text and 64 of AAD in one
+//!   AVX-512 function, in registers — masked loads and stores for the
+//!   partial register, `E(J0)` woven into the first chunk's AES rounds, one
+//!   reduction for the AAD, every text block and the length block.
+//!
 //! The fused kernels run in place or read an input buffer and write an
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
 //! kernels generated from the shared body hash each group during the AES of
@@ -214,7 +220,7 @@ pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
 
 /// The end of a one-shot GCM message after the fused kernel's groups
 /// (`aesni::finish`): CTR over the `data.len()` bytes left (at most
-/// POWERS − 2 = 62 whole blocks and a partial one; the fused kernels leave
+/// POWERS − 2 = 70 whole blocks and a partial one; the fused kernels leave
 /// at most 15) from counter block `ctr`, in place or from `input`, with
 /// `E(J0)` (`ctr` and `j0` as `u128::from_be_bytes`), and the
 /// GHASH of their ciphertext and of the length block `lens` into `x`, one
