@@ -420,7 +420,14 @@ impl<A: Borrow<Aes>> Gcm<A> {
             kernels::ghash_padded(&self.key, &mut x, aad);
         }
         let ctr = (j0 + 1).to_be_bytes();
-        let n = kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt);
+        let n = if f == Fused::Aesni && out.len() <= kernels::AESNI_SHORT {
+            // Short, with AES-NI: all in `gcm_finish` (the assembly kernel's
+            // per-call table of keys and powers, built and wiped, costs
+            // more than its interleaving gains on a few groups).
+            0
+        } else {
+            kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt)
+        };
         // inc32 n/16 times: only the low 32 bits count.
         let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));
         let tag = kernels::gcm_finish(

@@ -281,16 +281,19 @@ fn one_shot_matches_streaming() {
     }
 }
 
-/// The short-message path (`kernels::gcm_small`: the `vaes` fused kernel,
-/// texts up to `kernels::SMALL_TEXT` bytes, AADs up to `SMALL_AAD` hashed
-/// in it, longer ones first) against RustCrypto's `aes-gcm` and the
-/// generic path (portable GHASH, no fused kernel), at every boundary it
-/// introduces: text lengths around a block, a register (64 bytes), a chunk
-/// of 4 registers (256), 1 KiB and its own limit (1072 and one past it,
-/// which takes the fused kernel); AADs around a block and its one-register
-/// limit (64, 65: hashed first), with the most powers of H (a 4-block AAD
-/// and a 1072-byte text: 72 blocks, one reduction). Seal and open, in place
-/// and out of place; a wrong tag refused and the output wiped.
+/// The short-message paths — `kernels::gcm_small` (the `vaes` fused
+/// kernel, texts up to `kernels::SMALL_TEXT` bytes, AADs up to `SMALL_AAD`
+/// hashed in it, longer ones first) and `gcm_finish` alone (`aesni`, texts
+/// up to `kernels::AESNI_SHORT`) — and the `vaes256` one-shot path, against
+/// RustCrypto's `aes-gcm` and the generic path (portable GHASH, no fused
+/// kernel), at every boundary they introduce: text lengths around a block,
+/// a register (64 bytes), a chunk of 4 registers (256), 1 KiB (`aesni`'s
+/// limit) and `gcm_small`'s limit (1072 and one past it, which takes the
+/// fused kernel); AADs around a block and the one-register limit (64, 65:
+/// hashed first), with the most powers of H (a 4-block AAD and a 1072-byte
+/// text: 72 blocks, one reduction). Seal and open, in place and out of
+/// place; a wrong tag and a flipped ciphertext bit refused and the output
+/// wiped.
 #[test]
 fn small_path_matches_rustcrypto_at_its_boundaries() {
     use aes_gcm::aead::{AeadInPlace, KeyInit};
@@ -310,18 +313,15 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
             })
             .collect()
     };
-    for klen in [16usize, 32] {
+    for (klen, fused) in [16usize, 32]
+        .into_iter()
+        .flat_map(|k| [FusedChoice::Vaes, FusedChoice::Aesni, FusedChoice::Vaes256].map(|f| (k, f)))
+    {
         let key = bytes(klen);
         let aes = Aes::new(&key).unwrap();
-        let Ok(gcm) = Gcm::with_options(
-            &aes,
-            GcmOptions {
-                ghash: None,
-                fused: FusedChoice::Vaes,
-            },
-        ) else {
-            eprintln!("small_path_matches_rustcrypto_at_its_boundaries: no vaes kernel, skipped");
-            return;
+        let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
+            eprintln!("small_path_matches_rustcrypto_at_its_boundaries: {fused:?} skipped");
+            continue;
         };
         let plain = Gcm::with_options(
             &aes,
@@ -334,7 +334,7 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
         for (i, &len) in lens.iter().enumerate() {
             for (j, &alen) in alens.iter().enumerate() {
                 let (nonce, aad, pt) = (bytes(12), bytes(alen), bytes(len));
-                let what = format!("AES-{} len {len} aad {alen}", klen * 8);
+                let what = format!("{fused:?} AES-{} len {len} aad {alen}", klen * 8);
                 let mut want = pt.clone();
                 let wtag = match klen {
                     16 => aes_gcm::Aes128Gcm::new_from_slice(&key)
