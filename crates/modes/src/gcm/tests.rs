@@ -284,11 +284,11 @@ fn one_shot_matches_streaming() {
 /// The short-message paths — `kernels::gcm_small` (the `vaes` fused
 /// kernel, texts up to `kernels::SMALL_TEXT` bytes, AADs up to `SMALL_AAD`
 /// hashed in it, longer ones first) and `gcm_finish` alone (`aesni`, texts
-/// up to `kernels::AESNI_SHORT`) — and the `vaes256` one-shot path, against
+/// up to `kernels::AESNI_SHORT` = 640) — and the `vaes256` one-shot path, against
 /// RustCrypto's `aes-gcm` and the generic path (portable GHASH, no fused
 /// kernel), at every boundary they introduce: text lengths around a block,
-/// a register (64 bytes), a chunk of 4 registers (256), 1 KiB (`aesni`'s
-/// limit) and `gcm_small`'s limit (1072 and one past it, which takes the
+/// a register (64 bytes), a chunk of 4 registers (256), `aesni`'s limit
+/// (640), 1 KiB and `gcm_small`'s limit (1072 and one past it, which takes the
 /// fused kernel); AADs around a block and the one-register limit (64, 65:
 /// hashed first), with the most powers of H (a 4-block AAD and a 1072-byte
 /// text: 72 blocks, one reduction). Seal and open, in place and out of
@@ -299,7 +299,7 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
     use aes_gcm::aead::{AeadInPlace, KeyInit};
     let lens = [
         0usize, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256, 257, 511, 512,
-        513, 1023, 1024, 1025, 1071, 1072, 1073, 1088,
+        513, 639, 640, 641, 1023, 1024, 1025, 1071, 1072, 1073, 1088,
     ];
     let alens = [0usize, 1, 13, 16, 17, 48, 63, 64, 65, 100, 16 * 33 + 5];
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;

@@ -219,11 +219,13 @@ pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
 }
 
 /// The longest text a one-shot message with the `aesni` fused kernel
-/// sends straight to [`gcm_finish`] (no fused groups): measured on the Zen
-/// 4 (same-binary harness, best of 80, ns per message, 13-byte AAD):
-/// 256 B seal 155 → 113, open 165 → 125; 512 B 197 → 170, 207 → 197;
-/// 1 KiB within noise.
-pub(crate) const AESNI_SHORT: usize = 1024;
+/// sends straight to [`gcm_finish`] (no fused groups; the assembly kernel's
+/// per-call table of keys and powers, built and wiped, costs more than its
+/// interleaving gains on a few groups). Measured on the Zen 4 (same-binary
+/// harness, best of 130, ns per message, 13-byte AAD, old → new): 256 B
+/// seal 145 → 108, open 158 → 121; 512 B 184 → 163, 194 → 177; 640 B 204 →
+/// 192, 213 → 204; 768 B even; 1 KiB 5–7 % slower (so not).
+pub(crate) const AESNI_SHORT: usize = 640;
 
 /// The end of a one-shot GCM message after the fused kernel's groups
 /// (`aesni::finish`): CTR over the `data.len()` bytes left (at most
