@@ -3,12 +3,14 @@
 //! most [`MAX_TEXT`] bytes and an AAD of at most [`MAX_AAD`] bytes (a
 //! longer AAD hashed first, its state passed in) with the `vaes` kernel.
 //!
-//! Everything stays in registers: the round keys broadcast once, the
-//! counter blocks built from J0 (reflected, so a dword add is `inc32`),
-//! the text in chunks of 16 blocks (4 registers, the last one loaded and
-//! stored with a byte mask, so a partial block needs no buffer), and
-//! `E(J0)` as one more 128-bit AES chain woven into the first chunk's
-//! rounds. The GHASH of the AAD (one masked register), of every ciphertext
+//! Everything stays in registers (nothing secret is spilled to the stack):
+//! the round keys broadcast from the cipher's schedule in each chunk where
+//! its rounds use them, the counter blocks built from J0 (reflected, so a
+//! dword add is `inc32`), the text in chunks of 16 blocks (4 registers,
+//! whole ones loaded and stored plainly, a last partial one with a byte
+//! mask, so a partial block needs no buffer; the text XORed into the last
+//! round key), and `E(J0)` as one more 128-bit AES chain woven into the
+//! first chunk's rounds. The GHASH of the AAD (one masked register), of every ciphertext
 //! block and of the length block is one aggregated sum — stream position
 //! i of T multiplies H^(T−i) (Karatsuba, powers loaded from the key, the
 //! lanes past the end masked off) — with one Montgomery reduction for the
