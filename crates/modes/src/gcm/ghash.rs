@@ -28,10 +28,12 @@
 //!   register, 32 blocks per reduction with H^32..H^1 (AVX-512F/BW +
 //!   VPCLMULQDQ).
 //!
-//! The key holds H^64..H^1 and, for Karatsuba multiplication, the XOR of
+//! The key holds H^72..H^1 and, for Karatsuba multiplication, the XOR of
 //! each power's two halves, computed once per key (the fused VAES GCM
-//! kernels of `kernels` reduce once per 64 blocks, and load these tables
-//! directly into their registers: no per-message setup).
+//! kernels of `kernels` reduce once per 64 blocks, the short-message one
+//! once per message of up to 72 blocks with its AAD and length block, and
+//! they load these tables directly into their registers: no per-message
+//! setup).
 
 use crate::kernels;
 use aesflow_cipher::Isa;
@@ -40,8 +42,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// The reduction constant `y^63 + y^62 + y^57` in the high qword, 1 in the low.
 pub(crate) const GFPOLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
 
-/// Number of stored powers of H.
-pub(crate) const POWERS: usize = 64;
+/// Number of stored powers of H: 64 for the fused kernels' runs of 64
+/// blocks, 72 for a short message's AAD (up to 4 blocks), text (up to 67)
+/// and length block under one reduction (`kernels::gcm_small`).
+pub(crate) const POWERS: usize = 72;
 
 /// A GHASH implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +103,7 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H^64..H^1 (premultiplied by y) and the backend.
+/// The GHASH key: H^72..H^1 (premultiplied by y) and the backend.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct GhashKey {
     /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.

@@ -280,3 +280,116 @@ fn one_shot_matches_streaming() {
         }
     }
 }
+
+/// The short-message paths — `kernels::gcm_small` (the `vaes` fused
+/// kernel, texts up to `kernels::SMALL_TEXT` bytes, AADs up to `SMALL_AAD`
+/// hashed in it, longer ones first) and `gcm_finish` alone (`aesni`, texts
+/// up to `kernels::AESNI_SHORT` = 640) — and the `vaes256` one-shot path, against
+/// RustCrypto's `aes-gcm` and the generic path (portable GHASH, no fused
+/// kernel), at every boundary they introduce: text lengths around a block,
+/// a register (64 bytes), a chunk of 4 registers (256), `aesni`'s limit
+/// (640), 1 KiB and `gcm_small`'s limit (1072 and one past it, which takes the
+/// fused kernel); AADs around a block and the one-register limit (64, 65:
+/// hashed first), with the most powers of H (a 4-block AAD and a 1072-byte
+/// text: 72 blocks, one reduction). Seal and open, in place and out of
+/// place; a wrong tag and a flipped ciphertext bit refused and the output
+/// wiped.
+#[test]
+fn small_path_matches_rustcrypto_at_its_boundaries() {
+    use aes_gcm::aead::{AeadInPlace, KeyInit};
+    let lens = [
+        0usize, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256, 257, 511, 512,
+        513, 639, 640, 641, 1023, 1024, 1025, 1071, 1072, 1073, 1088,
+    ];
+    let alens = [0usize, 1, 13, 16, 17, 48, 63, 64, 65, 100, 16 * 33 + 5];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut bytes = |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 56) as u8
+            })
+            .collect()
+    };
+    for (klen, fused) in [16usize, 32]
+        .into_iter()
+        .flat_map(|k| [FusedChoice::Vaes, FusedChoice::Aesni, FusedChoice::Vaes256].map(|f| (k, f)))
+    {
+        let key = bytes(klen);
+        let aes = Aes::new(&key).unwrap();
+        let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
+            eprintln!("small_path_matches_rustcrypto_at_its_boundaries: {fused:?} skipped");
+            continue;
+        };
+        let plain = Gcm::with_options(
+            &aes,
+            GcmOptions {
+                ghash: Some(GhashImpl::Soft),
+                fused: FusedChoice::Off,
+            },
+        )
+        .unwrap();
+        for (i, &len) in lens.iter().enumerate() {
+            for (j, &alen) in alens.iter().enumerate() {
+                let (nonce, aad, pt) = (bytes(12), bytes(alen), bytes(len));
+                let what = format!("{fused:?} AES-{} len {len} aad {alen}", klen * 8);
+                let mut want = pt.clone();
+                let wtag = match klen {
+                    16 => aes_gcm::Aes128Gcm::new_from_slice(&key)
+                        .unwrap()
+                        .encrypt_in_place_detached((&nonce[..]).into(), &aad, &mut want),
+                    _ => aes_gcm::Aes256Gcm::new_from_slice(&key)
+                        .unwrap()
+                        .encrypt_in_place_detached((&nonce[..]).into(), &aad, &mut want),
+                }
+                .unwrap();
+                let wtag: Tag = wtag.into();
+                let mut g = pt.clone();
+                let t = plain.seal_in_place_detached(&nonce, &aad, &mut g).unwrap();
+                assert_eq!((&g, t), (&want, wtag), "{what} generic path");
+                let mut ct = vec![0x77u8; len];
+                let t = gcm.seal_into(&nonce, &aad, &pt, &mut ct).unwrap();
+                assert_eq!((&ct, t), (&want, wtag), "{what} seal_into");
+                let mut ip = pt.clone();
+                let t = gcm.seal_in_place_detached(&nonce, &aad, &mut ip).unwrap();
+                assert_eq!((&ip, t), (&want, wtag), "{what} seal in place");
+                let mut out = vec![0x77u8; len];
+                gcm.open_into(&nonce, &aad, &ct, &wtag, &mut out).unwrap();
+                assert_eq!(out, pt, "{what} open_into");
+                gcm.open_in_place_detached(&nonce, &aad, &mut ip, &wtag)
+                    .unwrap();
+                assert_eq!(ip, pt, "{what} open in place");
+                let mut bad = wtag;
+                bad[(i + j) % 16] ^= 1 << (j % 8);
+                let mut out = vec![0x77u8; len];
+                assert_eq!(
+                    gcm.open_into(&nonce, &aad, &ct, &bad, &mut out),
+                    Err(Error::AuthenticationFailed),
+                    "{what} bad tag"
+                );
+                assert!(out.iter().all(|&b| b == 0), "{what} wiped");
+                let mut inplace = ct.clone();
+                assert_eq!(
+                    gcm.open_in_place_detached(&nonce, &aad, &mut inplace, &bad),
+                    Err(Error::AuthenticationFailed),
+                    "{what} bad tag in place"
+                );
+                assert!(inplace.iter().all(|&b| b == 0), "{what} wiped in place");
+                if len > 0 {
+                    // A flipped ciphertext bit (the last byte: the masked
+                    // partial register) is refused too.
+                    let mut c2 = ct.clone();
+                    c2[len - 1] ^= 0x80;
+                    assert_eq!(
+                        gcm.open_in_place_detached(&nonce, &aad, &mut c2, &wtag),
+                        Err(Error::AuthenticationFailed),
+                        "{what} flipped ciphertext"
+                    );
+                    assert!(c2.iter().all(|&b| b == 0), "{what} wiped after flip");
+                }
+            }
+        }
+    }
+}

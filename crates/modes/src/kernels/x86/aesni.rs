@@ -572,8 +572,8 @@ pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, d
 /// (`ctr` and `j0` as `u128::from_be_bytes`, in registers)
 /// over the `data.len()` bytes left (whole blocks and a partial one), read
 /// from `input` (as long as `data`) or in place, with `E(J0)` for the tag as
-/// one more lane of the last batch of AES-NI blocks (8 lanes, the last
-/// batch 1, 2 or 4 if that covers it); then, with one
+/// one more lane, the first, of the batches of AES-NI blocks (8 lanes, the
+/// last batch 1, 2 or 4 if that covers it); then, with one
 /// reduction (`ghash_seq`), the GHASH into `x` of those blocks' ciphertext,
 /// the zero-padded partial block and the length block `lens`
 /// (`[len A]_64 ‖ [len C]_64` as a `u128`). Returns the full tag. One
@@ -623,18 +623,20 @@ pub(crate) fn finish(
     let mut ej0 = _mm_setzero_si128();
     let mut pks = 0u128;
     let mut b0 = 0;
-    // Lanes 0..nb the counter blocks, lane nb J0; batches of 8 lanes, the
-    // last one of 1, 2 or 4 if that covers it (E(J0) alone after the
-    // VAES kernel's groups: one lane, not eight).
+    // Lane 0 J0 (first: the tag waits for it, and decryption's GHASH does
+    // not wait for the text), lanes 1..=nb the counter blocks; batches of 8
+    // lanes, the last one of 1, 2 or 4 if that covers it (E(J0) alone after
+    // the VAES kernel's groups: one lane, not eight).
     macro_rules! batch {
         ($l:literal) => {{
             let mut s = [_mm_setzero_si128(); $l];
             for (j, sj) in s.iter_mut().enumerate() {
-                let i = b0 + j;
-                let b = if i == nb {
+                let lane = b0 + j;
+                let b = if lane == 0 {
                     jv
                 } else {
-                    _mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i as i32)), mask)
+                    let i = lane as i32 - 1;
+                    _mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i)), mask)
                 };
                 *sj = _mm_xor_si128(b, k(0));
             }
@@ -645,14 +647,15 @@ pub(crate) fn finish(
                 }
             }
             for (j, sj) in s.iter().enumerate() {
-                let i = b0 + j;
+                let lane = b0 + j;
                 let ks = _mm_aesenclast_si128(*sj, k(last));
-                if i < whole {
+                if lane == 0 {
+                    ej0 = ks;
+                } else if lane - 1 < whole {
+                    let i = lane - 1;
                     let v = u128::from_le_bytes(src(data, i)) ^ to_u128(ks);
                     data[16 * i..16 * i + 16].copy_from_slice(&v.to_le_bytes());
-                } else if i == nb {
-                    ej0 = ks;
-                } else if i < nb {
+                } else if lane - 1 < nb {
                     pks = u128::from_be_bytes(to_u128(ks).to_le_bytes());
                 }
             }

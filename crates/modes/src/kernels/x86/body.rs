@@ -18,7 +18,8 @@
 //!   a carry-less multiplier): the GHASH of a *run* of RUN = 4 groups is
 //!   `(x ⊕ d_0)·H^4N ⊕ d_1·H^(4N−1) ⊕ … ⊕ d_(4N−1)·H`, the 256-bit products
 //!   summed unreduced across the run and reduced once — one Montgomery
-//!   reduction (and one XOR of the lanes) per 64 blocks, with H^64..H^1
+//!   reduction (and one XOR of the lanes) per 64 blocks, with the last 64 of
+//!   the key's powers, H^64..H^1,
 //!   computed once per key. The last groups of the data go in pairs and
 //!   alone, with the last powers; stand-alone GHASH (`ghash_blocks`) in
 //!   pairs.
@@ -143,7 +144,7 @@ macro_rules! gcm_body {
         /// reduction per RUN·N blocks; the last k groups of a run also serve
         /// a run of k). Register `r`, lane `l` multiplies block `r·LANES +
         /// l` of the group by H^((RUN − h)·N − r·LANES − l); `powers` is
-        /// H^64..H^1 descending, `hk` the XOR of each one's qwords
+        /// H^72..H^1 descending, `hk` the XOR of each one's qwords
         /// (`GhashKey`), so each vector is two plain loads.
         #[inline]
         #[target_feature(enable = $feat)]

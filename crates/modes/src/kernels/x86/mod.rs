@@ -1,9 +1,10 @@
 //! x86-64 kernels: the shared body instantiated for 128-bit (AES-NI,
 //! PCLMULQDQ, AVX), 256-bit (AVX2, VAES, VPCLMULQDQ) and 512-bit
 //! (AVX-512F/BW, VAES, VPCLMULQDQ) registers,
-//! and the hand-scheduled AES-NI fused GCM kernel (`aesni`), which replaces
+//! the hand-scheduled AES-NI fused GCM kernel (`aesni`), which replaces
 //! the 128-bit body's fused kernel in production (that one stays as its test
-//! reference).
+//! reference), and a whole short message on AVX-512 in one function
+//! (`small`).
 
 /// The reduction constant (see `gcm::ghash`).
 const GFPOLY: u128 = crate::gcm::ghash::GFPOLY;
@@ -19,9 +20,10 @@ use core::arch::x86_64::*;
 mod body;
 
 pub(super) mod aesni;
+pub(super) mod small;
 
 /// One call of a fused GCM kernel (`gcm_crypt::<NR>` of `aesni` and of
-/// each width): `rk` the NR + 1 round keys, `powers` H^64..H^1 and `hk`
+/// each width): `rk` the NR + 1 round keys, `powers` H^72..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
 /// place or from `input`, GHASH of the ciphertext into `x`.

@@ -1,0 +1,335 @@
+//! A whole short GCM message in one function on AVX-512 (VAES +
+//! VPCLMULQDQ on zmm registers): `Gcm::one_shot`'s path for texts of at
+//! most [`MAX_TEXT`] bytes and an AAD of at most [`MAX_AAD`] bytes (a
+//! longer AAD hashed first, its state passed in) with the `vaes` kernel.
+//!
+//! Everything stays in registers (nothing secret is spilled to the stack):
+//! the round keys broadcast from the cipher's schedule in each chunk where
+//! its rounds use them, the counter blocks built from J0 (reflected, so a
+//! dword add is `inc32`), the text in chunks of 16 blocks (4 registers,
+//! whole ones loaded and stored plainly, a last partial one with a byte
+//! mask, so a partial block needs no buffer; the text XORed into the last
+//! round key), and `E(J0)` as one more 128-bit AES chain woven into the
+//! first chunk's rounds. The GHASH of the AAD (one masked register), of every ciphertext
+//! block and of the length block is one aggregated sum — stream position
+//! i of T multiplies H^(T−i) (Karatsuba, powers loaded from the key, the
+//! lanes past the end masked off) — with one Montgomery reduction for the
+//! whole message. The AAD's and (decryption) the ciphertext's products
+//! need no AES result, so they run beside the AES rounds.
+
+use super::{BSWAP, GFPOLY, POWERS, from_u128, to_u128};
+use core::arch::x86_64::*;
+
+/// The longest text: with an AAD of up to 4 blocks and the length block, at
+/// most POWERS blocks are hashed (one reduction).
+pub(crate) const MAX_TEXT: usize = 16 * (POWERS - 5);
+/// The longest AAD hashed here (one register); a longer one is hashed first.
+pub(crate) const MAX_AAD: usize = 64;
+
+/// The NR + 1 round keys of a call, in memory (the cipher's schedule).
+#[derive(Clone, Copy)]
+struct Keys(*const [u8; 16]);
+
+impl Keys {
+    /// The same pointer, through an empty `asm!`: LLVM cannot tell that
+    /// loads through it read what loads through the original read, so it
+    /// does not keep the keys of one chunk live into the next.
+    #[inline]
+    fn opaque(self) -> Keys {
+        let mut a = self.0.addr();
+        // SAFETY: the template is a comment: no instruction, no memory.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) a, options(nomem, nostack, preserves_flags))
+        };
+        Keys(self.0.with_addr(a))
+    }
+
+    /// Round key `i` in every lane.
+    ///
+    /// # Safety
+    /// `i` ≤ NR of the call (the keys are NR + 1).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn get(self, i: usize) -> __m512i {
+        // SAFETY: key i lies within the schedule (caller).
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(self.0.add(i).cast()) })
+    }
+}
+
+/// Unreduced GHASH sums (lo, mid, hi), lane by lane.
+type Sums = (__m512i, __m512i, __m512i);
+
+/// The first `n` (≤ 64) bytes as a mask.
+#[inline]
+fn byte_mask(n: usize) -> __mmask64 {
+    if n >= 64 { !0 } else { (1u64 << n) - 1 }
+}
+
+/// The products of the reflected blocks `d` at stream positions `i ..
+/// i + v` (`v` of the 4 lanes in use, the rest zero) by H^(T−i)..,
+/// added to `s`; `first` is the powers index of stream position 0.
+///
+/// # Safety
+/// `first + i + v ≤ POWERS` (the lanes past `v` are masked off).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
+unsafe fn products(
+    (powers, hk): (&[u128; POWERS], &[u128; POWERS]),
+    first: usize,
+    i: usize,
+    v: usize,
+    d: __m512i,
+    s: Sums,
+) -> Sums {
+    assert!((1..=4).contains(&v) && first + i + v <= POWERS);
+    let m = (0xffu16 >> (8 - 2 * v)) as __mmask8;
+    // SAFETY: lanes 0..v are powers[first + i .. first + i + v], within
+    // the arrays (caller); the lanes past them are neither read nor
+    // faulted on (masked).
+    let (p, k) = unsafe {
+        let (pp, kp) = (powers.as_ptr().add(first + i), hk.as_ptr().add(first + i));
+        if v == 4 {
+            (_mm512_loadu_si512(pp.cast()), _mm512_loadu_si512(kp.cast()))
+        } else {
+            (
+                _mm512_maskz_loadu_epi64(m, pp.cast()),
+                _mm512_maskz_loadu_epi64(m, kp.cast()),
+            )
+        }
+    };
+    let dk = _mm512_xor_si512(d, _mm512_shuffle_epi32::<0x4e>(d));
+    (
+        _mm512_xor_si512(s.0, _mm512_clmulepi64_epi128::<0x00>(d, p)),
+        _mm512_xor_si512(s.1, _mm512_clmulepi64_epi128::<0x00>(dk, k)),
+        _mm512_xor_si512(s.2, _mm512_clmulepi64_epi128::<0x11>(d, p)),
+    )
+}
+
+/// Karatsuba's middle term, the Montgomery reduction of each lane, then
+/// the XOR of the lanes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
+fn reduce((lo, mi, hi): Sums) -> __m128i {
+    let gf = _mm512_broadcast_i32x4(from_u128(GFPOLY));
+    let mi = _mm512_ternarylogic_epi64::<0x96>(mi, lo, hi);
+    let mi = _mm512_ternarylogic_epi64::<0x96>(
+        mi,
+        _mm512_shuffle_epi32::<0x4e>(lo),
+        _mm512_clmulepi64_epi128::<0x10>(lo, gf),
+    );
+    let hi = _mm512_ternarylogic_epi64::<0x96>(
+        hi,
+        _mm512_shuffle_epi32::<0x4e>(mi),
+        _mm512_clmulepi64_epi128::<0x10>(mi, gf),
+    );
+    let a = _mm_xor_si128(
+        _mm512_extracti32x4_epi32::<0>(hi),
+        _mm512_extracti32x4_epi32::<1>(hi),
+    );
+    let b = _mm_xor_si128(
+        _mm512_extracti32x4_epi32::<2>(hi),
+        _mm512_extracti32x4_epi32::<3>(hi),
+    );
+    _mm_xor_si128(a, b)
+}
+
+/// One chunk of `R` registers (4·R blocks, from text block `b0`): AES-CTR
+/// from the reflected counters `ctr` (advanced by 4·R), XORed with the text
+/// read at `src` and written at `dst` (`len` bytes left from `b0` on: a
+/// last register past them loaded and stored with a byte mask), and the
+/// GHASH products of the ciphertext (at stream position `pos`) added to
+/// `s`. With `ej` (J0 whitened), the 128-bit AES chain of `E(J0)` runs in
+/// the same rounds: returned with the sums (by value: a reference would put
+/// J0 ⊕ round key 0 on the stack).
+///
+/// # Safety
+/// `src` readable and `dst` writable for `min(len, 64·R)` bytes (the same
+/// pointer, or not overlapping); the powers as `products`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
+    rk: Keys,
+    key: (&[u128; POWERS], &[u128; POWERS]),
+    (first, pos): (usize, usize),
+    ctr: &mut __m512i,
+    (src, dst, len): (*const u8, *mut u8, usize),
+    ej: Option<__m128i>,
+    mut s: Sums,
+) -> (Sums, Option<__m128i>) {
+    let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
+    let step = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
+    // The round keys broadcast from memory where each round uses them (LLVM
+    // cannot hoist them out of the chunk: `Keys::opaque`), so they do not
+    // stay in registers across chunks, which for 13 or 15 keys spilled
+    // copies of them to the stack.
+    let rk = rk.opaque();
+    // SAFETY: every use has i ≤ NR; `rk` holds NR + 1 keys (caller).
+    let k = |i: usize| unsafe { rk.get(i) };
+    let mut st = [_mm512_setzero_si512(); R];
+    for sr in st.iter_mut() {
+        *sr = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, mask), k(0));
+        *ctr = _mm512_add_epi32(*ctr, step);
+    }
+    // Register r of the text: a plain load if whole, else masked (zeroes
+    // past `len`, and the masked-off bytes are neither read nor faulted on).
+    let partial = len < 64 * R;
+    let last = byte_mask(len - 64 * (R - 1));
+    let load = |r: usize| {
+        // SAFETY: the bytes read lie within the caller's `len`.
+        unsafe {
+            if r + 1 == R && partial {
+                _mm512_maskz_loadu_epi8(last, src.add(64 * r).cast())
+            } else {
+                _mm512_loadu_si512(src.add(64 * r).cast())
+            }
+        }
+    };
+    let lanes = |r: usize| (len - 64 * r).div_ceil(16).min(4);
+    if !ENC {
+        // Decryption hashes the input now, beside the AES rounds (and loads
+        // it again after them: fewer registers live through the rounds).
+        for r in 0..R {
+            let d = _mm512_shuffle_epi8(load(r), mask);
+            // SAFETY: per the caller.
+            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
+        }
+    }
+    let mut e = ej.unwrap_or(_mm_setzero_si128());
+    for i in 1..NR {
+        let ki = k(i);
+        for sr in st.iter_mut() {
+            *sr = _mm512_aesenc_epi128(*sr, ki);
+        }
+        if ej.is_some() {
+            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(ki));
+        }
+    }
+    let kl = k(NR);
+    let ej = ej.map(|_| _mm_aesenclast_si128(e, _mm512_castsi512_si128(kl)));
+    for (r, sr) in st.iter().enumerate() {
+        // aesenclast(s, k ⊕ t) = aesenclast(s, k) ⊕ t.
+        let mut o = _mm512_aesenclast_epi128(*sr, _mm512_xor_si512(kl, load(r)));
+        // SAFETY: the bytes written lie within the caller's `len`.
+        unsafe {
+            if r + 1 == R && partial {
+                // The bytes past the text zeroed: hashed as padding.
+                o = _mm512_maskz_mov_epi8(last, o);
+                _mm512_mask_storeu_epi8(dst.add(64 * r).cast(), last, o);
+            } else {
+                _mm512_storeu_si512(dst.add(64 * r).cast(), o);
+            }
+        }
+        if ENC {
+            let d = _mm512_shuffle_epi8(o, mask);
+            // SAFETY: per the caller.
+            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
+        }
+    }
+    (s, ej)
+}
+
+/// A whole message: CTR from `inc32(J0)` (`j0` as `u128::from_be_bytes`)
+/// over `data`, read from `input` (as long as `data`) or in place; the
+/// GHASH of the state `x` of an AAD hashed before (if given), of `aad` (at
+/// most [`MAX_AAD`] bytes, zero-padded; empty if `x` is given), of the
+/// ciphertext (zero-padded: read from `input` to decrypt, the output to
+/// encrypt, `ENC`) and of the length block `lens`, one reduction; returns the full
+/// tag `E(J0) ⊕ GHASH`. `NR` rounds, `rk` NR + 1 keys.
+///
+/// # Safety
+/// The CPU has AES-NI, PCLMULQDQ, AVX-512F/BW, VAES and VPCLMULQDQ.
+#[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
+    rk: &[[u8; 16]],
+    key: (&[u128; POWERS], &[u128; POWERS]),
+    (x, aad): (Option<u128>, &[u8]),
+    j0: u128,
+    (input, data): (Option<&[u8]>, &mut [u8]),
+    lens: u128,
+) -> [u8; 16] {
+    let n = data.len();
+    assert!(n <= MAX_TEXT && aad.len() <= MAX_AAD && rk.len() == NR + 1);
+    assert!(x.is_none() || aad.is_empty());
+    assert!(input.is_none_or(|i| i.len() == n));
+    let (a, nb) = (aad.len().div_ceil(16), n.div_ceil(16));
+    // Stream positions 0..T: the AAD's blocks, the text's, the length
+    // block; position i multiplies H^(T−i), powers[first + i].
+    let first = POWERS - (a + nb + 1);
+    let k = Keys(rk.as_ptr());
+    let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
+    let z = _mm512_setzero_si512();
+    let mut s: Sums = (z, z, z);
+    if let Some(x) = x {
+        // The earlier state XORed into the first block hashed (position
+        // 0): its own product, the same by linearity.
+        // SAFETY: first + 1 ≤ POWERS.
+        s = unsafe { products(key, first, 0, 1, _mm512_zextsi128_si512(from_u128(x)), s) };
+    }
+    if a > 0 {
+        // SAFETY: the bytes selected lie within `aad`.
+        let d = unsafe { _mm512_maskz_loadu_epi8(byte_mask(aad.len()), aad.as_ptr().cast()) };
+        // SAFETY: first + a ≤ POWERS.
+        s = unsafe { products(key, first, 0, a, _mm512_shuffle_epi8(d, mask), s) };
+    }
+    let j = from_u128(j0);
+    let ej0 = _mm_xor_si128(
+        _mm_shuffle_epi8(j, from_u128(BSWAP)),
+        from_u128(u128::from_le_bytes(rk[0])),
+    );
+    // Counters inc32(J0) + 0..: reflected, lane l of the first register
+    // J0 + 1 + l in dword 0.
+    let mut ctr = _mm512_add_epi32(
+        _mm512_broadcast_i32x4(j),
+        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1),
+    );
+    let p = data.as_mut_ptr();
+    let src = input.map_or(p.cast_const(), <[u8]>::as_ptr);
+    let mut b0 = 0;
+    // J0 whitened until the first chunk (or the end) encrypts it.
+    let (mut pending, mut ej) = (Some(ej0), ej0);
+    while b0 < nb {
+        let left = n - 16 * b0;
+        // SAFETY: bytes 16·b0 .. n lie in `data` and `input`.
+        let io = unsafe { (src.add(16 * b0), p.add(16 * b0), left) };
+        let pos = (first, a + b0);
+        let e = pending.take();
+        // SAFETY: `io` within the text (above); the chunk's positions
+        // a + b0 .. a + min(nb, b0 + 16) < T.
+        let out;
+        // SAFETY: as above.
+        (s, out) = unsafe {
+            match left.div_ceil(64) {
+                1 => chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, e, s),
+                2 => chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, e, s),
+                3 => chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, e, s),
+                _ => chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, e, s),
+            }
+        };
+        ej = out.unwrap_or(ej);
+        b0 += 16;
+    }
+    if pending.is_some() {
+        // No text: E(J0) alone.
+        for r in &rk[1..NR] {
+            ej = _mm_aesenc_si128(ej, from_u128(u128::from_le_bytes(*r)));
+        }
+        ej = _mm_aesenclast_si128(ej, from_u128(u128::from_le_bytes(rk[NR])));
+    }
+    // The length block at position T − 1.
+    // SAFETY: first + T − 1 + 1 = POWERS.
+    s = unsafe {
+        products(
+            key,
+            first,
+            a + nb,
+            1,
+            _mm512_zextsi128_si512(from_u128(lens)),
+            s,
+        )
+    };
+    let y = reduce(s);
+    let t = _mm_xor_si128(_mm_shuffle_epi8(y, from_u128(BSWAP)), ej);
+    to_u128(t).to_le_bytes()
+}
