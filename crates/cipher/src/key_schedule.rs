@@ -237,11 +237,13 @@ impl RoundKeys {
     }
 
     /// Number of rounds Nr.
+    #[inline]
     pub fn nr(&self) -> usize {
         self.size.nr()
     }
 
     /// The `Nr + 1` encryption round keys, round 0 first.
+    #[inline]
     pub fn enc(&self) -> &[[u8; 16]] {
         &self.enc[..=self.nr()]
     }
@@ -253,6 +255,7 @@ impl RoundKeys {
 
     /// The `Nr + 1` round keys of the equivalent inverse cipher, in the order
     /// decryption uses them (the last encryption round key first).
+    #[inline]
     pub fn dec_equiv(&self) -> &[[u8; 16]] {
         &self.dec_equiv[..=self.nr()]
     }

@@ -473,7 +473,7 @@ macro_rules! gcm_body {
         pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
-            let cx = Ctx {
+            let mut cx = Ctx {
                 k: keys(call.rk),
                 powers: call.powers,
                 hk: call.hk,
@@ -497,6 +497,11 @@ macro_rules! gcm_body {
                 }
             };
             *call.x = to_u128(acc);
+            // The broadcast round keys live in `cx` on the stack (it is
+            // passed by reference): wiped, as `aesni`'s `Tab` is.
+            // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
+            unsafe { core::ptr::write_volatile(&mut cx.k, core::mem::zeroed()) };
+            core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         }
 
         /// The runs of `$len` groups from group `gi` on, `c` the low 32
