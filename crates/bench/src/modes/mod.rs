@@ -9,6 +9,11 @@
 //! | `cbc-dec` | `aesflow_modes::cbc::decrypt_in_place` | `cbc` `Decryptor` | `… -decrypt` | one CBC decrypt job |
 //! | `ctr` | `aesflow_modes::Ctr` | `ctr` `Ctr128BE` | `… -evp aes-N-ctr` | one CNTR job |
 //! | `gcm-seal` / `gcm-open` | `aesflow_modes::Gcm`, 12-byte nonce, 13 bytes of AAD (out of place: `seal_into`, `open_into`) | `aes-gcm` detached (open: copy, then in place) | `… -evp aes-N-gcm -aead [-decrypt]` | one GCM job |
+//! | `xts-enc` / `xts-dec` | `aesflow_modes::Xts`, one data unit of `size` bytes (`encrypt_sector`), or units of `xts_unit` bytes (`encrypt_units`) | `xts-mode` `encrypt_sector` / `encrypt_area` | `… -evp aes-N-xts` (one unit only) | – (none in 1.3) |
+//!
+//! `buffer_slack` (`--buffer-slack`) allocates every multi-stream buffer,
+//! aesflow's and ipsec-mb's, that many bytes longer: the layout decides
+//! which L1 sets the streams share (see [`crate::measure::buffer`]).
 //!
 //! CBC encryption is serial within a stream, so one stream is bound by the
 //! latency of the AES rounds; the multi-stream rows give the *total*
