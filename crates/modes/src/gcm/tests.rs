@@ -52,6 +52,19 @@ fn counter_wraps_in_32_bits_on_every_path() {
     }
 }
 
+/// GCM on the generic path: portable GHASH, no fused kernel (the
+/// reference the fused and short paths are checked against).
+fn generic(aes: &Aes) -> Gcm<&Aes> {
+    Gcm::with_options(
+        aes,
+        GcmOptions {
+            ghash: Some(GhashImpl::Soft),
+            fused: FusedChoice::Off,
+        },
+    )
+    .unwrap()
+}
+
 /// The fused kernels agree with the generic path from counters with every
 /// last byte (their fast path adds to that byte while it cannot carry) and
 /// across 32-bit wraps, over group counts that end on a pair and alone, and
@@ -60,14 +73,7 @@ fn counter_wraps_in_32_bits_on_every_path() {
 #[test]
 fn fused_counters_from_every_last_byte() {
     let aes = Aes::new(&[0x1d; 32]).unwrap();
-    let plain = Gcm::with_options(
-        &aes,
-        GcmOptions {
-            ghash: Some(GhashImpl::Soft),
-            fused: FusedChoice::Off,
-        },
-    )
-    .unwrap();
+    let plain = generic(&aes);
     for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
         let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
             continue;
@@ -323,14 +329,7 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
             eprintln!("small_path_matches_rustcrypto_at_its_boundaries: {fused:?} skipped");
             continue;
         };
-        let plain = Gcm::with_options(
-            &aes,
-            GcmOptions {
-                ghash: Some(GhashImpl::Soft),
-                fused: FusedChoice::Off,
-            },
-        )
-        .unwrap();
+        let plain = generic(&aes);
         for (i, &len) in lens.iter().enumerate() {
             for (j, &alen) in alens.iter().enumerate() {
                 let (nonce, aad, pt) = (bytes(12), bytes(alen), bytes(len));
