@@ -112,6 +112,7 @@ macro_rules! vaes_kernel {
                 cbc_decrypt: $m::chain_decrypt::<$w, true>,
                 cfb_decrypt: $m::chain_decrypt::<$w, false>,
                 xts_blocks: $m::xts_blocks::<$w>,
+                xts_units: $m::xts_units::<$w>,
             }
         }
     };

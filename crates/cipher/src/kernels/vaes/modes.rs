@@ -161,10 +161,39 @@ macro_rules! vaes_modes {
             tweak: &mut Block,
             blocks: &mut [Block],
         ) {
-            const { assert!(W % 2 == 0 && W <= 8) };
             // A slice of constant length: the key loads unroll into
             // registers (no zeroed array on the stack and reload).
             let k = load_keys(&rk[..=NR]);
+            xts_keyed::<NR, W, DEC>(&k, tweak, blocks);
+        }
+
+        /// XTS of consecutive data units of `unit_blocks` (> 0) blocks,
+        /// unit `u` under `tweaks[u]`: the round keys loaded once, and
+        /// every unit's work in one loop (no call per unit), so the next
+        /// unit's loads and start-up tweaks overlap this one's rounds.
+        #[target_feature(enable = $features)]
+        fn xts_many<const NR: usize, const W: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+        ) {
+            let k = load_keys(&rk[..=NR]);
+            for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
+                xts_keyed::<NR, W, DEC>(&k, t, unit);
+            }
+        }
+
+        /// [`xts`] with the round keys in registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool>(
+            k: &Keys,
+            tweak: &mut Block,
+            blocks: &mut [Block],
+        ) {
+            const { assert!(W % 2 == 0 && W <= 8) };
+            let k = *k;
             let t0 = u128::from_le_bytes(*tweak);
             // Register `i` of the first step: T_4i..T_4i+3, each computed
             // from T_0 on its own (a chain of α^4 steps through memory
@@ -366,6 +395,34 @@ macro_rules! vaes_modes {
             decrypt: bool,
         ) {
             keyed::<W, XTS>(keys, tweak, blocks, decrypt);
+        }
+
+        /// XTS of data units of `unit_blocks` blocks each with `W`
+        /// registers in flight (see `Kernel::xts_units`): the keys loaded
+        /// once per call (with online expansion, once per group of units
+        /// of about [`ONLINE_BATCH`] blocks).
+        pub(super) fn xts_units<const W: usize>(
+            keys: &KeySchedule,
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+            decrypt: bool,
+        ) {
+            assert_eq!(blocks.len(), tweaks.len() * unit_blocks, "xts_units");
+            if unit_blocks == 0 {
+                return;
+            }
+            $check();
+            // Whole units per key derivation (online keys); stored keys
+            // take the whole slice at once.
+            let per = ONLINE_BATCH.div_ceil(unit_blocks) * unit_blocks;
+            let mut rest = tweaks;
+            for_each_keyed(keys, decrypt, blocks, per, |rk, b| {
+                let (t, r) = core::mem::take(&mut rest).split_at_mut(b.len() / unit_blocks);
+                rest = r;
+                // SAFETY: `$check` confirmed the features.
+                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, ?>(rk, t, unit_blocks, b)) }
+            });
         }
 
         /// CBC encryption: serial, so the 128-bit AES-NI loop is as fast as

@@ -94,3 +94,17 @@ fn unavailable_kernel_panics_cleanly() {
         assert!(r.is_err());
     }
 }
+
+#[test]
+fn xts_units_match_xts_blocks() {
+    use crate::kernel::xts_units_check::check;
+    for (k, seed) in [
+        (&Vaes as &dyn Kernel, 21),
+        (&Emulated::<8>, 22),
+        (&Emulated::<4>, 23),
+    ] {
+        if crate::kernels::testutil::runnable(k) {
+            check(k, seed);
+        }
+    }
+}
