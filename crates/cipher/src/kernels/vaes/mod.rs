@@ -131,6 +131,7 @@ mod hw {
     vaes_modes!(
         "avx512f,avx512bw,vaes,vpclmulqdq",
         super::Vaes::require,
+        crate::x86::v512::xts_mul_alpha_bytes_clmul::<1, 15>,
         crate::x86::v512::xts_mul_alpha_bytes_clmul::<2, 14>,
         crate::x86::v512::xts_mul_alpha_bytes_clmul::<4, 12>
     );

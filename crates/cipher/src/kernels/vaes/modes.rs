@@ -4,10 +4,10 @@
 //! its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
-/// as for `vaes_body!`; `$mul16` and `$mul32` multiply each lane of a
-/// register of XTS tweaks by α^16 and α^32.
+/// as for `vaes_body!`; `$mul8`, `$mul16` and `$mul32` multiply each lane
+/// of a register of XTS tweaks by α^8, α^16 and α^32.
 macro_rules! vaes_modes {
-    ($features:literal, $check:path, $mul16:path, $mul32:path) => {
+    ($features:literal, $check:path, $mul8:path, $mul16:path, $mul32:path) => {
         use crate::x86::v512::{load64, splat, store64, xts_mul_alpha4, xts_tweaks_at};
 
         /// The register whose lanes are the ciphertext blocks preceding
@@ -195,19 +195,17 @@ macro_rules! vaes_modes {
             const { assert!(W % 2 == 0 && W <= 8) };
             let k = *k;
             let t0 = u128::from_le_bytes(*tweak);
-            // Register `i` of the first step: T_4i..T_4i+3, each computed
-            // from T_0 on its own (a chain of α^4 steps through memory
-            // delayed the first step).
+            // Register `i` of the first step: T_4i..T_4i+3. The first two
+            // computed from T_0 by per-lane shifts (`xts_tweaks_at`, nine
+            // instructions each; a chain of α^4 steps through memory
+            // delayed the first step), registers 2 and 3 as those times
+            // α^8, 4..8 as 0..4 times α^16 (four instructions each).
             let bcast = splat(tweak);
             let mut tw = [bcast; W];
-            let mut p = 0;
-            #[allow(unused_assignments)]
-            {
-                map_unrolled!(tw, |b| {
-                    let this = xts_tweaks_at(b, p);
-                    p += 4;
-                    this
-                });
+            tw[0] = xts_tweaks_at(bcast, 0);
+            tw[1] = xts_tweaks_at(bcast, 4);
+            for i in 2..W {
+                tw[i] = if i < 4 { $mul8(tw[i - 2]) } else { $mul16(tw[i - 4]) };
             }
             let data = blocks.as_flattened_mut();
             let short = data.len() < XTS_RING_STEPS * 64 * W;

@@ -58,6 +58,7 @@ mod emu {
     vaes_modes!(
         "avx512f,avx512bw,aes",
         super::emu_check,
+        crate::x86::v512::xts_mul_alpha_bytes::<1, 15>,
         crate::x86::v512::xts_mul_alpha_bytes::<2, 14>,
         crate::x86::v512::xts_mul_alpha_bytes::<4, 12>
     );
