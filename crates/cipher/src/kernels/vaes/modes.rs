@@ -208,20 +208,28 @@ macro_rules! vaes_modes {
                 tw[i] = if i < 4 { $mul8(tw[i - 2]) } else { $mul16(tw[i - 4]) };
             }
             let data = blocks.as_flattened_mut();
+            let data_len = data.len();
             let short = data.len() < XTS_RING_STEPS * 64 * W;
             let mut chunks = data.chunks_exact_mut(64 * W);
             if short {
                 // A short unit (a 512-byte sector is one step): every
                 // register's tweaks advanced by α^(4W) in vector registers,
                 // no ring (whose set-up and wipe cost more than a step).
+                // The last step of a unit of whole steps (a sector) advances
+                // only register 0 (the next unused tweak): the vector ports
+                // are what bounds a short unit, not the AES rounds.
+                let rest_regs = data_len % (64 * W) != 0;
+                let mut left = chunks.len();
                 for c in &mut chunks {
+                    left -= 1;
+                    let all = left > 0 || rest_regs;
                     let mut x = load_n::<W>(c);
                     for (v, t) in x.iter_mut().zip(&tw) {
                         *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
                     }
                     let mut tw_next = tw;
                     middle_n::<NR, W, DEC>(&mut x, &k, |r, _| {
-                        if r <= W {
+                        if r <= W && (r == 1 || all) {
                             tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
                         }
                     });
