@@ -86,6 +86,10 @@ macro_rules! vaes_modes {
         /// 0.42, 1 KiB 0.50 → 0.56, 2 KiB and 16 KiB the same.
         const XTS_RING_STEPS: usize = 3;
 
+        /// Units of whole steps shorter than this many steps take
+        /// [`xts_steps`] in a call over several units.
+        const XTS_STEPS_MAX: usize = 3;
+
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
         /// aligned for whole-register loads.
         #[repr(C, align(64))]
@@ -178,9 +182,189 @@ macro_rules! vaes_modes {
             unit_blocks: usize,
             blocks: &mut [Block],
         ) {
+            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_STEPS_MAX * 4 * W {
+                return xts_steps::<NR, W, DEC>(rk, tweaks, unit_blocks, blocks);
+            }
             let k = load_keys(&rk[..=NR]);
             for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
                 xts_keyed::<NR, W, DEC>(&k, t, unit);
+            }
+        }
+
+        /// Three steps' XTS tweaks (up to 32 each) for [`xts_steps`],
+        /// aligned for whole-register loads.
+        #[repr(C, align(64))]
+        struct StepRing([[u128; 32]; 3]);
+
+        impl StepRing {
+            /// Overwrite with zeros (volatile stores, not optimised away).
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn wipe(&mut self) {
+                let p = self.0.as_mut_ptr().cast::<__m512i>();
+                for i in 0..size_of::<Self>() / 64 {
+                    // SAFETY: `p.add(i)` is 64 writable bytes inside
+                    // `self`, 64-aligned.
+                    unsafe { core::ptr::write_volatile(p.add(i), _mm512_setzero_si512()) };
+                }
+            }
+
+            /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn register(&self, s: usize, i: usize) -> __m512i {
+                let four = &self.0[s][4 * i..4 * i + 4];
+                // SAFETY: `four` is 64 readable bytes, 64-aligned (a
+                // multiple of 64 bytes into the aligned ring).
+                unsafe { _mm512_load_si512(four.as_ptr().cast()) }
+            }
+        }
+
+        /// The general-purpose tweak chains of [`xts_steps`]: the first
+        /// tweaks of the two halves of the next step to make.
+        struct StepChains {
+            /// The unit and the step within it they belong to.
+            unit: usize,
+            step: usize,
+            a: u128,
+            b: u128,
+        }
+
+        /// XTS of data units of whole steps (`unit_blocks` a multiple of
+        /// `4W`), unit `u` under `tweaks[u]`, every tweak made on
+        /// general-purpose registers: two chains of `2W` doublings per
+        /// step (the halves of the step, the second from the first by
+        /// α^(2W), each advanced by α^(4W) to the unit's next step, a new
+        /// unit's from its tweak), two steps ahead, interleaved with the
+        /// rounds and stored to a stack ring (as the long units' path
+        /// does for half of each step). The vector ports do nothing but
+        /// the rounds and two XORs per register: what bounds short units
+        /// on Zen 4 is the vector work beside the rounds, while the
+        /// integer units are idle; the chains of different units are
+        /// independent, so no chain is carried from unit to unit.
+        #[target_feature(enable = $features)]
+        fn xts_steps<const NR: usize, const W: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+        ) {
+            const { assert!(W % 2 == 0 && W <= 8) };
+            let k = load_keys(&rk[..=NR]);
+            let per_unit = unit_blocks / (4 * W);
+            debug_assert!(per_unit > 0 && unit_blocks % (4 * W) == 0);
+            let steps = tweaks.len() * per_unit;
+            let mut ring = StepRing([[0; 32]; 3]);
+            // `begin` a step's chains (a new unit's from its tweak), make
+            // its tweaks, `finish`: `c` moves on to the next step.
+            let begin = |c: &mut StepChains, tweaks: &[Block]| {
+                if c.step == 0 && c.unit < tweaks.len() {
+                    c.a = u128::from_le_bytes(tweaks[c.unit]);
+                    c.b = xts_half::<W>(c.a);
+                }
+            };
+            let finish = |c: &mut StepChains, tweaks: &mut [Block]| {
+                // The chains' starts advanced by α^(4W); at a unit's last
+                // step, `a` is the unit's next unused tweak.
+                c.a = xts_advance_u128::<W>(c.a);
+                c.b = xts_advance_u128::<W>(c.b);
+                c.step += 1;
+                if c.step == per_unit {
+                    if let Some(t) = tweaks.get_mut(c.unit) {
+                        *t = c.a.to_le_bytes();
+                    }
+                    c.unit += 1;
+                    c.step = 0;
+                }
+            };
+            let mut c = StepChains {
+                unit: 0,
+                step: 0,
+                a: 0,
+                b: 0,
+            };
+            // Steps 0 and 1 before the loop.
+            for s in 0..2.min(steps) {
+                begin(&mut c, tweaks);
+                let (mut ta, mut tb) = (c.a, c.b);
+                for j in 0..2 * W {
+                    ring.0[s][j] = ta;
+                    ring.0[s][2 * W + j] = tb;
+                    ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
+                    tb = crate::x86::xts_mul_alpha_u128::<1>(tb);
+                }
+                finish(&mut c, tweaks);
+            }
+            let data = blocks.as_flattened_mut();
+            let mut cur = 0;
+            for ch in data.chunks_exact_mut(64 * W) {
+                let ahead = if cur == 0 { 2 } else { cur - 1 };
+                // Past the last step the chains run on into the ring's
+                // free slot, unused (no branch in the rounds).
+                begin(&mut c, tweaks);
+                let mut x = load_n::<W>(ch);
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, ring.register(cur, i), k[0]);
+                }
+                let (mut ta, mut tb) = (c.a, c.b);
+                let out = &mut ring.0[ahead];
+                middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
+                    if r <= W {
+                        for v in x.iter_mut() {
+                            tie2(&mut ta, &mut tb, v);
+                        }
+                        for o in 2 * r - 2..2 * r {
+                            out[o] = ta;
+                            out[2 * W + o] = tb;
+                            ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
+                            tb = crate::x86::xts_mul_alpha_u128::<1>(tb);
+                        }
+                    }
+                });
+                finish(&mut c, tweaks);
+                let mut last = [k[NR]; W];
+                for (i, l) in last.iter_mut().enumerate() {
+                    *l = _mm512_xor_si512(*l, ring.register(cur, i));
+                }
+                last_n::<W, DEC>(&mut x, &last);
+                store_n(ch, &x);
+                cur = if cur == 2 { 0 } else { cur + 1 };
+            }
+            ring.wipe();
+        }
+
+        /// As `tie` for two tweaks at once.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn tie2(a: &mut u128, b: &mut u128, v: &mut __m512i) {
+            let (mut a0, mut a1) = (*a as u64, (*a >> 64) as u64);
+            let (mut b0, mut b1) = (*b as u64, (*b >> 64) as u64);
+            // SAFETY: an empty instruction sequence that reads and writes a
+            // vector register and four general-purpose ones in place; it
+            // touches no memory, stack or flags.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} {1} {2} {3} {4} */",
+                    inout(zmm_reg) *v,
+                    inout(reg) a0,
+                    inout(reg) a1,
+                    inout(reg) b0,
+                    inout(reg) b1,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            *a = (u128::from(a1) << 64) | u128::from(a0);
+            *b = (u128::from(b1) << 64) | u128::from(b0);
+        }
+
+        /// An XTS tweak times α^(2W): the second half of a step.
+        #[inline]
+        fn xts_half<const W: usize>(t: u128) -> u128 {
+            match W {
+                8 => crate::x86::xts_mul_alpha_u128::<16>(t),
+                4 => crate::x86::xts_mul_alpha_u128::<8>(t),
+                2 => crate::x86::xts_mul_alpha_u128::<4>(t),
+                _ => unreachable!("W is 2, 4 or 8"),
             }
         }
 
