@@ -227,7 +227,6 @@ macro_rules! vaes_modes {
             unit: usize,
             step: usize,
             a: u128,
-            b: u128,
         }
 
         /// XTS of data units of whole steps (`unit_blocks` a multiple of
@@ -260,14 +259,12 @@ macro_rules! vaes_modes {
             let begin = |c: &mut StepChains, tweaks: &[Block]| {
                 if c.step == 0 && c.unit < tweaks.len() {
                     c.a = u128::from_le_bytes(tweaks[c.unit]);
-                    c.b = xts_half::<W>(c.a);
                 }
             };
             let finish = |c: &mut StepChains, tweaks: &mut [Block]| {
                 // The chains' starts advanced by α^(4W); at a unit's last
                 // step, `a` is the unit's next unused tweak.
                 c.a = xts_advance_u128::<W>(c.a);
-                c.b = xts_advance_u128::<W>(c.b);
                 c.step += 1;
                 if c.step == per_unit {
                     if let Some(t) = tweaks.get_mut(c.unit) {
@@ -281,17 +278,14 @@ macro_rules! vaes_modes {
                 unit: 0,
                 step: 0,
                 a: 0,
-                b: 0,
             };
             // Steps 0 and 1 before the loop.
             for s in 0..2.min(steps) {
                 begin(&mut c, tweaks);
-                let (mut ta, mut tb) = (c.a, c.b);
+                let mut ta = c.a;
                 for j in 0..2 * W {
                     ring.0[s][j] = ta;
-                    ring.0[s][2 * W + j] = tb;
                     ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
-                    tb = crate::x86::xts_mul_alpha_u128::<1>(tb);
                 }
                 finish(&mut c, tweaks);
             }
@@ -303,28 +297,34 @@ macro_rules! vaes_modes {
                 // free slot, unused (no branch in the rounds).
                 begin(&mut c, tweaks);
                 let mut x = load_n::<W>(ch);
-                for (i, v) in x.iter_mut().enumerate() {
-                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, ring.register(cur, i), k[0]);
+                let mut tws = [k[0]; W];
+                for i in 0..W {
+                    tws[i] = if i < W / 2 {
+                        ring.register(cur, i)
+                    } else {
+                        xts_half_vec::<W>(tws[i - W / 2])
+                    };
                 }
-                let (mut ta, mut tb) = (c.a, c.b);
+                for (v, t) in x.iter_mut().zip(&tws) {
+                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                }
+                let mut ta = c.a;
                 let out = &mut ring.0[ahead];
                 middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
                     if r <= W {
                         for v in x.iter_mut() {
-                            tie2(&mut ta, &mut tb, v);
+                            tie(&mut ta, v);
                         }
-                        for o in 2 * r - 2..2 * r {
-                            out[o] = ta;
-                            out[2 * W + o] = tb;
+                        for o in &mut out[2 * r - 2..2 * r] {
+                            *o = ta;
                             ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
-                            tb = crate::x86::xts_mul_alpha_u128::<1>(tb);
                         }
                     }
                 });
                 finish(&mut c, tweaks);
                 let mut last = [k[NR]; W];
-                for (i, l) in last.iter_mut().enumerate() {
-                    *l = _mm512_xor_si512(*l, ring.register(cur, i));
+                for (l, t) in last.iter_mut().zip(&tws) {
+                    *l = _mm512_xor_si512(*l, *t);
                 }
                 last_n::<W, DEC>(&mut x, &last);
                 store_n(ch, &x);
@@ -333,38 +333,15 @@ macro_rules! vaes_modes {
             ring.wipe();
         }
 
-        /// As `tie` for two tweaks at once.
+        /// Each lane of `t` times α^(2W): the second half of a step's
+        /// tweak registers from the first.
         #[inline]
         #[target_feature(enable = $features)]
-        fn tie2(a: &mut u128, b: &mut u128, v: &mut __m512i) {
-            let (mut a0, mut a1) = (*a as u64, (*a >> 64) as u64);
-            let (mut b0, mut b1) = (*b as u64, (*b >> 64) as u64);
-            // SAFETY: an empty instruction sequence that reads and writes a
-            // vector register and four general-purpose ones in place; it
-            // touches no memory, stack or flags.
-            unsafe {
-                core::arch::asm!(
-                    "/* {0} {1} {2} {3} {4} */",
-                    inout(zmm_reg) *v,
-                    inout(reg) a0,
-                    inout(reg) a1,
-                    inout(reg) b0,
-                    inout(reg) b1,
-                    options(pure, nomem, nostack, preserves_flags)
-                );
-            }
-            *a = (u128::from(a1) << 64) | u128::from(a0);
-            *b = (u128::from(b1) << 64) | u128::from(b0);
-        }
-
-        /// An XTS tweak times α^(2W): the second half of a step.
-        #[inline]
-        fn xts_half<const W: usize>(t: u128) -> u128 {
+        fn xts_half_vec<const W: usize>(t: __m512i) -> __m512i {
             match W {
-                8 => crate::x86::xts_mul_alpha_u128::<16>(t),
-                4 => crate::x86::xts_mul_alpha_u128::<8>(t),
-                2 => crate::x86::xts_mul_alpha_u128::<4>(t),
-                _ => unreachable!("W is 2, 4 or 8"),
+                8 => $mul16(t),
+                4 => $mul8(t),
+                _ => (0..W / 2).fold(t, |t, _| xts_mul_alpha4(t)),
             }
         }
 
