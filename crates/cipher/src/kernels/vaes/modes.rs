@@ -1,6 +1,6 @@
 //! The `vaes` kernel's parallel chained modes: CBC and CFB128 decryption
-//! and XTS, 32 blocks in flight, and the entry points of ECB and the
-//! chained modes. Expanded after `vaes_body!` in the same module (it uses
+//! and XTS (one unit, or many in one call), 32 blocks in flight, and the
+//! entry points of ECB and the chained modes. Expanded after `vaes_body!` in the same module (it uses
 //! its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
