@@ -191,10 +191,11 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// Three steps' XTS tweaks (up to 32 each) for [`xts_steps`],
-        /// aligned for whole-register loads.
+        /// Three steps' general-purpose XTS tweaks (the first half of
+        /// each step, up to 16) for [`xts_steps`], aligned for
+        /// whole-register loads.
         #[repr(C, align(64))]
-        struct StepRing([[u128; 32]; 3]);
+        struct StepRing([[u128; 16]; 3]);
 
         impl StepRing {
             /// Overwrite with zeros (volatile stores, not optimised away).
@@ -220,8 +221,8 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// The general-purpose tweak chains of [`xts_steps`]: the first
-        /// tweaks of the two halves of the next step to make.
+        /// The general-purpose tweak chain of [`xts_steps`]: the first
+        /// tweak of the next step to make.
         struct StepChains {
             /// The unit and the step within it they belong to.
             unit: usize,
@@ -230,17 +231,17 @@ macro_rules! vaes_modes {
         }
 
         /// XTS of data units of whole steps (`unit_blocks` a multiple of
-        /// `4W`), unit `u` under `tweaks[u]`, every tweak made on
-        /// general-purpose registers: two chains of `2W` doublings per
-        /// step (the halves of the step, the second from the first by
-        /// α^(2W), each advanced by α^(4W) to the unit's next step, a new
-        /// unit's from its tweak), two steps ahead, interleaved with the
-        /// rounds and stored to a stack ring (as the long units' path
-        /// does for half of each step). The vector ports do nothing but
-        /// the rounds and two XORs per register: what bounds short units
-        /// on Zen 4 is the vector work beside the rounds, while the
-        /// integer units are idle; the chains of different units are
-        /// independent, so no chain is carried from unit to unit.
+        /// `4W`), unit `u` under `tweaks[u]`. The first `W/2` registers'
+        /// tweaks of a step come from a chain of `2W` doublings on
+        /// general-purpose registers (its start advanced by α^(4W) to the
+        /// unit's next step; a new unit's from its tweak), two steps
+        /// ahead, interleaved with the rounds and stored to a stack ring
+        /// (as the long units' path does); the other `W/2` registers are
+        /// those times α^(2W) (four vector instructions each). What bounds
+        /// short units on Zen 4 is the vector work beside the rounds (the
+        /// integer units are idle); the chains of different units are
+        /// independent, so none is carried from unit to unit. (All of a
+        /// step's tweaks from two integer chains was slower.)
         #[target_feature(enable = $features)]
         fn xts_steps<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
@@ -253,7 +254,7 @@ macro_rules! vaes_modes {
             let per_unit = unit_blocks / (4 * W);
             debug_assert!(per_unit > 0 && unit_blocks % (4 * W) == 0);
             let steps = tweaks.len() * per_unit;
-            let mut ring = StepRing([[0; 32]; 3]);
+            let mut ring = StepRing([[0; 16]; 3]);
             // `begin` a step's chains (a new unit's from its tweak), make
             // its tweaks, `finish`: `c` moves on to the next step.
             let begin = |c: &mut StepChains, tweaks: &[Block]| {
