@@ -196,6 +196,20 @@ impl Aes {
     pub fn xts_blocks(&self, tweak: &mut Block, blocks: &mut [Block], decrypt: bool) {
         self.kernel.xts_blocks(&self.keys, tweak, blocks, decrypt);
     }
+
+    /// XTS of consecutive data units of `unit_blocks` whole blocks each in
+    /// place, unit `u` under the encrypted tweak `tweaks[u]` (see
+    /// [`Kernel::xts_units`]).
+    pub fn xts_units(
+        &self,
+        tweaks: &mut [Block],
+        unit_blocks: usize,
+        blocks: &mut [Block],
+        decrypt: bool,
+    ) {
+        self.kernel
+            .xts_units(&self.keys, tweaks, unit_blocks, blocks, decrypt);
+    }
 }
 
 impl fmt::Debug for Aes {

@@ -14,7 +14,8 @@
 //! from a chain of doublings on general-purpose registers; units shorter
 //! than 96 blocks all in vector registers). A call over several units
 //! ([`Xts::encrypt_units`], [`XtsStream`]) enciphers their tweaks 16 at a
-//! time, in flight together.
+//! time, in flight together, and hands those units (when they are whole
+//! blocks) to the kernel in one call (`Kernel::xts_units`).
 //!
 //! A data unit that is not a whole number of blocks uses *ciphertext
 //! stealing* (§5.3.2, §5.4.2): the last full block's ciphertext gives its
@@ -134,7 +135,9 @@ impl<A: Borrow<Aes>> Xts<A> {
 
     /// Consecutive units: their tweaks are enciphered [`TWEAK_BATCH`] at a
     /// time (one ECB call, the blocks in flight together, instead of one
-    /// latency-bound block per unit).
+    /// latency-bound block per unit), then the whole units of whole blocks
+    /// go to the kernel in one call ([`Aes::xts_units`]: keys loaded once,
+    /// one unit's start overlapping the previous unit's rounds).
     fn units(&self, first: u128, unit_len: usize, buf: &mut [u8], dec: bool) -> Result<u128> {
         check_len(unit_len)?;
         if let Some(last) = buf.chunks(unit_len).last() {
@@ -148,7 +151,21 @@ impl<A: Borrow<Aes>> Xts<A> {
                 *t = seq.wrapping_add(i as u128).to_le_bytes();
             }
             self.tweak.borrow().encrypt_blocks(&mut tweaks[..n]);
-            for (unit, t) in group.chunks_mut(unit_len).zip(&mut tweaks[..n]) {
+            // The whole units of whole blocks in one kernel call; a unit
+            // that steals (a partial block) through `enciphered`.
+            let whole = if unit_len.is_multiple_of(16) {
+                group.len() / unit_len
+            } else {
+                0
+            };
+            let (head, tail) = group.split_at_mut(whole * unit_len);
+            if whole > 0 {
+                let (blocks, _) = head.as_chunks_mut::<16>();
+                self.data
+                    .borrow()
+                    .xts_units(&mut tweaks[..whole], unit_len / 16, blocks, dec);
+            }
+            for (unit, t) in tail.chunks_mut(unit_len).zip(&mut tweaks[whole..n]) {
                 self.enciphered(t, unit, dec);
             }
             seq = seq.wrapping_add(n as u128);

@@ -180,7 +180,7 @@ pub fn xts_tweaks_at(t: __m512i, p: u64) -> __m512i {
 }
 
 /// Each 128-bit lane of `t` (an XTS tweak, little-endian) times α^`8·B`
-/// for a whole number of bytes `B` (2 or 4; `TOP` = 16 − `B`): the lane
+/// for a whole number of bytes `B` (1, 2 or 4; `TOP` = 16 − `B`): the lane
 /// shifted left by `B` bytes, and its top `B` bytes, moved to the bottom, times x^7 + x^2 + x +
 /// 1 (four shifted copies: the product fits in the low qword). Seven
 /// instructions, two of them three-way XORs — cheaper than the bit-shift

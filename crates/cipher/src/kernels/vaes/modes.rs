@@ -1,13 +1,13 @@
 //! The `vaes` kernel's parallel chained modes: CBC and CFB128 decryption
-//! and XTS, 32 blocks in flight, and the entry points of ECB and the
-//! chained modes. Expanded after `vaes_body!` in the same module (it uses
+//! and XTS (one unit, or many in one call), 32 blocks in flight, and the
+//! entry points of ECB and the chained modes. Expanded after `vaes_body!` in the same module (it uses
 //! its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
-/// as for `vaes_body!`; `$mul16` and `$mul32` multiply each lane of a
-/// register of XTS tweaks by α^16 and α^32.
+/// as for `vaes_body!`; `$mul8`, `$mul16` and `$mul32` multiply each lane
+/// of a register of XTS tweaks by α^8, α^16 and α^32.
 macro_rules! vaes_modes {
-    ($features:literal, $check:path, $mul16:path, $mul32:path) => {
+    ($features:literal, $check:path, $mul8:path, $mul16:path, $mul32:path) => {
         use crate::x86::v512::{load64, splat, store64, xts_mul_alpha4, xts_tweaks_at};
 
         /// The register whose lanes are the ciphertext blocks preceding
@@ -86,6 +86,10 @@ macro_rules! vaes_modes {
         /// 0.42, 1 KiB 0.50 → 0.56, 2 KiB and 16 KiB the same.
         const XTS_RING_STEPS: usize = 3;
 
+        /// Units of whole steps shorter than this many steps take
+        /// [`xts_steps`] in a call over several units.
+        const XTS_STEPS_MAX: usize = 3;
+
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
         /// aligned for whole-register loads.
         #[repr(C, align(64))]
@@ -161,40 +165,233 @@ macro_rules! vaes_modes {
             tweak: &mut Block,
             blocks: &mut [Block],
         ) {
-            const { assert!(W % 2 == 0 && W <= 8) };
             // A slice of constant length: the key loads unroll into
             // registers (no zeroed array on the stack and reload).
             let k = load_keys(&rk[..=NR]);
-            let t0 = u128::from_le_bytes(*tweak);
-            // Register `i` of the first step: T_4i..T_4i+3, each computed
-            // from T_0 on its own (a chain of α^4 steps through memory
-            // delayed the first step).
-            let bcast = splat(tweak);
-            let mut tw = [bcast; W];
-            let mut p = 0;
-            #[allow(unused_assignments)]
-            {
-                map_unrolled!(tw, |b| {
-                    let this = xts_tweaks_at(b, p);
-                    p += 4;
-                    this
-                });
+            xts_keyed::<NR, W, DEC>(&k, tweak, blocks);
+        }
+
+        /// XTS of consecutive data units of `unit_blocks` (> 0) blocks,
+        /// unit `u` under `tweaks[u]`: the round keys loaded once, and
+        /// every unit's work in one loop (no call per unit), so the next
+        /// unit's loads and start-up tweaks overlap this one's rounds.
+        #[target_feature(enable = $features)]
+        fn xts_many<const NR: usize, const W: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+        ) {
+            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_STEPS_MAX * 4 * W {
+                return xts_steps::<NR, W, DEC>(rk, tweaks, unit_blocks, blocks);
+            }
+            let k = load_keys(&rk[..=NR]);
+            for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
+                xts_keyed::<NR, W, DEC>(&k, t, unit);
+            }
+        }
+
+        /// Three steps' general-purpose XTS tweaks (the first half of
+        /// each step, up to 16) for [`xts_steps`], aligned for
+        /// whole-register loads.
+        #[repr(C, align(64))]
+        struct StepRing([[u128; 16]; 3]);
+
+        impl StepRing {
+            /// Overwrite with zeros (volatile stores, not optimised away).
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn wipe(&mut self) {
+                let p = self.0.as_mut_ptr().cast::<__m512i>();
+                for i in 0..size_of::<Self>() / 64 {
+                    // SAFETY: `p.add(i)` is 64 writable bytes inside
+                    // `self`, 64-aligned.
+                    unsafe { core::ptr::write_volatile(p.add(i), _mm512_setzero_si512()) };
+                }
+            }
+
+            /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn register(&self, s: usize, i: usize) -> __m512i {
+                let four = &self.0[s][4 * i..4 * i + 4];
+                // SAFETY: `four` is 64 readable bytes, 64-aligned (a
+                // multiple of 64 bytes into the aligned ring).
+                unsafe { _mm512_load_si512(four.as_ptr().cast()) }
+            }
+        }
+
+        /// The general-purpose tweak chain of [`xts_steps`]: the first
+        /// tweak of the next step to make.
+        struct StepChains {
+            /// The unit and the step within it they belong to.
+            unit: usize,
+            step: usize,
+            a: u128,
+        }
+
+        /// XTS of data units of whole steps (`unit_blocks` a multiple of
+        /// `4W`), unit `u` under `tweaks[u]`. The first `W/2` registers'
+        /// tweaks of a step come from a chain of `2W` doublings on
+        /// general-purpose registers (its start advanced by α^(4W) to the
+        /// unit's next step; a new unit's from its tweak), two steps
+        /// ahead, interleaved with the rounds and stored to a stack ring
+        /// (as the long units' path does); the other `W/2` registers are
+        /// those times α^(2W) (four vector instructions each). What bounds
+        /// short units on Zen 4 is the vector work beside the rounds (the
+        /// integer units are idle); the chains of different units are
+        /// independent, so none is carried from unit to unit. (All of a
+        /// step's tweaks from two integer chains was slower.)
+        #[target_feature(enable = $features)]
+        fn xts_steps<const NR: usize, const W: usize, const DEC: bool>(
+            rk: &[[u8; 16]],
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+        ) {
+            const { assert!(W % 2 == 0 && W <= 8) };
+            let k = load_keys(&rk[..=NR]);
+            let per_unit = unit_blocks / (4 * W);
+            debug_assert!(per_unit > 0 && unit_blocks % (4 * W) == 0);
+            let steps = tweaks.len() * per_unit;
+            let mut ring = StepRing([[0; 16]; 3]);
+            // `begin` a step's chains (a new unit's from its tweak), make
+            // its tweaks, `finish`: `c` moves on to the next step.
+            let begin = |c: &mut StepChains, tweaks: &[Block]| {
+                if c.step == 0 && c.unit < tweaks.len() {
+                    c.a = u128::from_le_bytes(tweaks[c.unit]);
+                }
+            };
+            let finish = |c: &mut StepChains, tweaks: &mut [Block]| {
+                // The chains' starts advanced by α^(4W); at a unit's last
+                // step, `a` is the unit's next unused tweak.
+                c.a = xts_advance_u128::<W>(c.a);
+                c.step += 1;
+                if c.step == per_unit {
+                    if let Some(t) = tweaks.get_mut(c.unit) {
+                        *t = c.a.to_le_bytes();
+                    }
+                    c.unit += 1;
+                    c.step = 0;
+                }
+            };
+            let mut c = StepChains {
+                unit: 0,
+                step: 0,
+                a: 0,
+            };
+            // Steps 0 and 1 before the loop.
+            for s in 0..2.min(steps) {
+                begin(&mut c, tweaks);
+                let mut ta = c.a;
+                for j in 0..2 * W {
+                    ring.0[s][j] = ta;
+                    ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
+                }
+                finish(&mut c, tweaks);
             }
             let data = blocks.as_flattened_mut();
+            let mut cur = 0;
+            for ch in data.chunks_exact_mut(64 * W) {
+                let ahead = if cur == 0 { 2 } else { cur - 1 };
+                // Past the last step the chains run on into the ring's
+                // free slot, unused (no branch in the rounds).
+                begin(&mut c, tweaks);
+                let mut x = load_n::<W>(ch);
+                let mut tws = [k[0]; W];
+                for i in 0..W {
+                    tws[i] = if i < W / 2 {
+                        ring.register(cur, i)
+                    } else {
+                        xts_half_vec::<W>(tws[i - W / 2])
+                    };
+                }
+                for (v, t) in x.iter_mut().zip(&tws) {
+                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                }
+                let mut ta = c.a;
+                let out = &mut ring.0[ahead];
+                middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
+                    if r <= W {
+                        for v in x.iter_mut() {
+                            tie(&mut ta, v);
+                        }
+                        for o in &mut out[2 * r - 2..2 * r] {
+                            *o = ta;
+                            ta = crate::x86::xts_mul_alpha_u128::<1>(ta);
+                        }
+                    }
+                });
+                finish(&mut c, tweaks);
+                let mut last = [k[NR]; W];
+                for (l, t) in last.iter_mut().zip(&tws) {
+                    *l = _mm512_xor_si512(*l, *t);
+                }
+                last_n::<W, DEC>(&mut x, &last);
+                store_n(ch, &x);
+                cur = if cur == 2 { 0 } else { cur + 1 };
+            }
+            ring.wipe();
+        }
+
+        /// Each lane of `t` times α^(2W): the second half of a step's
+        /// tweak registers from the first.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xts_half_vec<const W: usize>(t: __m512i) -> __m512i {
+            match W {
+                8 => $mul16(t),
+                4 => $mul8(t),
+                _ => (0..W / 2).fold(t, |t, _| xts_mul_alpha4(t)),
+            }
+        }
+
+        /// [`xts`] with the round keys in registers.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool>(
+            k: &Keys,
+            tweak: &mut Block,
+            blocks: &mut [Block],
+        ) {
+            const { assert!(W % 2 == 0 && W <= 8) };
+            let k = *k;
+            let t0 = u128::from_le_bytes(*tweak);
+            // Register `i` of the first step: T_4i..T_4i+3. The first two
+            // computed from T_0 by per-lane shifts (`xts_tweaks_at`, nine
+            // instructions each; a chain of α^4 steps through memory
+            // delayed the first step), registers 2 and 3 as those times
+            // α^8, 4..8 as 0..4 times α^16 (four instructions each).
+            let bcast = splat(tweak);
+            let mut tw = [bcast; W];
+            tw[0] = xts_tweaks_at(bcast, 0);
+            tw[1] = xts_tweaks_at(bcast, 4);
+            for i in 2..W {
+                tw[i] = if i < 4 { $mul8(tw[i - 2]) } else { $mul16(tw[i - 4]) };
+            }
+            let data = blocks.as_flattened_mut();
+            let data_len = data.len();
             let short = data.len() < XTS_RING_STEPS * 64 * W;
             let mut chunks = data.chunks_exact_mut(64 * W);
             if short {
                 // A short unit (a 512-byte sector is one step): every
                 // register's tweaks advanced by α^(4W) in vector registers,
                 // no ring (whose set-up and wipe cost more than a step).
+                // The last step of a unit of whole steps (a sector) advances
+                // only register 0 (the next unused tweak): the vector ports
+                // are what bounds a short unit, not the AES rounds.
+                let rest_regs = data_len % (64 * W) != 0;
+                let mut left = chunks.len();
                 for c in &mut chunks {
+                    left -= 1;
+                    let all = left > 0 || rest_regs;
                     let mut x = load_n::<W>(c);
                     for (v, t) in x.iter_mut().zip(&tw) {
                         *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
                     }
                     let mut tw_next = tw;
                     middle_n::<NR, W, DEC>(&mut x, &k, |r, _| {
-                        if r <= W {
+                        if r <= W && (r == 1 || all) {
                             tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
                         }
                     });
@@ -366,6 +563,34 @@ macro_rules! vaes_modes {
             decrypt: bool,
         ) {
             keyed::<W, XTS>(keys, tweak, blocks, decrypt);
+        }
+
+        /// XTS of data units of `unit_blocks` blocks each with `W`
+        /// registers in flight (see `Kernel::xts_units`): the keys loaded
+        /// once per call (with online expansion, once per group of units
+        /// of about [`ONLINE_BATCH`] blocks).
+        pub(super) fn xts_units<const W: usize>(
+            keys: &KeySchedule,
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+            decrypt: bool,
+        ) {
+            assert_eq!(blocks.len(), tweaks.len() * unit_blocks, "xts_units");
+            if unit_blocks == 0 {
+                return;
+            }
+            $check();
+            // Whole units per key derivation (online keys); stored keys
+            // take the whole slice at once.
+            let per = ONLINE_BATCH.div_ceil(unit_blocks) * unit_blocks;
+            let mut rest = tweaks;
+            for_each_keyed(keys, decrypt, blocks, per, |rk, b| {
+                let (t, r) = core::mem::take(&mut rest).split_at_mut(b.len() / unit_blocks);
+                rest = r;
+                // SAFETY: `$check` confirmed the features.
+                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, ?>(rk, t, unit_blocks, b)) }
+            });
         }
 
         /// CBC encryption: serial, so the 128-bit AES-NI loop is as fast as

@@ -58,6 +58,7 @@ mod emu {
     vaes_modes!(
         "avx512f,avx512bw,aes",
         super::emu_check,
+        crate::x86::v512::xts_mul_alpha_bytes::<1, 15>,
         crate::x86::v512::xts_mul_alpha_bytes::<2, 14>,
         crate::x86::v512::xts_mul_alpha_bytes::<4, 12>
     );
@@ -92,5 +93,19 @@ fn unavailable_kernel_panics_cleanly() {
         let ks = KeySchedule::new(&[0; 16], crate::KeyExpansion::Offline).unwrap();
         let r = std::panic::catch_unwind(|| Vaes.encrypt_blocks(&ks, &mut [[0; 16]]));
         assert!(r.is_err());
+    }
+}
+
+#[test]
+fn xts_units_match_xts_blocks() {
+    use crate::kernel::xts_units_check::check;
+    for (k, seed) in [
+        (&Vaes as &dyn Kernel, 21),
+        (&Emulated::<8>, 22),
+        (&Emulated::<4>, 23),
+    ] {
+        if crate::kernels::testutil::runnable(k) {
+            check(k, seed);
+        }
     }
 }
