@@ -191,35 +191,6 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// Three steps' general-purpose XTS tweaks (the first half of
-        /// each step, up to 16) for [`xts_steps`], aligned for
-        /// whole-register loads.
-        #[repr(C, align(64))]
-        struct StepRing([[u128; 16]; 3]);
-
-        impl StepRing {
-            /// Overwrite with zeros (volatile stores, not optimised away).
-            #[inline]
-            #[target_feature(enable = $features)]
-            fn wipe(&mut self) {
-                let p = self.0.as_mut_ptr().cast::<__m512i>();
-                for i in 0..size_of::<Self>() / 64 {
-                    // SAFETY: `p.add(i)` is 64 writable bytes inside
-                    // `self`, 64-aligned.
-                    unsafe { core::ptr::write_volatile(p.add(i), _mm512_setzero_si512()) };
-                }
-            }
-
-            /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`.
-            #[inline]
-            #[target_feature(enable = $features)]
-            fn register(&self, s: usize, i: usize) -> __m512i {
-                let four = &self.0[s][4 * i..4 * i + 4];
-                // SAFETY: `four` is 64 readable bytes, 64-aligned (a
-                // multiple of 64 bytes into the aligned ring).
-                unsafe { _mm512_load_si512(four.as_ptr().cast()) }
-            }
-        }
 
         /// The general-purpose tweak chain of [`xts_steps`]: the first
         /// tweak of the next step to make.
@@ -254,7 +225,7 @@ macro_rules! vaes_modes {
             let per_unit = unit_blocks / (4 * W);
             debug_assert!(per_unit > 0 && unit_blocks % (4 * W) == 0);
             let steps = tweaks.len() * per_unit;
-            let mut ring = StepRing([[0; 16]; 3]);
+            let mut ring = TweakRing([[0; 16]; 3]);
             // `begin` a step's chains (a new unit's from its tweak), make
             // its tweaks, `finish`: `c` moves on to the next step.
             let begin = |c: &mut StepChains, tweaks: &[Block]| {
