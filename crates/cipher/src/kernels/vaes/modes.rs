@@ -191,7 +191,6 @@ macro_rules! vaes_modes {
             }
         }
 
-
         /// The general-purpose tweak chain of [`xts_steps`]: the first
         /// tweak of the next step to make.
         struct StepChains {
