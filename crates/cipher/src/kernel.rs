@@ -182,8 +182,7 @@ pub trait Kernel: Send + Sync + 'static {
         blocks: &mut [Block],
         decrypt: bool,
     ) {
-        assert_eq!(blocks.len(), tweaks.len() * unit_blocks, "xts_units");
-        if unit_blocks == 0 {
+        if !xts_units_shape(tweaks.len(), unit_blocks, blocks.len()) {
             return;
         }
         for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
@@ -192,12 +191,35 @@ pub trait Kernel: Send + Sync + 'static {
     }
 }
 
+/// The arguments' check of every [`Kernel::xts_units`]: panics unless
+/// `blocks` blocks are `tweaks` units of `unit_blocks`; whether there is
+/// anything to do (units of at least one block).
+pub(crate) fn xts_units_shape(tweaks: usize, unit_blocks: usize, blocks: usize) -> bool {
+    assert_eq!(blocks, tweaks * unit_blocks, "xts_units");
+    unit_blocks != 0
+}
+
 /// `t · α` in XTS's GF(2^128) (IEEE 1619 §5.2): the tweak as a
 /// little-endian integer shifted left by one, the bit shifted out reduced
 /// with 0x87. Branch-free.
 pub fn xts_mul_alpha(t: &Block) -> Block {
-    let x = u128::from_le_bytes(*t);
-    ((x << 1) ^ (0u128.wrapping_sub(x >> 127) & 0x87)).to_le_bytes()
+    xts_mul_alpha_u128::<1>(u128::from_le_bytes(*t)).to_le_bytes()
+}
+
+/// The XTS tweak `t` (little-endian) times α^`K` (1 ≤ `K` ≤ 56) on
+/// general-purpose registers: shifted left by `K`, the `K` bits shifted
+/// out of the top reduced with x^7 + x^2 + x + 1 (four shifted XORs:
+/// their carry-less product with 0x87 fits in 64 bits; for `K` = 1 a mask
+/// instead). Branch-free.
+#[inline(always)]
+pub fn xts_mul_alpha_u128<const K: u32>(t: u128) -> u128 {
+    const { assert!(K >= 1 && K <= 56) };
+    if K == 1 {
+        return (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87);
+    }
+    let top = (t >> (128 - K)) as u64;
+    let red = top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+    (t << K) ^ u128::from(red)
 }
 
 /// `a ^= b` byte by byte, over the shorter of the two.

@@ -14,10 +14,11 @@
 //!   32-byte stack buffer. The fold measured within noise on Zen 4 (forced,
 //!   AES-128 16 KiB: XTS 13.13 -> 13.29 GB/s); XTS / CTR there was 0.66
 //!   (AES-128) and 0.75 (AES-256) before this round's changes and
-//!   0.74-0.76 / 0.79 after. Tried and slower here: half the tweaks from a chain of doublings
-//!   on general-purpose registers (as the `vaes` kernel does; with two
-//!   blocks per register the integer work per block doubles and the loop
-//!   ran 0.55-0.62), and the shift-only update instead of `VPCLMULQDQ`.
+//!   0.74-0.76 / 0.79 after. Tried and slower here: half the tweaks from a
+//!   chain of doublings on general-purpose registers (as the `vaes` kernel
+//!   does; with two blocks per register the integer work per block doubles
+//!   and the loop ran 0.55-0.62), and the shift-only update instead of
+//!   `VPCLMULQDQ`.
 //!   Start-up: the first group's tweak registers each from T_0 by per-lane
 //!   shifts (`v256::xts_tweaks_at`; a chain of 16 doublings and 32-byte
 //!   loads of two 16-byte stores before), round keys from a slice of

@@ -352,21 +352,9 @@ macro_rules! tie_fn {
 }
 pub(crate) use tie_fn;
 
-/// The XTS tweak `t` (little-endian) times α^`K` (1 ≤ `K` ≤ 56) on
-/// general-purpose registers: shifted left by `K`, the `K` bits shifted
-/// out of the top reduced with x^7 + x^2 + x + 1 (four shifted XORs:
-/// their carry-less product with 0x87 fits in 64 bits; for `K` = 1 a mask
-/// instead). Branch-free.
-#[inline(always)]
-pub fn xts_mul_alpha_u128<const K: u32>(t: u128) -> u128 {
-    const { assert!(K >= 1 && K <= 56) };
-    if K == 1 {
-        return (t << 1) ^ (0u128.wrapping_sub(t >> 127) & 0x87);
-    }
-    let top = (t >> (128 - K)) as u64;
-    let red = top ^ (top << 1) ^ (top << 2) ^ (top << 7);
-    (t << K) ^ u128::from(red)
-}
+/// (The XTS tweak times α^`K` on general-purpose registers, for the
+/// kernels here: plain Rust, beside [`crate::kernel::xts_mul_alpha`].)
+pub use crate::kernel::xts_mul_alpha_u128;
 
 /// CPUID leaf 0's vendor words (EBX, EDX, ECX) and leaf 1's signature
 /// (EAX), for `cpu::amd_family`.

@@ -276,7 +276,10 @@ pub(crate) const SMALL_TEXT: usize = x86::small::MAX_TEXT;
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) const SMALL_TEXT: usize = 0;
 /// The longest AAD [`gcm_small`] hashes itself (one register).
-pub(crate) const SMALL_AAD: usize = 64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SMALL_AAD: usize = x86::small::MAX_AAD;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) const SMALL_AAD: usize = 0;
 
 /// A whole short GCM message with VAES + VPCLMULQDQ on zmm registers, in
 /// one function (`x86/small.rs`): CTR from `inc32(j0)` over `data` (at most

@@ -76,11 +76,12 @@
 //!   4-7 are those times α^16. Measured on Zen 4, AES-128, `aesflow bench
 //!   --modes --xts-unit N`, alternating with the binary before, XTS /
 //!   CTR: 512 B 0.41-0.42 -> 0.66-0.67, 1 KiB 0.55-0.56 -> 0.73-0.76,
-//!   4 KiB 0.69-0.74 -> 0.74-0.77, 16 KiB unchanged (0.86-0.92 both). All 32 tweaks of a step from two integer
-//!   chains measured 0.45 at 512 B (more integer work than a step's
-//!   rounds hide); `xts_steps` for units of 3 to 8 steps measured the
-//!   same as the per-unit path at 4 KiB, so it stays at two steps; 64
-//!   tweaks per batch instead of 16 was slower (0.66-0.69 at 1 KiB).
+//!   4 KiB 0.69-0.74 -> 0.74-0.77, 16 KiB unchanged (0.86-0.92 both).
+//!   All 32 tweaks of a step from two integer chains measured 0.45 at
+//!   512 B (more integer work than a step's rounds hide); `xts_steps` for
+//!   units of 3 to 8 steps measured the same as the per-unit path at 4 KiB,
+//!   so it stays at two steps; 64 tweaks per batch instead of 16 was
+//!   slower (0.66-0.69 at 1 KiB).
 //!
 //! Needs `avx512f`, `avx512bw` (byte masks and `VPSHUFB` on 512 bits),
 //! `vaes`, `vpclmulqdq` (XTS tweaks) and `aes` (`AESIMC` for online

@@ -1,7 +1,7 @@
 //! The `vaes` kernel's parallel chained modes: CBC and CFB128 decryption
 //! and XTS (one unit, or many in one call), 32 blocks in flight, and the
-//! entry points of ECB and the chained modes. Expanded after `vaes_body!` in the same module (it uses
-//! its round functions and imports).
+//! entry points of ECB and the chained modes. Expanded after `vaes_body!`
+//! in the same module (it uses its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
 /// as for `vaes_body!`; `$mul8`, `$mul16` and `$mul32` multiply each lane
@@ -80,15 +80,12 @@ macro_rules! vaes_modes {
         }
 
         /// Units shorter than this many steps of `W` registers take XTS's
-        /// vector-only path (no general-purpose ring).
+        /// vector-only path (no general-purpose ring), or in a call over
+        /// several units of whole steps [`xts_steps`].
         /// Measured on Zen 4 (`aesflow bench --modes --xts-unit N`,
         /// XTS / CTR): from 1 (always the ring) to 3, 512-byte units 0.34 →
         /// 0.42, 1 KiB 0.50 → 0.56, 2 KiB and 16 KiB the same.
         const XTS_RING_STEPS: usize = 3;
-
-        /// Units of whole steps shorter than this many steps take
-        /// [`xts_steps`] in a call over several units.
-        const XTS_STEPS_MAX: usize = 3;
 
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
         /// aligned for whole-register loads.
@@ -182,7 +179,7 @@ macro_rules! vaes_modes {
             unit_blocks: usize,
             blocks: &mut [Block],
         ) {
-            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_STEPS_MAX * 4 * W {
+            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_RING_STEPS * 4 * W {
                 return xts_steps::<NR, W, DEC>(rk, tweaks, unit_blocks, blocks);
             }
             let k = load_keys(&rk[..=NR]);
@@ -341,7 +338,7 @@ macro_rules! vaes_modes {
             }
             let data = blocks.as_flattened_mut();
             let data_len = data.len();
-            let short = data.len() < XTS_RING_STEPS * 64 * W;
+            let short = data_len < XTS_RING_STEPS * 64 * W;
             let mut chunks = data.chunks_exact_mut(64 * W);
             if short {
                 // A short unit (a 512-byte sector is one step): every
@@ -374,70 +371,7 @@ macro_rules! vaes_modes {
                     tw = tw_next;
                 }
             } else {
-            // The general-purpose tweaks: `ring[s % 3]` holds registers
-            // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
-            // first two steps from the vector registers above (whole
-            // registers stored and loaded, which forward; a chain of
-            // doublings would delay the first step), then `g`, the first
-            // tweak of the step two ahead, T_(4W(s+2)+2W), from T_0.
-            let mut ring = TweakRing([[0; 16]; 3]);
-            for i in W / 2..W {
-                ring.set(0, i - W / 2, tw[i]);
-                ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
-            }
-            // T_10W (T_80 for eight registers): α^40 once or twice.
-            let mut g = match W {
-                8 => crate::x86::xts_mul_alpha_u128::<40>(crate::x86::xts_mul_alpha_u128::<40>(t0)),
-                4 => crate::x86::xts_mul_alpha_u128::<40>(t0),
-                2 => crate::x86::xts_mul_alpha_u128::<20>(t0),
-                _ => unreachable!("W is 2, 4 or 8"),
-            };
-            let mut cur = 0;
-            for c in &mut chunks {
-                let ahead = if cur == 0 { 2 } else { cur - 1 };
-                let mut x = load_n::<W>(c);
-                let mut tws = tw;
-                for i in W / 2..W {
-                    tws[i] = ring.register(cur, i - W / 2);
-                }
-                for (v, t) in x.iter_mut().zip(&tws) {
-                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
-                }
-                // The tweaks of step `s + 2`, two after each of the first
-                // `W` rounds.
-                let mut t = g;
-                let out = &mut ring.0[ahead];
-                // The vector tweaks of the next step, one register after
-                // each of the first rounds.
-                let mut tw_next = tw;
-                middle_n::<NR, W, DEC>(&mut x, &k, |r, x| {
-                    if r <= W / 2 {
-                        tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
-                    }
-                    if r <= W {
-                        for v in x.iter_mut() {
-                            tie(&mut t, v);
-                        }
-                        for o in &mut out[2 * r - 2..2 * r] {
-                            *o = t;
-                            t = crate::x86::xts_mul_alpha_u128::<1>(t);
-                        }
-                    }
-                });
-                g = xts_advance_u128::<W>(g);
-                for i in W / 2..W {
-                    tws[i] = ring.register(cur, i - W / 2);
-                }
-                let mut last = [k[NR]; W];
-                for (l, t) in last.iter_mut().zip(&tws) {
-                    *l = _mm512_xor_si512(*l, *t);
-                }
-                last_n::<W, DEC>(&mut x, &last);
-                store_n(c, &x);
-                tw = tw_next;
-                cur = if cur == 2 { 0 } else { cur + 1 };
-            }
-            ring.wipe();
+                xts_ring::<NR, W, DEC>(&k, t0, &mut tw, &mut chunks);
             }
             // Fewer than 4W blocks: whole registers with `tw[0]` advanced
             // by α^4 after each (a short serial chain, once per call;
@@ -464,6 +398,84 @@ macro_rules! vaes_modes {
             unsafe { _mm512_storeu_si512(ts.as_mut_ptr().cast(), t) };
             *tweak = ts[tail.len() / 16];
             ts.fill([0; 16]);
+        }
+
+        /// [`xts_keyed`]'s main loop for a unit of [`XTS_RING_STEPS`] steps
+        /// or more: `chunks` (whole steps) under the tweak registers `tw`
+        /// of its first step (T_0 = `t0`), which on return hold the next
+        /// step's.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xts_ring<const NR: usize, const W: usize, const DEC: bool>(
+            k: &Keys,
+            t0: u128,
+            tw: &mut [__m512i; W],
+            chunks: &mut core::slice::ChunksExactMut<'_, u8>,
+        ) {
+            // The general-purpose tweaks: `ring[s % 3]` holds registers
+            // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
+            // first two steps from the vector registers `tw` (whole
+            // registers stored and loaded, which forward; a chain of
+            // doublings would delay the first step), then `g`, the first
+            // tweak of the step two ahead, T_(4W(s+2)+2W), from T_0.
+            let mut ring = TweakRing([[0; 16]; 3]);
+            for i in W / 2..W {
+                ring.set(0, i - W / 2, tw[i]);
+                ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
+            }
+            // T_10W (T_80 for eight registers): α^40 once or twice.
+            let mut g = match W {
+                8 => crate::x86::xts_mul_alpha_u128::<40>(crate::x86::xts_mul_alpha_u128::<40>(t0)),
+                4 => crate::x86::xts_mul_alpha_u128::<40>(t0),
+                2 => crate::x86::xts_mul_alpha_u128::<20>(t0),
+                _ => unreachable!("W is 2, 4 or 8"),
+            };
+            let mut cur = 0;
+            for c in chunks.by_ref() {
+                let ahead = if cur == 0 { 2 } else { cur - 1 };
+                let mut x = load_n::<W>(c);
+                let mut tws = *tw;
+                for i in W / 2..W {
+                    tws[i] = ring.register(cur, i - W / 2);
+                }
+                for (v, t) in x.iter_mut().zip(&tws) {
+                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                }
+                // The tweaks of step `s + 2`, two after each of the first
+                // `W` rounds.
+                let mut t = g;
+                let out = &mut ring.0[ahead];
+                // The vector tweaks of the next step, one register after
+                // each of the first rounds.
+                let mut tw_next = *tw;
+                middle_n::<NR, W, DEC>(&mut x, k, |r, x| {
+                    if r <= W / 2 {
+                        tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
+                    }
+                    if r <= W {
+                        for v in x.iter_mut() {
+                            tie(&mut t, v);
+                        }
+                        for o in &mut out[2 * r - 2..2 * r] {
+                            *o = t;
+                            t = crate::x86::xts_mul_alpha_u128::<1>(t);
+                        }
+                    }
+                });
+                g = xts_advance_u128::<W>(g);
+                for i in W / 2..W {
+                    tws[i] = ring.register(cur, i - W / 2);
+                }
+                let mut last = [k[NR]; W];
+                for (l, t) in last.iter_mut().zip(&tws) {
+                    *l = _mm512_xor_si512(*l, *t);
+                }
+                last_n::<W, DEC>(&mut x, &last);
+                store_n(c, &x);
+                *tw = tw_next;
+                cur = if cur == 2 { 0 } else { cur + 1 };
+            }
+            ring.wipe();
         }
 
         /// What [`keyed`] runs: ECB, CBC or CFB128 decryption (the state is
@@ -546,8 +558,7 @@ macro_rules! vaes_modes {
             blocks: &mut [Block],
             decrypt: bool,
         ) {
-            assert_eq!(blocks.len(), tweaks.len() * unit_blocks, "xts_units");
-            if unit_blocks == 0 {
+            if !crate::kernel::xts_units_shape(tweaks.len(), unit_blocks, blocks.len()) {
                 return;
             }
             $check();

@@ -179,10 +179,11 @@ macro_rules! gcm_body {
             (xor3(a.0, b.0, c.0), xor3(a.1, b.1, c.1), xor3(a.2, b.2, c.2))
         }
 
-        /// Montgomery reduction of the sums, then the XOR of the lanes.
+        /// Montgomery reduction of the sums, then the XOR of the lanes
+        /// (also the short-message kernel's, `small`, at 512 bits).
         #[inline]
         #[target_feature(enable = $feat)]
-        fn reduce((lo, mi, hi): Sums) -> __m128i {
+        pub(super) fn reduce((lo, mi, hi): Sums) -> __m128i {
             let gf = splat(GFPOLY);
             let mi = xor(mi, xor(lo, hi)); // Karatsuba's middle term
             let mi = xor(xor(mi, swap(lo)), clmul::<0x10>(lo, gf));

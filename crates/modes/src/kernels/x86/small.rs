@@ -17,7 +17,7 @@
 //! whole message. The AAD's and (decryption) the ciphertext's products
 //! need no AES result, so they run beside the AES rounds.
 
-use super::{BSWAP, GFPOLY, POWERS, from_u128, to_u128};
+use super::{BSWAP, POWERS, from_u128, to_u128};
 use core::arch::x86_64::*;
 
 /// The longest text: with an AAD of up to 4 blocks and the length block, at
@@ -103,34 +103,6 @@ unsafe fn products(
         _mm512_xor_si512(s.1, _mm512_clmulepi64_epi128::<0x00>(dk, k)),
         _mm512_xor_si512(s.2, _mm512_clmulepi64_epi128::<0x11>(d, p)),
     )
-}
-
-/// Karatsuba's middle term, the Montgomery reduction of each lane, then
-/// the XOR of the lanes.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,avx512f,avx512bw,vaes,vpclmulqdq")]
-fn reduce((lo, mi, hi): Sums) -> __m128i {
-    let gf = _mm512_broadcast_i32x4(from_u128(GFPOLY));
-    let mi = _mm512_ternarylogic_epi64::<0x96>(mi, lo, hi);
-    let mi = _mm512_ternarylogic_epi64::<0x96>(
-        mi,
-        _mm512_shuffle_epi32::<0x4e>(lo),
-        _mm512_clmulepi64_epi128::<0x10>(lo, gf),
-    );
-    let hi = _mm512_ternarylogic_epi64::<0x96>(
-        hi,
-        _mm512_shuffle_epi32::<0x4e>(mi),
-        _mm512_clmulepi64_epi128::<0x10>(mi, gf),
-    );
-    let a = _mm_xor_si128(
-        _mm512_extracti32x4_epi32::<0>(hi),
-        _mm512_extracti32x4_epi32::<1>(hi),
-    );
-    let b = _mm_xor_si128(
-        _mm512_extracti32x4_epi32::<2>(hi),
-        _mm512_extracti32x4_epi32::<3>(hi),
-    );
-    _mm_xor_si128(a, b)
 }
 
 /// One chunk of `R` registers (4·R blocks, from text block `b0`): AES-CTR
@@ -329,7 +301,7 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
             s,
         )
     };
-    let y = reduce(s);
+    let y = super::w512::reduce(s);
     let t = _mm_xor_si128(_mm_shuffle_epi8(y, from_u128(BSWAP)), ej);
     to_u128(t).to_le_bytes()
 }
