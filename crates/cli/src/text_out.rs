@@ -21,7 +21,7 @@ pub fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`write`] (`None`: stdout), then say `wrote PATH` on stderr for a file.
+/// [`write()`] (`None`: stdout), then say `wrote PATH` on stderr for a file.
 pub fn write_reported(path: Option<&Path>, text: &str, force: bool) -> anyhow::Result<()> {
     let path = path.unwrap_or(Path::new("-"));
     write(path, text, force)?;

@@ -30,7 +30,7 @@
 //!   small table of known CPUs ([`host::KNOWN_CPUS`]).
 //! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
 //!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
-//!   [`figures`] draws the charts ([`chart`]) with the paper's values beside
+//!   [`figures`](mod@figures) draws the charts ([`chart`]) with the paper's values beside
 //!   the model's. Failures are [`EnergyError`]s naming the design.
 //!
 //! ## Model parameters

@@ -1,7 +1,7 @@
 //! The whole study: every engine simulated once (plus its DVFS
 //! re-simulations and duplicated copies), and every figure derived from
 //! those runs. Printing lives in [`crate::text`], JSON in [`crate::json`],
-//! charts in [`crate::figures`].
+//! charts in [`crate::figures`](mod@crate::figures).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

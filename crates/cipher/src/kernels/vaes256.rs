@@ -30,8 +30,8 @@
 //! * Decryption uses the equivalent inverse cipher like `aesni`; online key
 //!   expansion derives the round keys once per 64 blocks.
 //!
-//! Code that follows a kernel's family ([`Kernel::isa`]) treats this one as
-//! `aesni` (128-bit multi-stream paths); GCM asks [`Kernel::vector_bits`]
+//! Code that follows a kernel's family ([`Kernel::isa`](crate::Kernel::isa)) treats this one as
+//! `aesni` (128-bit multi-stream paths); GCM asks [`Kernel::vector_bits`](crate::Kernel::vector_bits)
 //! and runs its 256-bit fused kernel.
 //!
 //! Constant-time: the AES instructions take data-independent time and no
