@@ -264,25 +264,10 @@ impl SaltedHeader {
     }
 }
 
-/// PBKDF2-HMAC-SHA-256 (RFC 8018 section 5.2) into `out`.
+/// PBKDF2-HMAC-SHA-256 (RFC 8018 section 5.2) into `out`, by RustCrypto's
+/// `pbkdf2`.
 pub fn pbkdf2_hmac_sha256(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
-    use hmac::{Hmac, Mac};
-    type H = Hmac<sha2::Sha256>;
-    let prf = H::new_from_slice(password).expect("HMAC takes any key length");
-    for (i, block) in out.chunks_mut(32).enumerate() {
-        let mut m = prf.clone();
-        m.update(salt);
-        m.update(&(i as u32 + 1).to_be_bytes());
-        let mut u = Zeroizing::new(m.finalize().into_bytes().to_vec());
-        let mut t = u.clone();
-        for _ in 1..iterations {
-            let mut m = prf.clone();
-            m.update(&u);
-            u.copy_from_slice(&m.finalize().into_bytes());
-            t.iter_mut().zip(u.iter()).for_each(|(a, b)| *a ^= b);
-        }
-        block.copy_from_slice(&t[..block.len()]);
-    }
+    pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, salt, iterations, out);
 }
 
 const BATCH: usize = 4 << 20;
