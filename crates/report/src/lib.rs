@@ -22,6 +22,14 @@
 //!
 //! Sections are computed by [`collect`] (slow: simulations and benchmarks)
 //! and drawn by [`render`] (pure), so a test can render without measuring.
+//!
+//! No engine simulation runs twice in [`collect`]: the energy study
+//! simulates each engine on the energy platform (16-cycle halting latency)
+//! on `n` and `2n` blocks (steady state by subtraction) and again with
+//! scaled clocks; Table 2 is a separate, plain run of 1024 blocks (64
+//! quick) on the array's default platform, with other plaintexts, for all
+//! three key sizes, as `aesflow designs` measures it; the maps ([`mesh`])
+//! only compile and place, they do not simulate.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
