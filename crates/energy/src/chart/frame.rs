@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use super::{
-    FONT, PLOT_H, RIGHT, Reference, Scale, TOP, W, colour, esc, nice_step, text_w, tick_label,
+    AxisSpec, FONT, PLOT_H, RIGHT, Reference, Scale, TOP, W, colour, esc, nice_step, text_w,
+    tick_label,
 };
 
 /// One axis mapped onto pixels.
@@ -15,6 +16,18 @@ pub(super) struct Axis {
 }
 
 impl Axis {
+    /// The axis `spec` describes: its fixed range, or fitted to `vals`.
+    pub(super) fn of(spec: &AxisSpec, vals: impl Iterator<Item = f64>, from_zero: bool) -> Axis {
+        match spec.range {
+            Some((lo, hi)) => Axis {
+                scale: spec.scale,
+                lo,
+                hi: if hi > lo { hi } else { lo + 1.0 },
+            },
+            None => Axis::new(spec.scale, vals, from_zero),
+        }
+    }
+
     pub(super) fn new(scale: Scale, vals: impl Iterator<Item = f64>, from_zero: bool) -> Axis {
         let pos = !matches!(scale, Scale::Linear);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -129,6 +142,9 @@ pub(super) enum LegendMark {
     Hollow(usize),
     Band(usize),
     Bar(usize),
+    Dot(usize),
+    Path(usize),
+    Square(usize),
 }
 
 impl Frame {
@@ -295,6 +311,25 @@ impl Frame {
                         r#"<rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"/>"#,
                         x + 4.0,
                         y - 10.0,
+                        colour(c)
+                    ),
+                    LegendMark::Dot(c) => format!(
+                        r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{}" fill-opacity="0.6"/>"#,
+                        x + 10.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Path(c) => format!(
+                        r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"/>"#,
+                        y - 4.0,
+                        x + 20.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Square(c) => format!(
+                        r#"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="{}" stroke="black"/>"#,
+                        x + 6.0,
+                        y - 8.0,
                         colour(c)
                     ),
                 };
