@@ -3,7 +3,9 @@
 //! kept here ([`Scatter`]); the drawing is the energy study's chart module
 //! ([`aesflow_energy::chart`]), which [`render`] hands it to.
 
-use aesflow_energy::chart::{AxisSpec, Label, LabelledChart, LineChart, Scale, Series, Style};
+use aesflow_energy::chart::{
+    AxisSpec, Label, LabelledChart, LineChart, Scale, Series, Size, Style,
+};
 
 /// One point of a chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +55,8 @@ fn log_axis(label: &str, vals: impl Iterator<Item = f64>) -> AxisSpec {
 }
 
 /// The chart as the energy chart module draws it: the designs as dots,
-/// the front as a red line, the paper's designs as labelled green squares.
+/// the front as a red line, the paper's designs as labelled green squares,
+/// on a 900 px wide picture with a 490 px plot.
 pub fn chart(c: &Scatter) -> LabelledChart {
     let (labelled, plain): (Vec<&Dot>, Vec<&Dot>) = c.dots.iter().partition(|d| d.label.is_some());
     let series = |label: &str, points: Vec<(f64, f64)>, style, colour, tips| Series {
@@ -96,6 +99,12 @@ pub fn chart(c: &Scatter) -> LabelledChart {
                 text: text(d),
             })
             .collect(),
+        // Larger than the energy study's charts: hundreds of points and
+        // sixteen labels.
+        size: Size {
+            width: 900.0,
+            plot_height: 490.0,
+        },
     }
 }
 

@@ -96,9 +96,28 @@ pub struct Reference {
     pub colour: usize,
 }
 
-/// Width of every chart (px).
+/// Width of a chart of [`Size::STANDARD`] (px).
 pub const W: f64 = 760.0;
 const PLOT_H: f64 = 300.0;
+
+/// The size of a chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    /// Width of the picture (px).
+    pub width: f64,
+    /// Height of the plot area (px); title, tick labels, axis label and
+    /// legend come on top of it.
+    pub plot_height: f64,
+}
+
+impl Size {
+    /// The size of [`LineChart`]s and [`BarChart`]s: [`W`] wide, a 300 px
+    /// plot.
+    pub const STANDARD: Size = Size {
+        width: W,
+        plot_height: PLOT_H,
+    };
+}
 const TOP: f64 = 44.0;
 const RIGHT: f64 = 24.0;
 const CHAR_W: f64 = 6.6;
@@ -218,12 +237,14 @@ pub struct LabelledChart {
     pub chart: LineChart,
     /// The texts, in drawing order.
     pub labels: Vec<Label>,
+    /// The size ([`Size::STANDARD`], or larger for many points).
+    pub size: Size,
 }
 
 impl LabelledChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
-        self.chart.draw(&self.labels)
+        self.chart.draw(&self.labels, self.size)
     }
 }
 
@@ -231,7 +252,7 @@ fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
     for (k, l) in labels.iter().enumerate() {
         let (px, py) = (f.px(x, l.x), f.py(y, l.y));
         let dy = if k % 2 == 0 { -7.0 } else { 15.0 };
-        let (tx, anchor) = if px + 6.0 + text_w(&l.text, 11.0) <= W {
+        let (tx, anchor) = if px + 6.0 + text_w(&l.text, 11.0) <= f.w {
             (px + 6.0, "")
         } else {
             (px - 6.0, r#" text-anchor="end""#)
@@ -248,11 +269,11 @@ fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
 impl LineChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
-        self.draw(&[])
+        self.draw(&[], Size::STANDARD)
     }
 
-    /// Render as SVG with `texts` beside their points.
-    fn draw(&self, texts: &[Label]) -> String {
+    /// Render as SVG at `size` with `texts` beside their points.
+    fn draw(&self, texts: &[Label], size: Size) -> String {
         let pts = || self.series.iter().flat_map(|s| s.points.iter());
         let x = Axis::of(&self.x, pts().map(|p| p.0), false);
         let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
@@ -278,7 +299,7 @@ impl LineChart {
                     .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
             )
             .collect();
-        let f = Frame::new(&yt, 0.0, 22.0, legend);
+        let f = Frame::new(size, &yt, 0.0, 22.0, legend);
         let mut s = String::new();
         f.open(&mut s, &self.title, &self.x.label, &self.y.label);
         f.y_axis(&mut s, &y);
@@ -370,11 +391,17 @@ impl BarChart {
         // The first label, anchored at its end under the first group, runs
         // left by its width·cos: the left margin makes room for it.
         let first = self.categories.first().map_or(0.0, |c| text_w(c, 11.0));
-        let mut f = Frame::new(&yt, 0.0, longest * sin + 20.0, legend);
+        let mut f = Frame::new(Size::STANDARD, &yt, 0.0, longest * sin + 20.0, legend);
         let gw0 = f.plot_w / n;
         let overhang = first * cos - gw0 / 2.0;
         if overhang + 8.0 > f.left {
-            f = Frame::new(&yt, overhang, longest * sin + 20.0, f.legend_rows.concat());
+            f = Frame::new(
+                Size::STANDARD,
+                &yt,
+                overhang,
+                longest * sin + 20.0,
+                f.legend_rows.concat(),
+            );
         }
         f.no_xlabel = 1.0;
         let gw = f.plot_w / n;
@@ -429,12 +456,14 @@ mod tests {
 
     /// Every `<text>`'s estimated box lies inside the viewBox.
     fn texts_inside(svg: &str) {
-        let h: f64 = svg
-            .split("height=\"")
-            .nth(1)
-            .and_then(|t| t.split('"').next())
-            .and_then(|t| t.parse().ok())
-            .expect("height");
+        let size = |k: &str| -> f64 {
+            svg.split(&format!("{k}=\""))
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .and_then(|t| t.parse().ok())
+                .expect("the picture's size")
+        };
+        let (pw, h) = (size("width"), size("height"));
         for part in svg.split("<text ").skip(1) {
             let attr = |k: &str| -> Option<f64> {
                 part.split(&format!(" {k}=\""))
@@ -471,7 +500,7 @@ mod tests {
                 continue;
             }
             assert!(
-                x0 >= 0.0 && x1 <= W + 0.5,
+                x0 >= 0.0 && x1 <= pw + 0.5,
                 "text outside: {body} {x0}..{x1}"
             );
             assert!(y <= h && y >= size * 0.7, "text outside: {body} y {y}");
@@ -538,6 +567,10 @@ mod tests {
                 y: 0.8,
                 text: "A long name <x>".into(),
             }],
+            size: Size {
+                width: 900.0,
+                plot_height: 490.0,
+            },
         };
         let svg = c.render();
         // Three dots, no marker on the path, one square: the ticks are the
@@ -551,6 +584,7 @@ mod tests {
         assert!(svg.contains(">0.05</text>") && !svg.contains(">0.02</text>"));
         // The label near the right edge is drawn to the left of its point.
         assert!(svg.contains("font-size=\"11\" text-anchor=\"end\">A long"));
+        assert!(svg.contains(r#"width="900" height="614""#));
         texts_inside(&svg);
     }
 
