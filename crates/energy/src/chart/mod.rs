@@ -99,6 +99,15 @@ pub struct Reference {
 /// Width of a chart of [`Size::STANDARD`] (px).
 pub const W: f64 = 760.0;
 const PLOT_H: f64 = 300.0;
+const TOP: f64 = 44.0;
+const RIGHT: f64 = 24.0;
+const CHAR_W: f64 = 6.6;
+const FONT: f64 = 12.0;
+/// The palette (colour-blind-safe order first).
+pub const COLOURS: [&str; 10] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
+];
 
 /// The size of a chart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,15 +127,6 @@ impl Size {
         plot_height: PLOT_H,
     };
 }
-const TOP: f64 = 44.0;
-const RIGHT: f64 = 24.0;
-const CHAR_W: f64 = 6.6;
-const FONT: f64 = 12.0;
-/// The palette (colour-blind-safe order first).
-pub const COLOURS: [&str; 10] = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf",
-];
 
 fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
