@@ -1,9 +1,11 @@
 //! Evaluate one point of the design space: build, map, simulate, verify,
 //! and measure speed, cores, power and energy per bit.
 
+use std::collections::HashSet;
+use std::hash::Hash;
 use std::sync::Arc;
 
-use aesflow_array::{DispatchShape, Platform, gather, map};
+use aesflow_array::{Platform, gather, map};
 use aesflow_cipher::KeySize;
 use aesflow_designs::compile::compile;
 use aesflow_designs::report::fips_key;
@@ -237,24 +239,29 @@ pub fn evaluate(p: &Params, blocks: usize) -> Result<Point, Error> {
 
 /// The points of the space for `key`, with points that build the same
 /// design (a switch that changes nothing there) with the same copies and
-/// dispatch shape kept once. (The space offers the tree dispatch shape
-/// only where it changes the mapping, so no two kept points map alike.)
+/// dispatch shape kept once: the first in [`Params::enumerate`]'s order.
+/// (The space offers the tree dispatch shape only where it changes the
+/// mapping, so no two kept points map alike.)
+///
+/// A design's key is its `Debug` text with the name cleared: `Design` and
+/// everything in it derive `Debug` and `Eq` and hold no floats, so two
+/// designs have the same text exactly when they are equal.
 pub fn distinct_points(key: KeySize) -> Vec<Params> {
-    let mut seen: Vec<(Design, u32, DispatchShape)> = Vec::new();
-    let mut out = Vec::new();
-    for p in Params::enumerate(key) {
-        let Ok(mut d) = generate(&p) else { continue };
+    first_of_each(Params::enumerate(key).into_iter().filter_map(|p| {
+        let mut d = generate(&p).ok()?;
         d.name.clear();
-        if seen
-            .iter()
-            .any(|(s, c, x)| (*c, *x) == (p.copies, p.dispatch) && *s == d)
-        {
-            continue;
-        }
-        seen.push((d, p.copies, p.dispatch));
-        out.push(p);
-    }
-    out
+        Some((p, (format!("{d:?}"), p.copies, p.dispatch)))
+    }))
+}
+
+/// The items of `(item, key)` pairs whose key has not been seen before, in
+/// their order (expected O(n) with hashing).
+pub(crate) fn first_of_each<T, K: Eq + Hash>(pairs: impl IntoIterator<Item = (T, K)>) -> Vec<T> {
+    let mut seen = HashSet::new();
+    pairs
+        .into_iter()
+        .filter_map(|(t, k)| seen.insert(k).then_some(t))
+        .collect()
 }
 
 /// Evaluate many points on `jobs` threads (the energy study's
@@ -267,4 +274,35 @@ pub fn evaluate_all(
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Result<Point, Error>> {
     par_map(points, jobs.max(1), &|_, _| tick(), |p| evaluate(p, blocks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `distinct_points` keeps what the quadratic scan it replaced kept,
+    /// in the same order (labels as it gave them, AES-128).
+    #[test]
+    fn distinct_points_are_pinned() {
+        let want = include_str!("../tests/data/distinct-points-aes128.txt");
+        let got: Vec<String> = distinct_points(KeySize::Aes128)
+            .iter()
+            .map(Params::label)
+            .collect();
+        assert_eq!(got, want.lines().collect::<Vec<_>>());
+    }
+
+    /// The first of each key, in order, over many items with many repeats.
+    #[test]
+    fn first_of_each_keeps_first_occurrences_in_order() {
+        let n = 200_000u64;
+        // Keys repeat with period 7919 after a scramble; the first time a
+        // key appears is in the first period.
+        let key = |i: u64| (i % 7919).wrapping_mul(2_654_435_761) % 1_000_003;
+        let got = first_of_each((0..n).map(|i| (i, key(i))));
+        assert_eq!(got, (0..7919).collect::<Vec<u64>>());
+        let got = first_of_each((0..n).rev().map(|i| (i, key(i))));
+        assert_eq!(got, ((n - 7919)..n).rev().collect::<Vec<u64>>());
+        assert!(first_of_each(std::iter::empty::<(u8, u8)>()).is_empty());
+    }
 }

@@ -24,7 +24,7 @@
 //!
 //! * [`eval`] — one point: generate, map, simulate, verify, measure;
 //! * [`pareto`] — fronts and dominance;
-//! * [`chart`] — the SVG scatter charts.
+//! * [`chart`] — the scatter charts (drawn by `aesflow-energy`'s chart module).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

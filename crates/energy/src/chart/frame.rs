@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{
-    FONT, PLOT_H, RIGHT, Reference, Scale, TOP, W, colour, esc, nice_step, text_w, tick_label,
+    AxisSpec, FONT, RIGHT, Reference, Scale, Size, TOP, colour, esc, nice_step, text_w, tick_label,
 };
 
 /// One axis mapped onto pixels.
@@ -15,6 +15,18 @@ pub(super) struct Axis {
 }
 
 impl Axis {
+    /// The axis `spec` describes: its fixed range, or fitted to `vals`.
+    pub(super) fn of(spec: &AxisSpec, vals: impl Iterator<Item = f64>, from_zero: bool) -> Axis {
+        match spec.range {
+            Some((lo, hi)) => Axis {
+                scale: spec.scale,
+                lo,
+                hi: if hi > lo { hi } else { lo + 1.0 },
+            },
+            None => Axis::new(spec.scale, vals, from_zero),
+        }
+    }
+
     pub(super) fn new(scale: Scale, vals: impl Iterator<Item = f64>, from_zero: bool) -> Axis {
         let pos = !matches!(scale, Scale::Linear);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -115,6 +127,10 @@ impl Axis {
 
 /// The picture's frame: margins computed from the labels.
 pub(super) struct Frame {
+    /// Width of the picture.
+    pub(super) w: f64,
+    /// Height of the plot area.
+    pub(super) plot_h: f64,
     pub(super) left: f64,
     pub(super) bottom_labels: f64,
     pub(super) plot_w: f64,
@@ -129,10 +145,14 @@ pub(super) enum LegendMark {
     Hollow(usize),
     Band(usize),
     Bar(usize),
+    Dot(usize),
+    Path(usize),
+    Square(usize),
 }
 
 impl Frame {
     pub(super) fn new(
+        size: Size,
         y_ticks: &[String],
         left_overhang: f64,
         bottom_labels: f64,
@@ -140,20 +160,23 @@ impl Frame {
     ) -> Frame {
         let widest = y_ticks.iter().map(|t| text_w(t, FONT)).fold(0.0, f64::max);
         let left = (widest + 40.0).max(left_overhang + 8.0).max(60.0);
-        let plot_w = W - left - RIGHT;
+        let w = size.width;
+        let plot_w = w - left - RIGHT;
         // Legend: rows of entries, wrapped to the picture's width.
         let mut rows: Vec<Vec<(String, LegendMark)>> = vec![Vec::new()];
         let mut x = 0.0;
         for (label, m) in legend {
-            let w = 26.0 + text_w(&label, FONT) + 18.0;
-            if x + w > W - 20.0 && !rows.last().expect("a row").is_empty() {
+            let lw = 26.0 + text_w(&label, FONT) + 18.0;
+            if x + lw > w - 20.0 && !rows.last().expect("a row").is_empty() {
                 rows.push(Vec::new());
                 x = 0.0;
             }
-            x += w;
+            x += lw;
             rows.last_mut().expect("a row").push((label, m));
         }
         Frame {
+            w,
+            plot_h: size.plot_height,
             left,
             bottom_labels,
             plot_w,
@@ -163,7 +186,7 @@ impl Frame {
     }
 
     pub(super) fn plot_bottom(&self) -> f64 {
-        TOP + PLOT_H
+        TOP + self.plot_h
     }
 
     pub(super) fn height(&self) -> f64 {
@@ -173,19 +196,19 @@ impl Frame {
     }
 
     pub(super) fn open(&self, s: &mut String, title: &str, xlabel: &str, ylabel: &str) {
-        let h = self.height();
+        let (w, h) = (self.w, self.height());
         let _ = writeln!(
             s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{W}" height="{h:.0}" viewBox="0 0 {W} {h:.0}" font-family="sans-serif" font-size="{FONT}">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{w}" height="{h:.0}" viewBox="0 0 {w} {h:.0}" font-family="sans-serif" font-size="{FONT}">"#
         );
-        let _ = writeln!(s, r#"<rect width="{W}" height="{h:.0}" fill="white"/>"#);
+        let _ = writeln!(s, r#"<rect width="{w}" height="{h:.0}" fill="white"/>"#);
         let _ = writeln!(
             s,
             r#"<text x="{}" y="22" text-anchor="middle" font-size="14" font-weight="bold">{}</text>"#,
-            W / 2.0,
+            w / 2.0,
             esc(title)
         );
-        let cy = TOP + PLOT_H / 2.0;
+        let cy = TOP + self.plot_h / 2.0;
         let _ = writeln!(
             s,
             r#"<text x="16" y="{cy}" text-anchor="middle" transform="rotate(-90 16 {cy})">{}</text>"#,
@@ -225,7 +248,7 @@ impl Frame {
     }
 
     pub(super) fn py(&self, y: &Axis, v: f64) -> f64 {
-        self.plot_bottom() - y.frac(v) * PLOT_H
+        self.plot_bottom() - y.frac(v) * self.plot_h
     }
 
     pub(super) fn px(&self, x: &Axis, v: f64) -> f64 {
@@ -266,7 +289,7 @@ impl Frame {
         let mut y = self.plot_bottom() + self.bottom_labels + 40.0 - self.no_xlabel * 18.0;
         for row in &self.legend_rows {
             let total: f64 = row.iter().map(|(l, _)| 26.0 + text_w(l, FONT) + 18.0).sum();
-            let mut x = ((W - total) / 2.0).max(10.0);
+            let mut x = ((self.w - total) / 2.0).max(10.0);
             for (label, m) in row {
                 let mark = match *m {
                     LegendMark::Line(c) => format!(
@@ -295,6 +318,25 @@ impl Frame {
                         r#"<rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"/>"#,
                         x + 4.0,
                         y - 10.0,
+                        colour(c)
+                    ),
+                    LegendMark::Dot(c) => format!(
+                        r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{}" fill-opacity="0.6"/>"#,
+                        x + 10.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Path(c) => format!(
+                        r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"/>"#,
+                        y - 4.0,
+                        x + 20.0,
+                        y - 4.0,
+                        colour(c)
+                    ),
+                    LegendMark::Square(c) => format!(
+                        r#"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="{}" stroke="black"/>"#,
+                        x + 6.0,
+                        y - 8.0,
                         colour(c)
                     ),
                 };

@@ -1,5 +1,7 @@
-//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes) and grouped
-//! bar charts, with the paper's values drawn beside the model's.
+//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes; lines,
+//! markers, scatters of dots, bare paths and highlighted squares; texts
+//! beside chosen points with [`LabelledChart`]) and grouped bar charts, with
+//! the paper's values drawn beside the model's.
 //!
 //! Layout is computed, not guessed: the margins grow to fit the longest
 //! tick and category labels (rotated labels included), ticks are generated
@@ -16,6 +18,12 @@ pub enum Style {
     Line,
     /// Hollow markers, no line (the paper's figures).
     Markers,
+    /// Small filled, translucent markers, no line (a scatter of many points).
+    Dots,
+    /// A line without markers (a boundary, such as a Pareto front).
+    Path,
+    /// Filled squares with a black outline, no line (points singled out).
+    Squares,
 }
 
 /// One data series.
@@ -44,21 +52,33 @@ pub enum Scale {
     Log10,
 }
 
-/// One axis of a [`LineChart`]: its label and scale.
+/// One axis of a [`LineChart`]: its label, scale and range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AxisSpec {
     /// Label (with unit).
     pub label: String,
     /// Scale.
     pub scale: Scale,
+    /// `(lo, hi)` drawn as given; `None`: computed from the data (see
+    /// [`Scale`]).
+    pub range: Option<(f64, f64)>,
 }
 
 impl AxisSpec {
-    /// An axis labelled `label` on `scale`.
+    /// An axis labelled `label` on `scale`, its range fitted to the data.
     pub fn new(label: impl Into<String>, scale: Scale) -> Self {
         AxisSpec {
             label: label.into(),
             scale,
+            range: None,
+        }
+    }
+
+    /// The same axis over `lo..=hi` whatever the data.
+    pub fn with_range(self, lo: f64, hi: f64) -> Self {
+        AxisSpec {
+            range: Some((lo, hi)),
+            ..self
         }
     }
 }
@@ -76,7 +96,7 @@ pub struct Reference {
     pub colour: usize,
 }
 
-/// Width of every chart (px).
+/// Width of a chart of [`Size::STANDARD`] (px).
 pub const W: f64 = 760.0;
 const PLOT_H: f64 = 300.0;
 const TOP: f64 = 44.0;
@@ -88,6 +108,25 @@ pub const COLOURS: [&str; 10] = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf",
 ];
+
+/// The size of a chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    /// Width of the picture (px).
+    pub width: f64,
+    /// Height of the plot area (px); title, tick labels, axis label and
+    /// legend come on top of it.
+    pub plot_height: f64,
+}
+
+impl Size {
+    /// The size of [`LineChart`]s and [`BarChart`]s: [`W`] wide, a 300 px
+    /// plot.
+    pub const STANDARD: Size = Size {
+        width: W,
+        plot_height: PLOT_H,
+    };
+}
 
 fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
@@ -160,16 +199,85 @@ fn mark(s: &mut String, style: Style, c: &str, x: f64, y: f64, tip: &str) {
             r#"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="white" fill-opacity="0.6" stroke="{c}" stroke-width="2"><title>{}</title></circle>"#,
             esc(tip)
         ),
+        Style::Dots => writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{c}" fill-opacity="0.6"><title>{}</title></circle>"#,
+            esc(tip)
+        ),
+        Style::Path => Ok(()),
+        Style::Squares => writeln!(
+            s,
+            r#"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="{c}" stroke="black"><title>{}</title></rect>"#,
+            x - 4.0,
+            y - 4.0,
+            esc(tip)
+        ),
     };
+}
+
+/// A text beside a point of a [`LabelledChart`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// The point's x.
+    pub x: f64,
+    /// The point's y.
+    pub y: f64,
+    /// The text.
+    pub text: String,
+}
+
+/// A [`LineChart`] with texts beside some of its points.
+///
+/// Texts go right of their point (left where they would leave the
+/// picture) and alternate above and below it, so that two close points
+/// (a design online and offline) do not overprint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledChart {
+    /// The chart.
+    pub chart: LineChart,
+    /// The texts, in drawing order.
+    pub labels: Vec<Label>,
+    /// The size ([`Size::STANDARD`], or larger for many points).
+    pub size: Size,
+}
+
+impl LabelledChart {
+    /// Render as SVG.
+    pub fn render(&self) -> String {
+        self.chart.draw(&self.labels, self.size)
+    }
+}
+
+fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
+    for (k, l) in labels.iter().enumerate() {
+        let (px, py) = (f.px(x, l.x), f.py(y, l.y));
+        let dy = if k % 2 == 0 { -7.0 } else { 15.0 };
+        let (tx, anchor) = if px + 6.0 + text_w(&l.text, 11.0) <= f.w {
+            (px + 6.0, "")
+        } else {
+            (px - 6.0, r#" text-anchor="end""#)
+        };
+        let _ = writeln!(
+            s,
+            r#"<text x="{tx:.1}" y="{:.1}" font-size="11"{anchor}>{}</text>"#,
+            py + dy,
+            esc(&l.text)
+        );
+    }
 }
 
 impl LineChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
+        self.draw(&[], Size::STANDARD)
+    }
+
+    /// Render as SVG at `size` with `texts` beside their points.
+    fn draw(&self, texts: &[Label], size: Size) -> String {
         let pts = || self.series.iter().flat_map(|s| s.points.iter());
-        let x = Axis::new(self.x.scale, pts().map(|p| p.0), false);
+        let x = Axis::of(&self.x, pts().map(|p| p.0), false);
         let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
-        let y = Axis::new(self.y.scale, pts().map(|p| p.1).chain(refs), true);
+        let y = Axis::of(&self.y, pts().map(|p| p.1).chain(refs), true);
         let yt: Vec<String> = y.ticks().into_iter().map(tick_label).collect();
         let legend = self
             .series
@@ -179,6 +287,9 @@ impl LineChart {
                 let m = match s.style {
                     Style::Line => LegendMark::Line(s.colour),
                     Style::Markers => LegendMark::Hollow(s.colour),
+                    Style::Dots => LegendMark::Dot(s.colour),
+                    Style::Path => LegendMark::Path(s.colour),
+                    Style::Squares => LegendMark::Square(s.colour),
                 };
                 (s.label.clone(), m)
             })
@@ -188,7 +299,7 @@ impl LineChart {
                     .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
             )
             .collect();
-        let f = Frame::new(&yt, 0.0, 22.0, legend);
+        let f = Frame::new(size, &yt, 0.0, 22.0, legend);
         let mut s = String::new();
         f.open(&mut s, &self.title, &self.x.label, &self.y.label);
         f.y_axis(&mut s, &y);
@@ -205,7 +316,7 @@ impl LineChart {
         f.references(&mut s, &y, &self.refs);
         for se in &self.series {
             let c = colour(se.colour);
-            if se.style == Style::Line && se.points.len() > 1 {
+            if matches!(se.style, Style::Line | Style::Path) && se.points.len() > 1 {
                 let d: Vec<String> = se
                     .points
                     .iter()
@@ -224,6 +335,7 @@ impl LineChart {
                 mark(&mut s, se.style, c, f.px(&x, a), f.py(&y, b), &tip);
             }
         }
+        labels(&mut s, &f, &x, &y, texts);
         f.legend(&mut s);
         s.push_str("</svg>\n");
         s
@@ -279,11 +391,17 @@ impl BarChart {
         // The first label, anchored at its end under the first group, runs
         // left by its width·cos: the left margin makes room for it.
         let first = self.categories.first().map_or(0.0, |c| text_w(c, 11.0));
-        let mut f = Frame::new(&yt, 0.0, longest * sin + 20.0, legend);
+        let mut f = Frame::new(Size::STANDARD, &yt, 0.0, longest * sin + 20.0, legend);
         let gw0 = f.plot_w / n;
         let overhang = first * cos - gw0 / 2.0;
         if overhang + 8.0 > f.left {
-            f = Frame::new(&yt, overhang, longest * sin + 20.0, f.legend_rows.concat());
+            f = Frame::new(
+                Size::STANDARD,
+                &yt,
+                overhang,
+                longest * sin + 20.0,
+                f.legend_rows.concat(),
+            );
         }
         f.no_xlabel = 1.0;
         let gw = f.plot_w / n;
@@ -338,12 +456,14 @@ mod tests {
 
     /// Every `<text>`'s estimated box lies inside the viewBox.
     fn texts_inside(svg: &str) {
-        let h: f64 = svg
-            .split("height=\"")
-            .nth(1)
-            .and_then(|t| t.split('"').next())
-            .and_then(|t| t.parse().ok())
-            .expect("height");
+        let size = |k: &str| -> f64 {
+            svg.split(&format!("{k}=\""))
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .and_then(|t| t.parse().ok())
+                .expect("the picture's size")
+        };
+        let (pw, h) = (size("width"), size("height"));
         for part in svg.split("<text ").skip(1) {
             let attr = |k: &str| -> Option<f64> {
                 part.split(&format!(" {k}=\""))
@@ -380,7 +500,7 @@ mod tests {
                 continue;
             }
             assert!(
-                x0 >= 0.0 && x1 <= W + 0.5,
+                x0 >= 0.0 && x1 <= pw + 0.5,
                 "text outside: {body} {x0}..{x1}"
             );
             assert!(y <= h && y >= size * 0.7, "text outside: {body} y {y}");
@@ -407,6 +527,64 @@ mod tests {
         let x = Axis::new(Scale::Log2, [6.0, 428.0].into_iter(), false);
         assert!(x.ticks().iter().all(|&t| (x.lo..=x.hi).contains(&t)));
         assert_eq!(x.ticks().first(), Some(&4.0));
+        texts_inside(&svg);
+    }
+
+    #[test]
+    fn scatter_with_path_squares_labels_and_fixed_range() {
+        let c = LabelledChart {
+            chart: LineChart {
+                title: "t".into(),
+                x: AxisSpec::new("cores", Scale::Log10).with_range(5.0, 200.0),
+                y: AxisSpec::new("Gbit/s", Scale::Log10).with_range(0.04, 0.9),
+                series: vec![
+                    Series {
+                        label: "designs".into(),
+                        points: vec![(6.0, 0.05), (40.0, 0.3), (190.0, 0.8)],
+                        style: Style::Dots,
+                        colour: 0,
+                        tips: vec![],
+                    },
+                    Series {
+                        label: "front".into(),
+                        points: vec![(6.0, 0.05), (190.0, 0.05), (190.0, 0.8)],
+                        style: Style::Path,
+                        colour: 3,
+                        tips: vec![],
+                    },
+                    Series {
+                        label: "named".into(),
+                        points: vec![(190.0, 0.8)],
+                        style: Style::Squares,
+                        colour: 2,
+                        tips: vec!["A long name <x>".into()],
+                    },
+                ],
+                refs: vec![],
+            },
+            labels: vec![Label {
+                x: 190.0,
+                y: 0.8,
+                text: "A long name <x>".into(),
+            }],
+            size: Size {
+                width: 900.0,
+                plot_height: 490.0,
+            },
+        };
+        let svg = c.render();
+        // Three dots, no marker on the path, one square: the ticks are the
+        // 1-2-5 steps inside the given range, not a range fitted to the data.
+        assert_eq!(svg.matches("fill-opacity=\"0.6\"><title>").count(), 3);
+        assert_eq!(svg.matches("<polyline").count(), 1);
+        assert_eq!(svg.matches("stroke=\"black\"><title>").count(), 1);
+        assert!(svg.contains(">A long name &lt;x&gt;</text>"));
+        assert!(svg.contains(">5</text>") && svg.contains(">200</text>"));
+        assert!(!svg.contains(">1</text>") && !svg.contains(">500</text>"));
+        assert!(svg.contains(">0.05</text>") && !svg.contains(">0.02</text>"));
+        // The label near the right edge is drawn to the left of its point.
+        assert!(svg.contains("font-size=\"11\" text-anchor=\"end\">A long"));
+        assert!(svg.contains(r#"width="900" height="614""#));
         texts_inside(&svg);
     }
 
