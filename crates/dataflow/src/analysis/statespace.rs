@@ -232,14 +232,6 @@ impl<'a> SelfTimed<'a> {
         }
     }
 
-    fn produce(&mut self, a: usize, k: u64) -> Result<(), SdfError> {
-        for &ei in self.outs.row(a) {
-            let add = k.checked_mul(self.edges[ei].prod).ok_or(TOKENS)?;
-            self.tokens[ei] = self.tokens[ei].checked_add(add).ok_or(TOKENS)?;
-        }
-        Ok(())
-    }
-
     /// The start phase at the current time point: every enabled actor
     /// starts as many firings as it may (zero-time firings complete at
     /// once). More than `max_steps` zero-time firings, or an actor without
@@ -247,42 +239,54 @@ impl<'a> SelfTimed<'a> {
     /// [`SdfError::StateSpaceLimit`].
     pub(super) fn start(&mut self, max_steps: u64) -> Result<(), SdfError> {
         let limit_err = SdfError::StateSpaceLimit { steps: max_steps };
-        self.started.fill(0);
-        self.completed.fill(0);
+        let SelfTimed {
+            exec,
+            edges,
+            auto,
+            ins,
+            outs,
+            tokens,
+            active,
+            started,
+            completed,
+            ..
+        } = self;
+        let auto = *auto;
+        started.fill(0);
+        completed.fill(0);
         let mut instant_firings: u64 = 0;
         loop {
             let mut progress = false;
-            for a in 0..self.exec.len() {
-                if !self.auto && !self.active[a].is_empty() {
+            for (a, &exec) in exec.iter().enumerate() {
+                if !auto && !active[a].is_empty() {
                     continue;
                 }
-                let in_min = self.ins[a]
+                let in_min = ins[a]
                     .iter()
-                    .map(|&ei| self.tokens[ei] / self.edges[ei].cons)
+                    .map(|&ei| tokens[ei] / edges[ei].cons)
                     .min()
                     .unwrap_or(u64::MAX);
                 if in_min == 0 {
                     continue;
                 }
-                let exec = self.exec[a];
-                if in_min == u64::MAX && (self.auto || exec == 0) {
+                if in_min == u64::MAX && (auto || exec == 0) {
                     // an unconstrained actor would fire infinitely often
                     return Err(limit_err);
                 }
-                let k = if !self.auto || exec == 0 { 1 } else { in_min };
-                for &ei in self.ins.row(a) {
-                    self.tokens[ei] -= k * self.edges[ei].cons;
+                let k = if !auto || exec == 0 { 1 } else { in_min };
+                for &ei in ins.row(a) {
+                    tokens[ei] -= k * edges[ei].cons;
                 }
-                self.started[a] = self.started[a].saturating_add(k);
+                started[a] = started[a].saturating_add(k);
                 if exec == 0 {
-                    self.produce(a, k)?;
-                    self.completed[a] = self.completed[a].saturating_add(k);
+                    produce(edges, outs.row(a), k, tokens)?;
+                    completed[a] = completed[a].saturating_add(k);
                     instant_firings = instant_firings.saturating_add(k);
                     if instant_firings > max_steps {
                         return Err(limit_err);
                     }
                 } else {
-                    let act = &mut self.active[a];
+                    let act = &mut active[a];
                     match act.binary_search_by_key(&exec, |f| f.0) {
                         Ok(i) => act[i].1 = act[i].1.checked_add(k).ok_or(TOKENS)?,
                         Err(i) => act.insert(i, (exec, k)),
@@ -334,10 +338,19 @@ impl<'a> SelfTimed<'a> {
             }
             self.active[a].retain(|f| f.0 > 0);
             if done > 0 {
-                self.produce(a, done)?;
+                produce(self.edges, self.outs.row(a), done, &mut self.tokens)?;
                 self.completed[a] = done;
             }
         }
         Ok(())
     }
+}
+
+/// Adds the tokens of `k` firings to the edges `outs` of an actor.
+fn produce(edges: &[FlowEdge], outs: &[usize], k: u64, tokens: &mut [u64]) -> Result<(), SdfError> {
+    for &ei in outs {
+        let add = k.checked_mul(edges[ei].prod).ok_or(TOKENS)?;
+        tokens[ei] = tokens[ei].checked_add(add).ok_or(TOKENS)?;
+    }
+    Ok(())
 }
