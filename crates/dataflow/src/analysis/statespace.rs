@@ -237,6 +237,7 @@ impl<'a> SelfTimed<'a> {
     /// once). More than `max_steps` zero-time firings, or an actor without
     /// inputs that would fire infinitely often, is
     /// [`SdfError::StateSpaceLimit`].
+    #[inline]
     pub(super) fn start(&mut self, max_steps: u64) -> Result<(), SdfError> {
         let limit_err = SdfError::StateSpaceLimit { steps: max_steps };
         let SelfTimed {
@@ -251,7 +252,8 @@ impl<'a> SelfTimed<'a> {
             completed,
             ..
         } = self;
-        let auto = *auto;
+        let (exec, edges, auto): (&[u64], &[FlowEdge], bool) = (exec, edges, *auto);
+        let (tokens, active): (&mut [u64], &mut [Active]) = (tokens, active);
         started.fill(0);
         completed.fill(0);
         let mut instant_firings: u64 = 0;
@@ -302,6 +304,7 @@ impl<'a> SelfTimed<'a> {
 
     /// The state: tokens on every edge, then per actor the number of
     /// (remaining time, count) pairs and the pairs.
+    #[inline]
     pub(super) fn key(&self) -> Vec<u64> {
         let mut key = self.tokens.clone();
         for act in &self.active {
@@ -316,6 +319,7 @@ impl<'a> SelfTimed<'a> {
     /// Advances the clock to the next completion, whose firings produce
     /// their tokens; [`SdfError::Deadlock`] (with no actors named) if
     /// nothing is running.
+    #[inline]
     pub(super) fn advance(&mut self) -> Result<(), SdfError> {
         let dt = self
             .active
@@ -327,19 +331,27 @@ impl<'a> SelfTimed<'a> {
             .time
             .checked_add(dt)
             .ok_or_else(|| self.clock.clone())?;
-        self.completed.fill(0);
-        for a in 0..self.exec.len() {
+        let SelfTimed {
+            edges,
+            outs,
+            tokens,
+            active,
+            completed,
+            ..
+        } = self;
+        completed.fill(0);
+        for (a, act) in active.iter_mut().enumerate() {
             let mut done = 0u64;
-            for f in self.active[a].iter_mut() {
+            for f in act.iter_mut() {
                 f.0 -= dt;
                 if f.0 == 0 {
                     done = done.saturating_add(f.1);
                 }
             }
-            self.active[a].retain(|f| f.0 > 0);
+            act.retain(|f| f.0 > 0);
             if done > 0 {
-                produce(self.edges, self.outs.row(a), done, &mut self.tokens)?;
-                self.completed[a] = done;
+                produce(edges, outs.row(a), done, tokens)?;
+                completed[a] = done;
             }
         }
         Ok(())
