@@ -259,7 +259,8 @@ impl<'a> SelfTimed<'a> {
         let mut instant_firings: u64 = 0;
         loop {
             let mut progress = false;
-            for (a, &exec) in exec.iter().enumerate() {
+            #[allow(clippy::needless_range_loop)] // `a` indexes several lists
+            for a in 0..exec.len() {
                 if !auto && !active[a].is_empty() {
                     continue;
                 }
@@ -271,16 +272,16 @@ impl<'a> SelfTimed<'a> {
                 if in_min == 0 {
                     continue;
                 }
-                if in_min == u64::MAX && (auto || exec == 0) {
+                if in_min == u64::MAX && (auto || exec[a] == 0) {
                     // an unconstrained actor would fire infinitely often
                     return Err(limit_err);
                 }
-                let k = if !auto || exec == 0 { 1 } else { in_min };
+                let k = if !auto || exec[a] == 0 { 1 } else { in_min };
                 for &ei in ins.row(a) {
                     tokens[ei] -= k * edges[ei].cons;
                 }
                 started[a] = started[a].saturating_add(k);
-                if exec == 0 {
+                if exec[a] == 0 {
                     produce(edges, outs.row(a), k, tokens)?;
                     completed[a] = completed[a].saturating_add(k);
                     instant_firings = instant_firings.saturating_add(k);
@@ -289,9 +290,9 @@ impl<'a> SelfTimed<'a> {
                     }
                 } else {
                     let act = &mut active[a];
-                    match act.binary_search_by_key(&exec, |f| f.0) {
+                    match act.binary_search_by_key(&exec[a], |f| f.0) {
                         Ok(i) => act[i].1 = act[i].1.checked_add(k).ok_or(TOKENS)?,
-                        Err(i) => act.insert(i, (exec, k)),
+                        Err(i) => act.insert(i, (exec[a], k)),
                     }
                 }
                 progress = true;
