@@ -14,6 +14,12 @@
 //! within the transient and one period, which the simulation detects as a
 //! recurrent state. Like SDF3, the graph must be strongly connected.
 //!
+//! The execution is that of the state-space analysis: this module drives
+//! its executor ([`super::statespace`]'s `SelfTimed`) time point by time
+//! point, recording when the source starts and the destination ends its
+//! firings; the destination's distance comes from an untimed execution in
+//! which the source never fires.
+//!
 //! On random strongly connected graphs this equals SDF3's figure, except
 //! where SDF3 stops its simulation as soon as it has seen as many
 //! destination firings as source firings plus the distance: it then
@@ -24,9 +30,9 @@
 use std::collections::HashMap;
 
 use super::AnalysisOptions;
-use super::csr::{Csr, in_out, successors};
+use super::csr::{in_out, successors};
 use super::mcr::scc;
-use super::statespace::TOKENS;
+use super::statespace::{SelfTimed, TOKENS};
 use crate::error::SdfError;
 use crate::graph::{ActorId, FlowEdge, SdfGraph};
 
@@ -63,7 +69,7 @@ impl SdfGraph {
         // that far is never recorded, so the answer is then the step limit)
         let dist = (d - d % qd).saturating_add(qd - 1);
         let exec: Vec<u64> = self.actors().iter().map(|a| a.exec_time).collect();
-        let mut sim = Sim::new(&exec, &flow, opts.auto_concurrency);
+        let mut sim = SelfTimed::new(&exec, &flow, opts.auto_concurrency, CLOCK);
         let (s, e) = (src.index(), dst.index());
         let mut starts: Vec<u64> = Vec::new();
         let mut ends: Vec<u64> = Vec::new();
@@ -72,11 +78,11 @@ impl SdfGraph {
         let limit = SdfError::StateSpaceLimit { steps: max_steps };
         for _ in 0..max_steps {
             let recording = record_until.is_none_or(|t| sim.time < t);
-            let started = sim.start(max_steps)?;
+            sim.start(max_steps)?;
             if recording {
-                push_n(&mut starts, sim.time, started[s], max_steps)?;
+                push_n(&mut starts, sim.time, sim.started[s], max_steps)?;
             }
-            push_n(&mut ends, sim.time, sim.instant_done[e], max_steps)?;
+            push_n(&mut ends, sim.time, sim.completed[e], max_steps)?;
             if record_until.is_none() {
                 let key = sim.key();
                 if let Some(&t1) = seen.get(&key) {
@@ -93,10 +99,8 @@ impl SdfGraph {
                     return Ok(max_latency(&starts, &ends, qs, qd, dist));
                 }
             }
-            let done = sim
-                .advance()?
-                .ok_or_else(|| SdfError::Deadlock { stuck: Vec::new() })?;
-            push_n(&mut ends, sim.time, done[e], max_steps)?;
+            sim.advance()?;
+            push_n(&mut ends, sim.time, sim.completed[e], max_steps)?;
         }
         Err(limit)
     }
@@ -163,141 +167,4 @@ fn distance(
         analysis: "latency distance (the destination fires without bound while the source waits)",
         limit: max_steps,
     })
-}
-
-/// A small self-timed simulator: tokens, and ongoing firings as (remaining
-/// time, count) pairs per actor.
-struct Sim<'a> {
-    exec: &'a [u64],
-    flow: &'a [FlowEdge],
-    auto: bool,
-    ins: Csr<usize>,
-    outs: Csr<usize>,
-    tokens: Vec<u64>,
-    active: Vec<Vec<(u64, u64)>>,
-    time: u64,
-    instant_done: Vec<u64>,
-}
-
-impl<'a> Sim<'a> {
-    fn new(exec: &'a [u64], flow: &'a [FlowEdge], auto: bool) -> Self {
-        let (ins, outs) = in_out(exec.len(), flow);
-        Sim {
-            exec,
-            flow,
-            auto,
-            ins,
-            outs,
-            tokens: flow.iter().map(|e| e.tokens).collect(),
-            active: vec![Vec::new(); exec.len()],
-            time: 0,
-            instant_done: vec![0; exec.len()],
-        }
-    }
-
-    fn produce(&mut self, a: usize, k: u64) -> Result<(), SdfError> {
-        for &i in self.outs.row(a) {
-            let add = k.checked_mul(self.flow[i].prod);
-            self.tokens[i] = add
-                .and_then(|x| x.checked_add(self.tokens[i]))
-                .ok_or(TOKENS)?;
-        }
-        Ok(())
-    }
-
-    /// Starts every firing that may start now; returns the firings started
-    /// per actor (zero-time firings also complete, in `instant_done`).
-    #[allow(clippy::needless_range_loop)] // `a` indexes several per-actor lists
-    fn start(&mut self, max_steps: u64) -> Result<Vec<u64>, SdfError> {
-        let n = self.exec.len();
-        let mut started = vec![0u64; n];
-        self.instant_done.iter_mut().for_each(|x| *x = 0);
-        let mut instant = 0u64;
-        loop {
-            let mut progress = false;
-            for a in 0..n {
-                if !self.auto && !self.active[a].is_empty() {
-                    continue;
-                }
-                let k_in = self.ins[a]
-                    .iter()
-                    .map(|&i| self.tokens[i] / self.flow[i].cons)
-                    .min()
-                    .unwrap_or(u64::MAX);
-                if k_in == 0 || (k_in == u64::MAX && (self.auto || self.exec[a] == 0)) {
-                    if k_in == u64::MAX {
-                        return Err(SdfError::StateSpaceLimit { steps: max_steps });
-                    }
-                    continue;
-                }
-                let k = if !self.auto || self.exec[a] == 0 {
-                    1
-                } else {
-                    k_in
-                };
-                for &i in self.ins.row(a) {
-                    self.tokens[i] -= k * self.flow[i].cons;
-                }
-                started[a] = started[a].saturating_add(k);
-                if self.exec[a] == 0 {
-                    self.produce(a, k)?;
-                    self.instant_done[a] = self.instant_done[a].saturating_add(k);
-                    instant = instant.saturating_add(k);
-                    if instant > max_steps {
-                        return Err(SdfError::StateSpaceLimit { steps: max_steps });
-                    }
-                } else {
-                    let act = &mut self.active[a];
-                    match act.binary_search_by_key(&self.exec[a], |f| f.0) {
-                        Ok(i) => act[i].1 = act[i].1.checked_add(k).ok_or(TOKENS)?,
-                        Err(i) => act.insert(i, (self.exec[a], k)),
-                    }
-                }
-                progress = true;
-            }
-            if !progress {
-                return Ok(started);
-            }
-        }
-    }
-
-    fn key(&self) -> Vec<u64> {
-        let mut key = self.tokens.clone();
-        for act in &self.active {
-            key.push(act.len() as u64);
-            for &(r, k) in act {
-                key.extend_from_slice(&[r, k]);
-            }
-        }
-        key
-    }
-
-    /// Advances to the next completion; returns the firings completed per
-    /// actor, or `None` if nothing is running.
-    #[allow(clippy::needless_range_loop)] // `a` also indexes `active`
-    fn advance(&mut self) -> Result<Option<Vec<u64>>, SdfError> {
-        let Some(dt) = self
-            .active
-            .iter()
-            .filter_map(|v| v.first().map(|f| f.0))
-            .min()
-        else {
-            return Ok(None);
-        };
-        self.time = self.time.checked_add(dt).ok_or(CLOCK)?;
-        let mut done = vec![0u64; self.exec.len()];
-        for a in 0..self.exec.len() {
-            for f in self.active[a].iter_mut() {
-                f.0 -= dt;
-                if f.0 == 0 {
-                    done[a] = done[a].saturating_add(f.1);
-                }
-            }
-            self.active[a].retain(|f| f.0 > 0);
-            if done[a] > 0 {
-                self.produce(a, done[a])?;
-            }
-        }
-        Ok(Some(done))
-    }
 }

@@ -7,7 +7,8 @@
 //!   graphs, generic enough to be reused.
 //! * [`throughput`]: self-timed throughput / period / critical cycle.
 //! * [`statespace`]: explicit state-space exploration of self-timed
-//!   execution (an independent cross-check, practical for small graphs).
+//!   execution (an independent cross-check, practical for small graphs);
+//!   its self-timed executor also serves [`latency`].
 //! * [`buffer`]: storage/throughput trade-off of bounded channels.
 //! * [`latency`]: latency between two actors in self-timed execution.
 //!
