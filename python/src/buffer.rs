@@ -212,7 +212,7 @@ fn input_for<'a>(
     }
 }
 
-/// A raw pointer moved into the GIL-free closure of [`new_bytes`].
+/// A raw pointer moved into the GIL-free closure of [`new_bytes_many`].
 struct SendPtr(*mut u8);
 // SAFETY: the pointer is to the buffer of a `bytes` object that no other
 // code can reach yet (just created, one reference, held by the caller).
@@ -227,26 +227,58 @@ pub fn new_bytes<'py>(
     len: usize,
     f: impl FnOnce(&mut [u8]) -> PyResult<()> + Send,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-    let n = ffi::Py_ssize_t::try_from(len)
-        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
-    // SAFETY: with a NULL source CPython allocates `len` uninitialised bytes
-    // (plus a NUL) and returns a new reference, or NULL with an exception
-    // set, which `from_owned_ptr_or_err` turns into an error.
-    let obj = unsafe {
-        Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(std::ptr::null(), n))?
-    };
-    // SAFETY: `obj` is a bytes object; its buffer lives as long as `obj`.
-    let ptr = SendPtr(unsafe { ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>());
-    py.detach(move || {
-        let p = ptr;
-        // SAFETY: `p.0` points to `len` writable bytes that only this
-        // closure touches (the object is not visible to Python yet); they
-        // are initialised (zeroed) before the slice is formed.
-        let out = unsafe {
-            std::ptr::write_bytes(p.0, 0, len);
-            std::slice::from_raw_parts_mut(p.0, len)
-        };
-        f(out)
+    let mut one = new_bytes_many(py, &[len], |mut outs| match outs.pop() {
+        Some(out) => f(out),
+        None => unreachable!("one length, one buffer"),
     })?;
-    Ok(obj.cast_into::<pyo3::types::PyBytes>()?)
+    Ok(one.remove(0))
+}
+
+/// New `bytes` objects of `lens[i]` bytes, zeroed and then filled by `f`
+/// (which gets their buffers in order), all with the GIL released, as
+/// [`new_bytes`]; only their allocation holds the GIL (uninitialised, so
+/// it touches no page). On error the objects are dropped unseen.
+pub fn new_bytes_many<'py>(
+    py: Python<'py>,
+    lens: &[usize],
+    f: impl FnOnce(Vec<&mut [u8]>) -> PyResult<()> + Send,
+) -> PyResult<Vec<Bound<'py, pyo3::types::PyBytes>>> {
+    let mut objs = Vec::with_capacity(lens.len());
+    let mut bufs = Vec::with_capacity(lens.len());
+    for &len in lens {
+        let n = ffi::Py_ssize_t::try_from(len)
+            .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
+        // SAFETY: with a NULL source CPython allocates `len` uninitialised
+        // bytes (plus a NUL) and returns a new reference, or NULL with an
+        // exception set, which `from_owned_ptr_or_err` turns into an error.
+        let obj = unsafe {
+            Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(std::ptr::null(), n))?
+        };
+        // SAFETY: `obj` is a bytes object; its buffer lives as long as
+        // `obj`, which `objs` holds until after the closure has run.
+        bufs.push((
+            SendPtr(unsafe { ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>()),
+            len,
+        ));
+        objs.push(obj);
+    }
+    py.detach(move || {
+        let outs = bufs
+            .into_iter()
+            .map(|(p, len)| {
+                // SAFETY: `p.0` points to `len` writable bytes of its own
+                // object that only this closure touches (the objects are
+                // not visible to Python yet, and each buffer is distinct);
+                // they are initialised (zeroed) before the slice is formed.
+                unsafe {
+                    std::ptr::write_bytes(p.0, 0, len);
+                    std::slice::from_raw_parts_mut(p.0, len)
+                }
+            })
+            .collect();
+        f(outs)
+    })?;
+    objs.into_iter()
+        .map(|o| Ok(o.cast_into::<pyo3::types::PyBytes>()?))
+        .collect()
 }

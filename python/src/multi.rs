@@ -1,7 +1,7 @@
 //! `cbc_encrypt_many`: many independent CBC encryptions in one call on the
 //! multi-stream engine, spread over all cores.
 
-use crate::buffer::View;
+use crate::buffer::{View, new_bytes_many};
 use crate::errors;
 use aesflow_engine::streams;
 use aesflow_multistream::{Backend, Job, Mode, MultiStream};
@@ -67,8 +67,11 @@ pub fn cbc_encrypt_many<'py>(
     let engine = engine()?;
     let keys_b: Vec<&[u8]> = kv.iter().map(View::bytes).collect();
     let ins: Vec<&[u8]> = bv.iter().map(View::bytes).collect();
-    let mut outs: Vec<Vec<u8>> = ins.iter().map(|b| vec![0u8; b.len()]).collect();
-    py.detach(|| {
+    let lens: Vec<usize> = ins.iter().map(|b| b.len()).collect();
+    // The outputs are written in place, GIL released (a copy of every
+    // ciphertext into its `bytes` with the GIL held would stall the
+    // interpreter for a large part of the call).
+    new_bytes_many(py, &lens, |mut outs| {
         let mut jobs: Vec<Job<'_>> = outs
             .iter_mut()
             .zip(&ins)
@@ -76,8 +79,6 @@ pub fn cbc_encrypt_many<'py>(
             .zip(&iv_arr)
             .map(|(((o, i), k), iv)| Job::new(Mode::CbcEncrypt, *k, *iv, i, o))
             .collect();
-        streams::process(crate::pool(), &engine, &mut jobs)
+        streams::process(crate::pool(), &engine, &mut jobs).map_err(errors::engine)
     })
-    .map_err(errors::engine)?;
-    Ok(outs.iter().map(|o| PyBytes::new(py, o)).collect())
 }
