@@ -228,9 +228,11 @@ pub struct Label {
 
 /// A [`LineChart`] with texts beside some of its points.
 ///
-/// Texts go right of their point (left where they would leave the
-/// picture) and alternate above and below it, so that two close points
-/// (a design online and offline) do not overprint.
+/// Each text goes beside its point — right of it, or left where it would
+/// leave the picture, and above or below it, alternating, so that two
+/// close points (a design online and offline) do not overprint — at the
+/// first of those places (then one line further up or down) that overlaps
+/// no text drawn before it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LabelledChart {
     /// The chart.
@@ -248,19 +250,50 @@ impl LabelledChart {
     }
 }
 
+/// A text's box: x from, x to, y top, y bottom (pixels).
+type TextBox = (f64, f64, f64, f64);
+
 fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
+    const SIZE: f64 = 11.0;
+    let mut placed: Vec<TextBox> = Vec::new();
     for (k, l) in labels.iter().enumerate() {
         let (px, py) = (f.px(x, l.x), f.py(y, l.y));
-        let dy = if k % 2 == 0 { -7.0 } else { 15.0 };
-        let (tx, anchor) = if px + 6.0 + text_w(&l.text, 11.0) <= f.w {
+        let w = text_w(&l.text, SIZE);
+        // Baseline offsets: the alternating one first, then the other
+        // side, then a line further out on each.
+        let (near, far) = if k % 2 == 0 {
+            (-7.0, 15.0)
+        } else {
+            (15.0, -7.0)
+        };
+        let right_fits = px + 6.0 + w <= f.w;
+        let spot = |dy: f64, right: bool| -> (f64, bool, TextBox) {
+            let tx = if right { px + 6.0 } else { px - 6.0 };
+            let x0 = if right { tx } else { tx - w };
+            (py + dy, right, (x0, x0 + w, py + dy - SIZE, py + dy + 2.0))
+        };
+        let sides = [right_fits, !right_fits];
+        let mut candidates = [near, far, near - 12.0, far + 12.0]
+            .into_iter()
+            .flat_map(|dy| sides.map(|right| spot(dy, right)))
+            .filter(|&(_, _, (x0, x1, ..))| x0 >= 0.0 && x1 <= f.w);
+        let free = |b: &TextBox| {
+            placed
+                .iter()
+                .all(|p| b.1 <= p.0 || p.1 <= b.0 || b.3 <= p.2 || p.3 <= b.2)
+        };
+        let (ty, right, b) = candidates
+            .find(|(_, _, b)| free(b))
+            .unwrap_or_else(|| spot(near, right_fits));
+        placed.push(b);
+        let (tx, anchor) = if right {
             (px + 6.0, "")
         } else {
             (px - 6.0, r#" text-anchor="end""#)
         };
         let _ = writeln!(
             s,
-            r#"<text x="{tx:.1}" y="{:.1}" font-size="11"{anchor}>{}</text>"#,
-            py + dy,
+            r#"<text x="{tx:.1}" y="{ty:.1}" font-size="11"{anchor}>{}</text>"#,
             esc(&l.text)
         );
     }
@@ -585,6 +618,67 @@ mod tests {
         // The label near the right edge is drawn to the left of its point.
         assert!(svg.contains("font-size=\"11\" text-anchor=\"end\">A long"));
         assert!(svg.contains(r#"width="900" height="614""#));
+        texts_inside(&svg);
+    }
+
+    /// Texts at one point, and at two points a pixel apart, take
+    /// different places: no two of their boxes overlap.
+    #[test]
+    fn labels_at_close_points_do_not_overprint() {
+        let dot = |x: f64, y: f64, text: &str| Label {
+            x,
+            y,
+            text: text.into(),
+        };
+        let c = LabelledChart {
+            chart: LineChart {
+                title: "t".into(),
+                x: AxisSpec::new("x", Scale::Log10).with_range(1.0, 100.0),
+                y: AxisSpec::new("y", Scale::Log10).with_range(1.0, 100.0),
+                series: vec![Series {
+                    label: "s".into(),
+                    points: vec![(10.0, 10.0), (10.1, 10.0)],
+                    style: Style::Dots,
+                    colour: 0,
+                    tips: vec![],
+                }],
+                refs: vec![],
+            },
+            labels: vec![
+                dot(10.0, 10.0, "first label"),
+                dot(10.0, 10.0, "second label"),
+                dot(10.1, 10.0, "third label"),
+                dot(10.1, 10.0, "fourth label"),
+            ],
+            size: Size::STANDARD,
+        };
+        let svg = c.render();
+        let boxes: Vec<(f64, f64, f64, f64)> = svg
+            .lines()
+            .filter(|l| l.contains(" label</text>"))
+            .map(|l| {
+                let num = |key: &str| -> f64 {
+                    let v = &l[l.find(key).unwrap() + key.len()..];
+                    v[..v.find('"').unwrap()].parse().unwrap()
+                };
+                let (x, y) = (num(" x=\""), num(" y=\""));
+                let text = &l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()];
+                let w = text_w(text, 11.0);
+                let x0 = if l.contains("text-anchor=\"end\"") {
+                    x - w
+                } else {
+                    x
+                };
+                (x0, x0 + w, y - 11.0, y + 2.0)
+            })
+            .collect();
+        assert_eq!(boxes.len(), 4, "{svg}");
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[..i] {
+                let apart = a.1 <= b.0 || b.1 <= a.0 || a.3 <= b.2 || b.3 <= a.2;
+                assert!(apart, "{a:?} overlaps {b:?}");
+            }
+        }
         texts_inside(&svg);
     }
 
