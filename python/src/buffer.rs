@@ -227,10 +227,7 @@ pub fn new_bytes<'py>(
     len: usize,
     f: impl FnOnce(&mut [u8]) -> PyResult<()> + Send,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-    let mut one = new_bytes_many(py, &[len], |mut outs| match outs.pop() {
-        Some(out) => f(out),
-        None => unreachable!("one length, one buffer"),
-    })?;
+    let mut one = new_bytes_many(py, &[len], |mut outs| f(outs.remove(0)))?;
     Ok(one.remove(0))
 }
 

@@ -71,6 +71,54 @@ fn rejects_into<A: Borrow<Aes>>(
     assert!(out.iter().all(|&b| b == 0), "{what} wiped");
 }
 
+/// Every call agrees with `want` and its tag `wtag`: `seal_into`, sealing
+/// in place, and opening both ways with the tag cut to `tl` bytes. Returns
+/// the ciphertext.
+#[allow(clippy::too_many_arguments)]
+fn every_call_agrees<A: Borrow<Aes>>(
+    gcm: &Gcm<A>,
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    want: &[u8],
+    wtag: Tag,
+    tl: usize,
+    what: &str,
+) -> Vec<u8> {
+    let mut ct = vec![0x77u8; pt.len()];
+    let t = gcm.seal_into(nonce, aad, pt, &mut ct).unwrap();
+    assert_eq!((&ct[..], t), (want, wtag), "{what} seal_into");
+    let mut ip = pt.to_vec();
+    let t = gcm.seal_in_place_detached(nonce, aad, &mut ip).unwrap();
+    assert_eq!((&ip[..], t), (want, wtag), "{what} seal in place");
+    let mut out = vec![0x77u8; pt.len()];
+    gcm.open_into(nonce, aad, &ct, &wtag[..tl], &mut out)
+        .unwrap();
+    assert_eq!(out, pt, "{what} open_into");
+    gcm.open_in_place_detached(nonce, aad, &mut ip, &wtag[..tl])
+        .unwrap();
+    assert_eq!(ip, pt, "{what} open in place");
+    ct
+}
+
+/// A wrong tag is refused in place too, and the buffer wiped.
+fn rejects_in_place<A: Borrow<Aes>>(
+    gcm: &Gcm<A>,
+    nonce: &[u8],
+    aad: &[u8],
+    ct: &[u8],
+    bad: &[u8],
+    what: &str,
+) {
+    let mut inplace = ct.to_vec();
+    assert_eq!(
+        gcm.open_in_place_detached(nonce, aad, &mut inplace, bad),
+        Err(Error::AuthenticationFailed),
+        "{what} bad tag in place"
+    );
+    assert!(inplace.iter().all(|&b| b == 0), "{what} wiped in place");
+}
+
 /// GCM on the generic path: portable GHASH, no fused kernel (the
 /// reference the fused and short paths are checked against).
 fn generic(aes: &Aes) -> Gcm<&Aes> {
@@ -265,36 +313,12 @@ fn one_shot_matches_streaming() {
                 e.update_aad(&aad).unwrap();
                 e.update_in_place(&mut want).unwrap();
                 let wtag = e.finalize();
-                let mut ct = vec![0x77u8; len];
-                let t = gcm.seal_into(&nonce, &aad, &pt, &mut ct).unwrap();
-                assert_eq!((&ct, t), (&want, wtag), "{what} seal_into");
-                let mut ip = pt.clone();
-                let t = gcm.seal_in_place_detached(&nonce, &aad, &mut ip).unwrap();
-                assert_eq!((&ip, t), (&want, wtag), "{what} seal in place");
                 let tl = [16usize, 12, 4][i % 3];
-                let mut out = vec![0x77u8; len];
-                gcm.open_into(&nonce, &aad, &ct, &wtag[..tl], &mut out)
-                    .unwrap();
-                assert_eq!(out, pt, "{what} open_into");
-                gcm.open_in_place_detached(&nonce, &aad, &mut ip, &wtag[..tl])
-                    .unwrap();
-                assert_eq!(ip, pt, "{what} open in place");
+                let ct = every_call_agrees(&gcm, &nonce, &aad, &pt, &want, wtag, tl, &what);
                 let mut bad = wtag;
                 bad[tl - 1] ^= 0x10;
-                let mut out = vec![0x77u8; len];
-                assert_eq!(
-                    gcm.open_into(&nonce, &aad, &ct, &bad[..tl], &mut out),
-                    Err(Error::AuthenticationFailed),
-                    "{what} bad tag"
-                );
-                assert!(out.iter().all(|&b| b == 0), "{what} wiped");
-                let mut inplace = ct.clone();
-                assert_eq!(
-                    gcm.open_in_place_detached(&nonce, &aad, &mut inplace, &bad[..tl]),
-                    Err(Error::AuthenticationFailed),
-                    "{what} bad tag in place"
-                );
-                assert!(inplace.iter().all(|&b| b == 0), "{what} wiped in place");
+                rejects_into(&gcm, &nonce, &aad, &ct, &bad[..tl], &what);
+                rejects_in_place(&gcm, &nonce, &aad, &ct, &bad[..tl], &what);
             }
         }
     }
@@ -361,28 +385,11 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
                 let mut g = pt.clone();
                 let t = plain.seal_in_place_detached(&nonce, &aad, &mut g).unwrap();
                 assert_eq!((&g, t), (&want, wtag), "{what} generic path");
-                let mut ct = vec![0x77u8; len];
-                let t = gcm.seal_into(&nonce, &aad, &pt, &mut ct).unwrap();
-                assert_eq!((&ct, t), (&want, wtag), "{what} seal_into");
-                let mut ip = pt.clone();
-                let t = gcm.seal_in_place_detached(&nonce, &aad, &mut ip).unwrap();
-                assert_eq!((&ip, t), (&want, wtag), "{what} seal in place");
-                let mut out = vec![0x77u8; len];
-                gcm.open_into(&nonce, &aad, &ct, &wtag, &mut out).unwrap();
-                assert_eq!(out, pt, "{what} open_into");
-                gcm.open_in_place_detached(&nonce, &aad, &mut ip, &wtag)
-                    .unwrap();
-                assert_eq!(ip, pt, "{what} open in place");
+                let ct = every_call_agrees(&gcm, &nonce, &aad, &pt, &want, wtag, 16, &what);
                 let mut bad = wtag;
                 bad[(i + j) % 16] ^= 1 << (j % 8);
                 rejects_into(&gcm, &nonce, &aad, &ct, &bad, &what);
-                let mut inplace = ct.clone();
-                assert_eq!(
-                    gcm.open_in_place_detached(&nonce, &aad, &mut inplace, &bad),
-                    Err(Error::AuthenticationFailed),
-                    "{what} bad tag in place"
-                );
-                assert!(inplace.iter().all(|&b| b == 0), "{what} wiped in place");
+                rejects_in_place(&gcm, &nonce, &aad, &ct, &bad, &what);
                 if len > 0 {
                     // A flipped ciphertext bit (the last byte: the masked
                     // partial register) is refused too.
