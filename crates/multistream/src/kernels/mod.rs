@@ -80,11 +80,8 @@ impl Simd {
     /// With a key per lane every zmm `VAESENC` reads a 64-byte key row,
     /// one per cycle on Zen 4, so 4 chains (latency 4 cycles) already keep
     /// the AES unit as busy as the loads allow, and 8 chains only add L1
-    /// traffic and spills: measured on Zen 4 (lanes bench, distinct keys,
-    /// on-CPU time, malloc-packed buffers, alternating) 32 streams
-    /// 10.4–10.8 → 11.6–12.3 GB/s and 64 streams 10.1–10.7 → 12.1–12.2 with
-    /// 16 lanes. Zen 5 starts two per cycle and needs the 8 chains; other
-    /// CPUs (not measured) keep 32.
+    /// traffic and spills (`cargo bench -p aesflow-multistream --bench
+    /// lanes`). Zen 5 starts two per cycle and needs the 8 chains.
     pub(crate) fn own_key_lanes(self) -> usize {
         match self {
             // Family 19h: Zen 4 (Zen 3 of the same family has no AVX-512,
@@ -137,9 +134,8 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
         assert!((1..=simd.lanes()).contains(&active));
         let groups = active.div_ceil(4);
         let (kernel, g) = match simd {
-            // VEX-encoded where the CPU has AVX (measured on Zen 4: ×8
-            // streams 0.90–0.94 → 0.97× ipsec-mb's SSE path); the
-            // emulation of the VAES kernel keeps the SSE encoding, so both
+            // VEX-encoded where the CPU has AVX (fewer register moves
+            // than the SSE encoding); the emulation of the VAES kernel keeps the SSE encoding, so both
             // are tested on CPUs with AVX.
             Simd::Aesni => x86::xmm_kernel(groups, mode, nr, false, has_avx()),
             Simd::AesniAsVaes => x86::xmm_kernel(groups, mode, nr, shared, false),
