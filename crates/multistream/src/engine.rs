@@ -71,7 +71,7 @@ impl MultiStream {
         Some(MultiStream {
             backend,
             engine: Engine::Simd(simd),
-            own_key_lanes: simd.own_key_lanes(),
+            own_key_lanes: simd.own_key_lanes(&aesflow_plan::Plan::for_this_cpu()),
         })
     }
 
@@ -129,6 +129,19 @@ impl MultiStream {
     /// [`lanes`](Self::lanes).
     pub fn own_key_lanes(&self) -> usize {
         self.own_key_lanes
+    }
+
+    /// This engine with the lanes `plan` chooses for streams with keys of
+    /// their own (the 512-bit engine's; the others use all their lanes).
+    /// Without a plan an engine follows [`Plan::for_this_cpu`], the table
+    /// of measured CPUs.
+    ///
+    /// [`Plan::for_this_cpu`]: aesflow_plan::Plan::for_this_cpu
+    pub fn with_plan(mut self, plan: &aesflow_plan::Plan) -> Self {
+        if let Engine::Simd(simd) = self.engine {
+            self.own_key_lanes = simd.own_key_lanes(plan);
+        }
+        self
     }
 
     /// This engine with at most `lanes` streams in flight when they have

@@ -188,7 +188,7 @@ mod tests {
         let wide = MultiStream {
             backend: Backend::Vaes,
             engine: Engine::Simd(Simd::AesniAsVaes),
-            own_key_lanes: Simd::AesniAsVaes.own_key_lanes(),
+            own_key_lanes: Simd::AesniAsVaes.lanes(),
         };
         let narrow = MultiStream::new(Backend::Aesni).unwrap();
         // Each stream alone on the cipher kernel: no multi-stream kernel

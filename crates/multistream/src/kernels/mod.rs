@@ -73,20 +73,19 @@ impl Simd {
     }
 
     /// Lanes in flight for streams with keys of their own (a class whose
-    /// streams share one key uses [`Simd::lanes`]): 16 on the 512-bit
-    /// engine where the CPU starts one zmm `VAESENC` per cycle (AMD family
-    /// 19h, Zen 4), else [`Simd::lanes`].
+    /// streams share one key uses [`Simd::lanes`]) that `plan` gives the
+    /// 512-bit engine; the other engines use all their lanes.
     ///
-    /// With a key per lane every zmm `VAESENC` reads a 64-byte key row,
-    /// one per cycle on Zen 4, so 4 chains (latency 4 cycles) already keep
-    /// the AES unit as busy as the loads allow, and 8 chains only add L1
-    /// traffic and spills (`cargo bench -p aesflow-multistream --bench
-    /// lanes`). Zen 5 starts two per cycle and needs the 8 chains.
-    pub(crate) fn own_key_lanes(self) -> usize {
+    /// With a key per lane every zmm `VAESENC` reads a 64-byte key row. A
+    /// core that loads one such row per cycle (Zen 4) is kept as busy as
+    /// the loads allow by 4 chains (latency 4 cycles), and 8 chains only add
+    /// L1 traffic and spills; a core that starts two `VAESENC` per cycle
+    /// (Zen 5) needs the 8 chains (`cargo bench -p aesflow-multistream
+    /// --bench lanes`). Which is which is the plan's choice, not this
+    /// crate's.
+    pub(crate) fn own_key_lanes(self, plan: &aesflow_plan::Plan) -> usize {
         match self {
-            // Family 19h: Zen 4 (Zen 3 of the same family has no AVX-512,
-            // so never reaches the 512-bit engine).
-            Simd::Vaes if aesflow_cipher::cpu::amd_family() == Some(0x19) => 16,
+            Simd::Vaes => plan.own_key_lanes().min(self.lanes()),
             s => s.lanes(),
         }
     }
