@@ -2,6 +2,8 @@
 
 use std::fmt::Write;
 
+use aesflow_chart::esc;
+
 use crate::mapper::{CoreClass, Mapping};
 
 /// A stable colour for a kind label.
@@ -122,12 +124,4 @@ fn short(name: &str) -> String {
     } else {
         name[..12].to_string()
     }
-}
-
-/// XML/HTML-escape text (the one escaper of the SVG and HTML writers).
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

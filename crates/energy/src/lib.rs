@@ -30,7 +30,7 @@
 //!   small table of known CPUs ([`host::KNOWN_CPUS`]).
 //! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
 //!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
-//!   [`figures`](mod@figures) draws the charts ([`chart`]) with the paper's values beside
+//!   [`figures`](mod@figures) draws the charts (with `aesflow-chart`) with the paper's values beside
 //!   the model's. Failures are [`EnergyError`]s naming the design.
 //!
 //! ## Model parameters
@@ -162,7 +162,8 @@
 #![warn(missing_docs)]
 
 pub mod activity;
-pub mod chart;
+/// The SVG charts the figures are drawn with.
+use aesflow_chart as chart;
 pub mod checks;
 pub mod compare;
 pub mod dvfs;

@@ -9,9 +9,9 @@ use aesflow_bench::{
     BenchOptions, EngineOptions, Measuring, ModesOptions, Op, Peer, Peers, Row, Section,
     SuiteOptions, SuiteReport, run_suite,
 };
+use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_cipher::KeySize;
 use aesflow_energy::HostFigure;
-use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 
 use crate::html::{Cell, Table, esc, figure};
 use crate::{Collected, ReportError};

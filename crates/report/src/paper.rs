@@ -5,10 +5,10 @@
 use std::fmt::Write;
 
 use aesflow_array::Platform;
+use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_cipher::KeySize;
 use aesflow_designs::report::{Row, table2};
 use aesflow_designs::{Engine, Expansion};
-use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_energy::paper::{PAPER_TABLE4, paper_kind};
 
 use crate::html::{Cell, Table, esc, figure};

@@ -1,13 +1,27 @@
-//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes; lines,
-//! markers, scatters of dots, bare paths and highlighted squares; texts
-//! beside chosen points with [`LabelledChart`]) and grouped bar charts, with
-//! the paper's values drawn beside the model's.
+//! # aesflow-chart: small SVG charts and the XML escaper
+//!
+//! Every picture aesflow writes — the energy study's figures (Liu & Baas,
+//! "Parallel AES Encryption Engines for Many-Core Processor Arrays",
+//! Figs. 12, 14, 15), the design-space explorer's scatter charts, the
+//! report's host charts and the mesh maps — is plain SVG text built here
+//! (or escaped with [`esc`]). The crate has no dependencies: a chart is a
+//! value ([`LineChart`], [`LabelledChart`], [`BarChart`]) that renders
+//! itself to a `String`; writing files is the caller's business.
+//!
+//! * Line charts: linear, log₂ or log₁₀ axes; lines, markers, scatters of
+//!   dots, bare paths and highlighted squares; texts beside chosen points
+//!   with [`LabelledChart`]; horizontal reference lines and bands.
+//! * Grouped bar charts with rotated category labels.
+//! * [`COLOURS`]: one palette, colour-blind-safe, for every series.
 //!
 //! Layout is computed, not guessed: the margins grow to fit the longest
 //! tick and category labels (rotated labels included), ticks are generated
 //! only inside the axis range, the legend sits under the plot and wraps,
 //! and every mark carries a `<title>` (the value, shown on hover). A test
 //! checks that every text's estimated extent lies inside the picture.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt::Write;
 
@@ -132,7 +146,13 @@ fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
 }
 
-pub use aesflow_array::svg::esc;
+/// XML/HTML-escape text (the one escaper of the SVG and HTML writers).
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
 
 fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT
