@@ -78,11 +78,11 @@ impl Default for EnergyArgs {
 /// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
 /// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
 pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
-    Ok(HostFigure {
-        row: aesflow_bench::measure_host(runs, 64)?,
-        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
-        machine: aesflow_bench::Machine::describe(),
-    })
+    Ok(aesflow_report::host::host_figure_of(
+        &aesflow_bench::measure_host(runs, 64)?,
+        &aesflow_bench::Machine::describe(),
+        &format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+    ))
 }
 
 /// The CPU the host row assumes, from `--host-cpu`.

@@ -26,7 +26,7 @@
 //!   the two MergeCores a 4× copy needs), simulated and verified.
 //! * [`compare`] — Table 5 (the paper's rows, the model's AsAP row) and
 //!   [`host`] — a row for the host: its measured speed is an *input*
-//!   ([`HostFigure`], measured by `aesflow-bench`), its silicon comes from a
+//!   ([`HostFigure`], a plain value the caller measures), its silicon comes from a
 //!   small table of known CPUs ([`host::KNOWN_CPUS`]).
 //! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
 //!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
@@ -180,7 +180,7 @@ pub mod text;
 pub use checks::Check;
 pub use error::EnergyError;
 pub use figures::{Figure, figures, write_charts};
-pub use host::{CpuChoice, CpuSpec, HostFigure};
+pub use host::{CpuChoice, CpuSpec, HostCpu, HostFigure};
 pub use json::to_json;
 pub use study::{Options, Study, overhead, study, study_with_progress};
 pub use text::{format_text, format_text_at, headline};

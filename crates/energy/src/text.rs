@@ -527,11 +527,11 @@ fn table5(o: &mut String, s: &Study) {
         let _ = writeln!(
             o,
             "  host: {} measured {:.3} GB/s = {:.3} cycles/byte at {:.2} GHz ({}); CPU {}",
-            h.row.implementation,
-            h.bytes_per_second() / 1e9,
+            h.kernel,
+            h.bytes_per_second / 1e9,
             h.cycles_per_byte(),
-            h.machine.clock_ghz,
-            h.machine.clock_source,
+            h.clock_ghz,
+            h.clock_source,
             cpu.how
         );
         if let Some(c) = cpu.spec {
@@ -574,7 +574,7 @@ pub fn headline(s: &Study) -> String {
         let _ = writeln!(
             o,
             "this host ({}, {:.2} cycles/byte): {} Mbps/mm2, {} nJ/bit at 65 nm/1.3 V vs AsAP model {:.0} Mbps/mm2, {:.2} nJ/bit\n  CPU {}",
-            h.row.implementation,
+            h.kernel,
             h.cycles_per_byte(),
             opt(host.mbps_per_mm2, 0),
             opt(host.nj_per_bit, 3),

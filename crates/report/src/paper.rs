@@ -295,12 +295,12 @@ fn table5(c: &Collected) -> String {
     if let Some((h, cpu)) = &s.host {
         t.notes.push(format!(
             "Host row: {} measured {:.2} GB/s ({}) = {:.3} cycles/byte at {:.2} GHz ({}). CPU {}.",
-            esc(&h.row.implementation),
-            h.bytes_per_second() / 1e9,
+            esc(&h.kernel),
+            h.bytes_per_second / 1e9,
             esc(&h.workload),
             h.cycles_per_byte(),
-            h.machine.clock_ghz,
-            esc(&h.machine.clock_source),
+            h.clock_ghz,
+            esc(&h.clock_source),
             esc(&cpu.how)
         ));
         if let Some(spec) = cpu.spec {
