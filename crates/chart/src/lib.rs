@@ -158,6 +158,12 @@ fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT
 }
 
+/// A signed percentage (`+4.1%`): the error of a model's figure against
+/// the paper's, `x` = model / paper − 1.
+pub fn pct(x: f64) -> String {
+    format!("{:+.1}%", 100.0 * x)
+}
+
 /// A tick label for `v`.
 pub fn tick_label(v: f64) -> String {
     let a = v.abs();

@@ -29,9 +29,10 @@
 //!   ([`HostFigure`], a plain value the caller measures), its silicon comes from a
 //!   small table of known CPUs ([`host::KNOWN_CPUS`]).
 //! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
-//!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
-//!   [`figures`](mod@figures) draws the charts (with `aesflow-chart`) with the paper's values beside
-//!   the model's. Failures are [`EnergyError`]s naming the design.
+//!   ([`paper`]); [`json`] writes one JSON document, [`figures`](mod@figures)
+//!   draws the charts (with `aesflow-chart`) with the paper's values beside
+//!   the model's. The crate returns data: the text tables are the CLI's
+//!   (`aesflow energy`). Failures are [`EnergyError`]s naming the design.
 //!
 //! ## Model parameters
 //!
@@ -175,7 +176,6 @@ pub mod paper;
 pub mod power;
 pub mod study;
 mod table;
-pub mod text;
 
 pub use checks::Check;
 pub use error::EnergyError;
@@ -183,4 +183,3 @@ pub use figures::{Figure, figures, write_charts};
 pub use host::{CpuChoice, CpuSpec, HostCpu, HostFigure};
 pub use json::to_json;
 pub use study::{Options, Study, overhead, study, study_with_progress};
-pub use text::{format_text, format_text_at, headline};
