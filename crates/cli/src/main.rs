@@ -23,6 +23,7 @@ mod jobs;
 mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
+mod plan_cmd;
 mod prompt;
 mod report_cmd;
 mod sdf_cmd;
@@ -82,6 +83,10 @@ enum Command {
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// Time the variants of every operation whose best choice depends on
+    /// the CPU, and write this CPU's plan (`aesflow kernels` shows the plan
+    /// in force).
+    Tune(plan_cmd::TuneArgs),
     /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
     /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
     Sdf(sdf_cmd::SdfArgs),
@@ -154,6 +159,7 @@ fn main() -> ExitCode {
         Command::Energy(args) => energy_cmd::run(args),
         Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Tune(args) => plan_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
     };
