@@ -118,8 +118,10 @@ pub fn cpu_choice_for(arg: HostCpuArg) -> CpuChoice {
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal;
-/// returns the callback `(part, done, total)` that moves it.
+/// Progress on stderr: a bar when stderr is a terminal, else one line
+/// when a part starts and one when it ends (with its seconds), so a long
+/// run shows where it is in a log too; returns the callback
+/// `(part, done, total)` that moves it.
 pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(0);
@@ -135,6 +137,8 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     } else {
         None
     };
+    let what = what.to_string();
+    let lines = std::sync::Mutex::new((String::new(), std::time::Instant::now(), false));
     move |part, done, total| {
         if let Some(b) = &bar {
             b.set_message(part.to_string());
@@ -143,6 +147,22 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
             if done == total && part == "done" {
                 b.finish_and_clear();
             }
+            return;
+        }
+        if part == "done" {
+            return;
+        }
+        let Ok(mut last) = lines.lock() else { return };
+        if last.0 != part {
+            eprintln!("{what}: {part} ...");
+            *last = (part.to_string(), std::time::Instant::now(), false);
+        }
+        if done == total && total > 0 && !last.2 {
+            eprintln!(
+                "{what}: {part} done ({total}/{total}, {:.1} s)",
+                last.1.elapsed().as_secs_f64()
+            );
+            last.2 = true;
         }
     }
 }
