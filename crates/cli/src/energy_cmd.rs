@@ -138,7 +138,11 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
         None
     };
     let what = what.to_string();
-    let lines = std::sync::Mutex::new((String::new(), std::time::Instant::now(), false));
+    // When each part was first seen, and whether its end was reported.
+    let lines = std::sync::Mutex::new(std::collections::HashMap::<
+        String,
+        (std::time::Instant, bool),
+    >::new());
     move |part, done, total| {
         if let Some(b) = &bar {
             b.set_message(part.to_string());
@@ -152,17 +156,20 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
         if part == "done" {
             return;
         }
-        let Ok(mut last) = lines.lock() else { return };
-        if last.0 != part {
+        let Ok(mut parts) = lines.lock() else { return };
+        let new = !parts.contains_key(part);
+        let (start, ended) = parts
+            .entry(part.to_string())
+            .or_insert((std::time::Instant::now(), false));
+        if new && done < total {
             eprintln!("{what}: {part} ...");
-            *last = (part.to_string(), std::time::Instant::now(), false);
         }
-        if done == total && total > 0 && !last.2 {
+        if done == total && total > 0 && !*ended {
             eprintln!(
                 "{what}: {part} done ({total}/{total}, {:.1} s)",
-                last.1.elapsed().as_secs_f64()
+                start.elapsed().as_secs_f64()
             );
-            last.2 = true;
+            *ended = true;
         }
     }
 }
