@@ -118,8 +118,10 @@ pub fn cpu_choice_for(arg: HostCpuArg) -> CpuChoice {
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal;
-/// returns the callback `(part, done, total)` that moves it.
+/// Progress on stderr: a bar when stderr is a terminal, else one line
+/// when a part starts and one when it ends (with its seconds), so a long
+/// run shows where it is in a log too; returns the callback
+/// `(part, done, total)` that moves it.
 pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(0);
@@ -135,6 +137,12 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     } else {
         None
     };
+    let what = what.to_string();
+    // When each part was first seen, and whether its end was reported.
+    let lines = std::sync::Mutex::new(std::collections::HashMap::<
+        String,
+        (std::time::Instant, bool),
+    >::new());
     move |part, done, total| {
         if let Some(b) = &bar {
             b.set_message(part.to_string());
@@ -143,6 +151,25 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
             if done == total && part == "done" {
                 b.finish_and_clear();
             }
+            return;
+        }
+        if part == "done" {
+            return;
+        }
+        let Ok(mut parts) = lines.lock() else { return };
+        let new = !parts.contains_key(part);
+        let (start, ended) = parts
+            .entry(part.to_string())
+            .or_insert((std::time::Instant::now(), false));
+        if new && done < total {
+            eprintln!("{what}: {part} ...");
+        }
+        if done == total && total > 0 && !*ended {
+            eprintln!(
+                "{what}: {part} done ({total}/{total}, {:.1} s)",
+                start.elapsed().as_secs_f64()
+            );
+            *ended = true;
         }
     }
 }

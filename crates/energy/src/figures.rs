@@ -142,7 +142,7 @@ fn fig14(s: &Study) -> Figure {
             series,
             refs: vec![],
         }
-        .render(),
+        .render_end_labelled(crate::chart::Size::STANDARD),
     }
 }
 
