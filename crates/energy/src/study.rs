@@ -208,7 +208,7 @@ pub fn study_with_progress(
     let fig14 = fig14_of(&engines, &model, &curve);
     let fig12 = fig12_of(&engines, &dups, &model);
     let (table5, table5_rule) = table5_of(&engines, &model, opt.host.as_ref());
-    let checks = checks(&engines, &fig14, &table5, &model);
+    let checks = checks(&engines, &table4, &fig14, &table5, &model);
     Ok(Study {
         options: opt.clone(),
         curve,
