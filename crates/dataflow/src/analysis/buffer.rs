@@ -205,6 +205,9 @@ struct Pending {
     levels: BTreeMap<u128, HashMap<Vec<u64>, u64>>,
     count: usize,
     seq: u64,
+    /// Whether [`Pending::truncate`] dropped any: the cap then ends the
+    /// search, even once nothing is left.
+    dropped: bool,
 }
 
 impl Pending {
@@ -233,6 +236,7 @@ impl Pending {
     /// the first `keep`: they could only be evaluated after `keep` others.
     fn truncate(&mut self, keep: usize) {
         while self.count > keep {
+            self.dropped = true;
             let Some(mut last) = self.levels.last_entry() else {
                 return;
             };
@@ -389,6 +393,11 @@ impl SdfGraph {
                 r.complete = true;
                 return Ok(r);
             }
+        }
+        if pending.dropped {
+            // what is left could only be evaluated beyond the cap
+            r.stopped = Some(Stop::MaxDistributions);
+            return Ok(r);
         }
         // nothing left to enlarge: the last point is the best there is
         r.complete = true;
