@@ -280,10 +280,21 @@ pub fn kind_name(steps: &[Prim]) -> String {
 pub const FUSED_SHIFT_ROWS_DELAY: u32 = 19;
 
 /// The cycles each step of an actor takes: [`Prim::delay`], except a
-/// ShiftRows fused with other steps ([`FUSED_SHIFT_ROWS_DELAY`]).
+/// ShiftRows fused with other steps: [`FUSED_SHIFT_ROWS_DELAY`] beside a
+/// wordwise step, nothing beside SubBytes.
+///
+/// SubBytes handles one byte at a time (Table 1: SubBytes-1, 10 cycles per
+/// byte: take the byte out of its 16-bit word, look it up, pack the result
+/// into a word); fused with ShiftRows, which "is only byte-rotation"
+/// (§5.1), it packs each substituted byte at its rotated place instead of
+/// its own, in the same instructions. The 19 cycles of
+/// [`FUSED_SHIFT_ROWS_DELAY`] are the repacking a wordwise step
+/// (AddRoundKey XORs whole 16-bit words) has to add.
 pub fn step_delays(steps: &[Prim]) -> impl Iterator<Item = u32> + '_ {
     let fused = steps.len() > 1;
+    let with_sub_bytes = steps.iter().any(|p| matches!(p, Prim::Sub(_)));
     steps.iter().map(move |&p| match p {
+        Prim::Shift if fused && with_sub_bytes => 0,
         Prim::Shift if fused => FUSED_SHIFT_ROWS_DELAY,
         _ => p.delay(),
     })

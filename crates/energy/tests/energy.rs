@@ -59,10 +59,10 @@ fn full_parallelism_offline_total_power_within_5_percent_of_4_52_w() {
 }
 
 /// The target: No-merge offline at 1.3 V within ±10% of 1.55 nJ/bit. The
-/// model meets it through one global rule (a ShiftRows fused with another
-/// step costs its compute part, 19 of 38 cycles, derived from Table 4;
-/// see `aesflow_designs::kinds::FUSED_SHIFT_ROWS_DELAY` and the crate
-/// docs): about 1.70 nJ/bit, +9.4%, with little margin.
+/// model meets it through global rules for fused ShiftRows (19 of 38 cycles
+/// beside AddRoundKey, derived from Table 4; nothing beside SubBytes, which
+/// packs each byte anyway; see `aesflow_designs::kinds::step_delays` and
+/// the crate docs): about 1.58 nJ/bit, +1.6%.
 #[test]
 fn no_merge_offline_energy_per_bit_within_10_percent_of_1_55() {
     let c = check("Table 5: No-merge offline energy per bit");
