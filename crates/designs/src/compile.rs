@@ -4,7 +4,8 @@
 //! Program shape (the timing assumptions, see the crate docs):
 //! * a *block* actor (ShiftRows, MixColumns, fused kinds, key cores) reads
 //!   all its input words, executes its delay (Table 1's, summed over its
-//!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`]),
+//!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`],
+//!   or nothing beside SubBytes: [`crate::kinds::step_delays`]),
 //!   then writes its output words;
 //! * a *streaming* actor (a lone SubBytes or AddRoundKey, which work byte
 //!   by byte) handles one 16-bit state word at a time: read it (and its key

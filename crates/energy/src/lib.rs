@@ -48,8 +48,8 @@
 //! | leakage power | ∝ Vdd | not given (Table 3 is one point; §6.1: "negligible") | first-order choice; under 1% of any figure |
 //! | `f_max(Vdd)` | `k(V−V_t)^a/V` | §6.1 (1.2 GHz at 1.3 V); Truong et al., JSSC 2009 (1.07 GHz at 1.2 V, 66 MHz at 0.675 V) | the three points, exactly |
 //! | halting latency | 16 cycles | Table 4, SubByte row (16 stalled with the clock on, then 15 halted) | that row |
-//! | fused ShiftRows | 19 cycles | Table 4: AddKeyShiftRows executes 37, FinalRoundAddKey 18 | that difference |
-//! | NOP share | SubBytes 30%, MixColumns 10% | Table 4: SubByte 12 of ~39, MixColumn-4 7 of 70 | Table 4's NOP column |
+//! | fused ShiftRows | 19 cycles beside AddRoundKey, 0 beside SubBytes | Table 4: AddKeyShiftRows executes 37, FinalRoundAddKey 18; Table 1 and §5.1: SubBytes works per byte, ShiftRows "is only byte-rotation" | that difference (No-merge's energy is a prediction) |
+//! | NOP share (clock on, not executing) | SubBytes 30%, MixColumns 10%, AddRoundKey 4 of 22 | Table 4: SubByte 12 of ~39, MixColumn-4 7 of 70; FinalRoundAddKey (AddRoundKey alone) executes 18 of Table 1's 22 | Table 4's NOP and execution columns |
 //! | step delays | Table 1 | Table 1; §4.4 (MixColumns-2), §5.1 | given (MixColumns-8 interpolated) |
 //! | mesh, FIFOs, links, MergeCores | `aesflow_array::Platform::asap2` | §3 (two input ports, mesh, GALS) | not fitted to any energy figure |
 //!
@@ -75,6 +75,16 @@
 //! fused core is a bottleneck, so Table 2's cycles per byte are unchanged
 //! for all 16 engines (largest error −7.3%, Parallel-MixColumns offline).
 //!
+//! Beside SubBytes a fused ShiftRows costs nothing
+//! ([`aesflow_designs::kinds::step_delays`]): SubBytes handles one byte at
+//! a time (Table 1: 10 cycles per byte for SubBytes-1: take the byte out of
+//! its 16-bit word, look it up, pack the result), so the No-merge core that
+//! combines "the SubBytes and the ShiftRows stages in one core" (§4.8)
+//! packs each substituted byte at its rotated place instead of its own, in
+//! the same instructions. The 19 cycles above are the repacking a wordwise
+//! step (AddRoundKey XORs whole 16-bit words) has to add. No such core is
+//! a bottleneck either: Table 2 is unchanged.
+//!
 //! Rules that keep every core's period at its Table 1 sum and only
 //! re-label part of it fall short, and the numbers say why:
 //!
@@ -89,7 +99,8 @@
 //!   while the paper's fused core *halts* (0.13 mW). It also cannot show
 //!   Table 4's 15 halted cycles (the fused row would be 37 / 32 / 1
 //!   executing / clock-on / halted against the paper's 37 / 18 / 15; with
-//!   the rule above it is 41 / 17 / 12).
+//!   the rule above, and AddRoundKey's 4 hazard cycles of the parameter
+//!   table, it is 37 / 21 / 12).
 //!
 //! ## Model vs paper (AES-128, `aesflow energy`, 256 blocks per engine)
 //!
@@ -100,36 +111,36 @@
 //!
 //! | figure | paper | model | error |
 //! |---|---|---|---|
-//! | Table 4: offline Full-parallelism total power | 4.52 W | 4.40 W | −2.7% |
-//! | — execution | 3.35 W | 3.45 W | +3.0% |
-//! | — stall (clock on) | 1.09 W | 0.85 W | −21.7% (exception) |
+//! | Table 4: offline Full-parallelism total power | 4.52 W | 4.38 W | −3.1% |
+//! | — execution | 3.35 W | 3.41 W | +1.9% |
+//! | — stall (clock on) | 1.09 W | 0.87 W | −19.9% (exception) |
 //! | — leakage | 2.12 mW | 2.79 mW | +31.6% (exception) |
 //! | — communication | 81.4 mW | 89.7 mW | +10.2% (exception) |
 //! | — throughput | 2.21 Gbps | 2.19 Gbps | −0.7% |
-//! | — per core: AddKeyShiftRows / SubByte / MixColumn-4 / FinalRoundAddKey | 41.5 / 35.7 / 57.2 / 34.4 mW | 44.6 / 37.1 / 57.3 / 33.6 | +7.4 / +3.8 / +0.2 / −2.4% |
+//! | — per core: AddKeyShiftRows / SubByte / MixColumn-4 / FinalRoundAddKey | 41.5 / 35.7 / 57.2 / 34.4 mW | 43.0 / 37.1 / 57.3 / 31.9 | +3.5 / +3.8 / +0.2 / −7.1% |
 //! | — per core: MergeCore | 29.2 mW | 18.6 mW | −36.4% (exception) |
-//! | Table 5: No-merge offline energy per bit, 1.3 V | 1.55 nJ/bit | 1.70 | +9.4% |
-//! | Table 5: No-merge offline power (1.21 GHz) | 1.58 W | 1.80 W | +13.8% (exception) |
+//! | Table 5: No-merge offline energy per bit, 1.3 V | 1.55 nJ/bit | 1.566 | +1.1% |
+//! | Table 5: No-merge offline power (1.21 GHz) | 1.58 W | 1.66 W | +5.2% |
 //! | Table 5: No-merge offline throughput (1.21 GHz) | 1019 Mbps | 1061 | +4.1% |
 //! | Table 5: AsAP No-merge throughput per area | 153.7 Mbps/mm² | 160.0 | +4.1% |
-//! | Fig. 14: No-merge at 1.3 V / 0.675 V | 1.54 / 0.39 nJ/bit | 1.70 / 0.46 | +10.1 / +18.8% (exceptions) |
-//! | §6.3: Parallel-MixColumns / No-merge | ≈ 2× | 1.30× | −35% (exception) |
-//! | Fig. 15: online overhead, lowest / highest | 35 / 55% | 29.4 / 41.7% | −16 / −24% (exceptions) |
-//! | Talk: frequency scaling, best / mean | 16 / 11% | 12.1 / 4.9% | −24 / −56% (exceptions) |
-//! | Talk: + dual supply, best / mean | 32 / 22% | 31.8 / 14.7% | −0.7% / −33% (exception) |
+//! | Fig. 14: No-merge at 1.3 V / 0.675 V | 1.54 / 0.39 nJ/bit | 1.566 / 0.431 | +1.7 / +10.5% (exception) |
+//! | §6.3: Parallel-MixColumns / No-merge | ≈ 2× | 1.40× | −30% (exception) |
+//! | Fig. 15: online overhead, lowest / highest | 35 / 55% | 29.6 / 43.4% | −15 / −21% (exceptions) |
+//! | Talk: frequency scaling, best / mean | 16 / 11% | 12.2 / 5.1% | −24 / −53% (exceptions) |
+//! | Talk: + dual supply, best / mean | 32 / 22% | 34.2 / 15.2% | +6.8% / −31% (exception) |
 //!
 //! ## Where the model misses, and why
 //!
-//! * **No-merge energy per bit (+9.4%) has a floor near +1%.** The
+//! * **No-merge energy per bit (+1.1%)** is close to its floor. The
 //!   paper's 1.58 W at 152 cycles per block and 1.21 GHz is 198.5 nJ per
-//!   block. No-merge's 39 cores execute Table 1's delays, 3,737 cycles per
-//!   block at 49.6 pJ (Table 3: 59.5 mW at 1.2 GHz) = 185.3 nJ, and their
-//!   NOPs (Table 4's shares of Table 1's delays) add about 600 cycles at
-//!   25.8 pJ, about 16 nJ: about 201 nJ before any clock-on stall or link,
-//!   +1.3% of the paper's. The rest of the model's 217 nJ is clock-on
-//!   waiting (about 13 nJ) and links (2.5 nJ).
-//!   The power (+13.8%) is this energy times a throughput 4.1% above the
-//!   paper's (146 cycles per block against 152).
+//!   block. No-merge's 39 cores execute about 3,400 cycles per block
+//!   (Table 1's delays; nothing for the ShiftRows fused with SubBytes) at
+//!   49.6 pJ (Table 3: 59.5 mW at 1.2 GHz), and their NOPs (Table 4's
+//!   shares) add about 600 cycles at 25.8 pJ: the rest of the model's
+//!   200.4 nJ is clock-on waiting and links (2.5 nJ). With the ShiftRows
+//!   at 19 cycles beside SubBytes too, the executing cycles alone would be
+//!   185 nJ and the figure +9.4%. The power (+5.2%) is this energy times a
+//!   throughput 4.1% above the paper's (146 cycles per block against 152).
 //! * **Stall power (−22%), leakage (+32%) and the MergeCore (−36%): one
 //!   cause, the MergeCores' waits.** Table 4's MergeCore waits 60 of 70
 //!   cycles, 44 with the clock on and 16 halted. With the 16-cycle
@@ -139,15 +150,17 @@
 //!   model's MixColumns-4 cores write their column's two words together
 //!   at the end of their work, so its MergeCores wait once per block (18
 //!   cycles on, 40 halted). A MergeCore's missing 26 clock-on cycles × 20
-//!   cores are the whole stall gap (≈ 0.24 W) and most of the leakage
+//!   cores are more than the whole stall gap (≈ 0.23 W) and most of the leakage
 //!   excess. Writing MixColumns' output word by word as it is computed
 //!   does produce the paper's waits (stall −6.3%, leakage −1.5%, MergeCore
-//!   −16%, total +1.0%) but raises No-merge's energy to +18% (its
-//!   ShiftRows+SubBytes-8 cores then wait in many short clock-on stalls):
-//!   under one halting latency the two tables pull the clock-on/halted
-//!   split in opposite directions, and the model keeps the No-merge rule.
-//!   The paper's own MergeCore total (18.63 mW) does not match its four
-//!   components (29.24 mW); the model's 18.6 mW matches the printed one.
+//!   −16%, total +1.0%) but raises No-merge's energy by 8 points (its
+//!   ShiftRows+SubBytes-8 cores then wait in many short clock-on stalls)
+//!   and the best frequency-scaling saving to 22% (+37%): under one
+//!   halting latency the two tables pull the clock-on/halted split in
+//!   opposite directions, and the model keeps the rule that serves the
+//!   paper's headline figures. The paper's own MergeCore total (18.63 mW)
+//!   does not match its four components (29.24 mW); the model's 18.6 mW
+//!   matches the printed one.
 //! * **Communication (+10%)**: Table 4 counts each core's words in *and*
 //!   out (FinalRoundAddKey: 16 = 8 in + 8 out; MergeCore 8 long = 4 + 4),
 //!   so every link at both ends, and a long word at one tile's 12.1 mW.
@@ -155,26 +168,27 @@
 //!   The traffic agrees (656 word-ends per block against the paper's
 //!   640); the placement does not (75% of them on long links against
 //!   49%), and the two differences nearly cancel.
-//! * **Fig. 14** follows the 1.3 V figure (Fig. 14 reads 1.54 where Table
-//!   5 prints 1.55) by the stated law, energy ∝ Vdd²: 0.27 of it at
-//!   0.675 V. The paper's own end points give 0.39 / 1.54 = 0.25; the
-//!   measured AsAP2 point (608 µW at 66 MHz) is 0.19 of Table 3's energy
-//!   per cycle: the chip beats Vdd² near threshold.
-//! * **Parallel-MixColumns ≈ 2× No-merge (model 1.30×)** and **Fig. 15
-//!   (29–42% against 35–55%)**: a loop design's cores, and every online
+//! * **Fig. 14 at 0.675 V (+10.5%)** follows the 1.3 V figure (+2%) by the
+//!   stated law, energy ∝ Vdd²: 0.27 of it at 0.675 V (0.275 with the
+//!   leakage of cores halted at 66 MHz). The paper's own end points give
+//!   0.39 / 1.54 = 0.25; the measured AsAP2 point (608 µW at 66 MHz) is
+//!   0.19 of Table 3's energy per cycle: the chip beats Vdd² near
+//!   threshold.
+//! * **Parallel-MixColumns ≈ 2× No-merge (model 1.40×)** and **Fig. 15
+//!   (30–43% against 35–55%)**: a loop design's cores, and every online
 //!   engine's key-expansion cores, wait most of each block, and the model
 //!   halts their clocks 16 cycles into every wait (Table 4's latency).
-//!   Parallel-MixColumns then costs about its work: 282 nJ per block, 199
+//!   Parallel-MixColumns then costs about its work: 281 nJ per block, 199
 //!   of them executing, its 12 cores halted for about 17,000 of their
 //!   24,200 core-cycles per block. The paper's 2× (about 400 nJ) needs
 //!   about 4,500 of those halted cycles, a quarter, to run with the clock
 //!   on (25.8 pJ each).
-//! * **DVFS means (4.9% and 14.7% against 11% and 22%).** In the
+//! * **DVFS means (5.1% and 15.2% against 11% and 22%).** In the
 //!   non-unrolled designs the loop holds one block, so every core is on
 //!   the loop's critical path: slowing any core lengthens the loop, and the
 //!   re-simulation raises the clocks back (margin `k` of 2–7), leaving
 //!   little to save. The pipelined engines (Full, No-merge, Loop-unrolled
-//!   Nine) save 6–12% by frequency and 21–32% with dual supply, inside the
+//!   Nine) save 6–12% by frequency and 21–34% with dual supply, inside the
 //!   talk's ranges.
 //!
 //! ## Table 5's host row
