@@ -256,7 +256,7 @@ impl Layout {
 /// The design as a layered left-to-right SVG graph: actors as boxes
 /// coloured by kind (cores) or ovals (input/output), state edges solid,
 /// key edges dashed, loop-back edges curving underneath. A chain too long
-/// for [`MAX_W`] wraps into bands read top to bottom (an edge into the next
+/// for 1100 px wraps into bands read top to bottom (an edge into the next
 /// band runs down the gap between them), so the graph is drawn at its own
 /// size with readable labels. `id` makes the arrow marker's id unique in a
 /// page.
