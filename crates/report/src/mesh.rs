@@ -87,7 +87,7 @@ fn crop_map(svg: &str, m: &aesflow_array::Mapping) -> String {
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
-    let h = (20 + 20 + rows * 64 + 20).max(20 + 20 + kinds.len() as u32 * 20 + 20);
+    let h = (20 + 20 + rows * 64 + 6).max(20 + 20 + kinds.len() as u32 * 20 + 6);
     let Some(open_end) = svg.find('>') else {
         return svg.to_string();
     };
