@@ -87,7 +87,7 @@ fn crop_map(svg: &str, m: &aesflow_array::Mapping) -> String {
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
-    let h = (20 + 20 + rows * 64 + 20).max(20 + 20 + kinds.len() as u32 * 20 + 20);
+    let h = (20 + 20 + rows * 64 + 6).max(20 + 20 + kinds.len() as u32 * 20 + 6);
     let Some(open_end) = svg.find('>') else {
         return svg.to_string();
     };
@@ -256,7 +256,7 @@ impl Layout {
 /// The design as a layered left-to-right SVG graph: actors as boxes
 /// coloured by kind (cores) or ovals (input/output), state edges solid,
 /// key edges dashed, loop-back edges curving underneath. A chain too long
-/// for [`MAX_W`] wraps into bands read top to bottom (an edge into the next
+/// for 1100 px wraps into bands read top to bottom (an edge into the next
 /// band runs down the gap between them), so the graph is drawn at its own
 /// size with readable labels. `id` makes the arrow marker's id unique in a
 /// page.
@@ -427,4 +427,66 @@ pub fn section(c: &Collected) -> String {
     }
     s.push_str("</section>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attr(svg: &str, key: &str) -> f64 {
+        svg.split(&format!(" {key}=\""))
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("the attribute")
+    }
+
+    /// Every graph fits [`MAX_W`] (long chains wrap into bands), and on
+    /// every map each kind of core has a colour of its own, apart from the
+    /// others (at least 50 apart in sRGB).
+    #[test]
+    fn graphs_wrap_and_kinds_have_distinct_colours() {
+        let all = draw_all(&|_, _, _| {}).unwrap();
+        assert_eq!(all.len(), 16);
+        let mut banded = 0;
+        for d in &all {
+            let w = attr(&d.graph_svg, "width");
+            assert!(w <= MAX_W, "{:?} {:?}: {w} px", d.engine, d.expansion);
+            if attr(&d.graph_svg, "height") > 2.0 * (NODE_H + GAP_Y) * 4.0 {
+                banded += 1;
+            }
+            let mut kinds: Vec<(String, String)> = d
+                .map_svg
+                .split("<title>")
+                .skip(1)
+                .filter_map(|t| {
+                    let t = t.split("</title>").next()?;
+                    let kind = t.rsplit_once(" (")?.1.trim_end_matches(')');
+                    Some((kind.to_string(), svg::kind_colour(kind)))
+                })
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            let rgb = |c: &str| -> [f64; 3] {
+                let c = c.strip_prefix('#').expect("a hex colour");
+                [0, 2, 4].map(|i| f64::from(u8::from_str_radix(&c[i..i + 2], 16).unwrap()))
+            };
+            for (i, a) in kinds.iter().enumerate() {
+                for b in &kinds[..i] {
+                    let (p, q) = (rgb(&a.1), rgb(&b.1));
+                    let dist = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f64>().sqrt();
+                    assert!(
+                        dist >= 50.0,
+                        "{:?}: {} and {} look alike ({} and {})",
+                        d.engine,
+                        a.0,
+                        b.0,
+                        a.1,
+                        b.1
+                    );
+                }
+            }
+        }
+        assert!(banded >= 4, "the long engines wrap into bands");
+    }
 }
