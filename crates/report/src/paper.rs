@@ -54,7 +54,23 @@ pub fn summary(c: &Collected) -> String {
             ),
         ],
     );
+    // Exceptions are numbered in the target column; their reasons follow
+    // the table.
+    let mut notes = String::new();
+    let mut n = 0;
     for ch in &c.study.checks {
+        let mark = match &ch.note {
+            Some(note) => {
+                n += 1;
+                notes.push_str(&format!(
+                    "<li><b>{}</b>: {}</li>",
+                    esc(&ch.figure),
+                    esc(note)
+                ));
+                format!(" [{n}]")
+            }
+            None => String::new(),
+        };
         t.rows.push(vec![
             Cell::text(&ch.figure),
             Cell::num(ch.paper, 3),
@@ -63,7 +79,7 @@ pub fn summary(c: &Collected) -> String {
             Cell::err(Some(ch.error())),
             Cell::text(match ch.tolerance {
                 Some(tol) => format!(
-                    "±{:.0}% {}",
+                    "±{:.0}% {}{mark}",
                     100.0 * tol,
                     if ch.ok() { "met" } else { "MISSED" }
                 ),
@@ -71,8 +87,16 @@ pub fn summary(c: &Collected) -> String {
             }),
         ]);
     }
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p>Every figure is held to 10&nbsp;% of the paper except these documented \
+             exceptions [n], each held to its own band:</p><ol class=\"notes\">{notes}</ol>"
+        )
+    };
     format!(
-        "<section id=\"summary\"><h2>1. Model beside paper</h2>{}{}<p>Reproduce: {} \
+        "<section id=\"summary\"><h2>1. Model beside paper</h2>{}{}{notes}<p>Reproduce: {} \
          (its first table).</p></section>\n",
         colour_key(),
         t.render(),
