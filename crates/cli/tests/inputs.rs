@@ -125,11 +125,19 @@ fn fifo_and_dev_stdin_inputs_are_read_once() {
             let _ = fs::remove_file(&back);
             let w = feed(&fifo, fs::read(ct).unwrap());
             let target = if to_file { s(&back) } else { "-" };
-            let o = run(Command::new(BIN)
+            // Bounded: a second open of the FIFO would wait for a writer
+            // forever.
+            let c = Command::new(BIN)
                 .arg("decrypt")
                 .args(&args)
                 .args(["-o", target])
-                .arg(&fifo));
+                .arg(&fifo)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let o = wait_bounded(c, Duration::from_secs(60), what);
             w.join().unwrap();
             assert!(o.status.success(), "{what} from a FIFO: {}", err(&o));
             let got = if to_file {
