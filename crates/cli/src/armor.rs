@@ -14,9 +14,9 @@
 //! read, so junk armor costs no more than junk binary input.
 
 use crate::stdio::Counted;
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::ProgressFn;
-use aesflow_engine::files::{self, Job, JobOptions, KeyMaterial, Operation, Report};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::ProgressFn;
+use aesflow_format::files::{self, Job, JobOptions, KeyMaterial, Operation, Report};
 use anyhow::{Result, anyhow, bail};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::time::Instant;
@@ -343,7 +343,7 @@ pub fn run_job(
     let mut br = BufReader::new(raw_in);
     let head = br.fill_buf()?;
     let (empty, armored_in) = (head.is_empty(), head.starts_with(BEGIN.as_bytes()));
-    let passphrase_file = head.starts_with(aesflow_engine::passphrase::MAGIC);
+    let passphrase_file = head.starts_with(aesflow_format::passphrase::MAGIC);
     let armored_in = armored_in && !opts.encrypt;
     let mut input: Box<dyn Read> = if empty {
         // End of input already seen: a terminal's Ctrl-D is not repeated.
@@ -358,7 +358,7 @@ pub fn run_job(
         Some(f) => Box::new(io::BufWriter::new(f.file())),
         None => Box::new(Counted(io::stdout().lock())),
     };
-    let hint = |e: aesflow_engine::Error| -> anyhow::Error {
+    let hint = |e: aesflow_format::Error| -> anyhow::Error {
         let key_given = matches!(
             op,
             Operation::Cobblestone {
@@ -366,7 +366,7 @@ pub fn run_job(
                 ..
             }
         );
-        if matches!(e, aesflow_engine::Error::WrongKey) && key_given && passphrase_file {
+        if matches!(e, aesflow_format::Error::WrongKey) && key_given && passphrase_file {
             anyhow!(
                 "this file was encrypted with a passphrase (it starts with the AESFLOWP \
                  header): use --passphrase instead of a key"

@@ -8,9 +8,9 @@
 
 use crate::armor;
 use crate::text_out::hex;
-use aesflow_engine::cobblestone::{self, CHUNK_SIZE, MIN_CIPHERTEXT, PREFIX_SIZE, SALT_SIZE};
-use aesflow_engine::passphrase::{HEADER_SIZE, Header, KdfLimits, MAGIC};
-use aesflow_engine::raw::SALTED_MAGIC;
+use aesflow_format::cobblestone::{self, CHUNK_SIZE, MIN_CIPHERTEXT, PREFIX_SIZE, SALT_SIZE};
+use aesflow_format::passphrase::{HEADER_SIZE, Header, KdfLimits, MAGIC};
+use aesflow_format::raw::SALTED_MAGIC;
 use anyhow::{Result, anyhow};
 use serde::Serialize;
 use std::io::Read;

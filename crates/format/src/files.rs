@@ -566,65 +566,6 @@ fn process(
     }
 }
 
-/// Where the demo and the file benchmark put their files: `/dev/shm` if it
-/// is a writable directory (tmpfs: measures the engine, not a disk), else
-/// the system temporary directory.
-pub fn scratch_dir() -> std::path::PathBuf {
-    let shm = std::path::Path::new("/dev/shm");
-    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    }
-}
-
-/// The demo's file round trip: `size` bytes of built-in data encrypted to a
-/// file in a temporary directory and decrypted back, on all cores; returns
-/// the two reports (the data is compared). The directory is made in
-/// [`scratch_dir`] (`/dev/shm` when present): the demo shows
-/// the engine's speed, not the disk's (on a disk the output's `fsync`
-/// dominates).
-pub fn demo_round_trip(size: usize) -> Result<(Report, Report)> {
-    let base = scratch_dir();
-    let dir = tempfile::Builder::new()
-        .prefix("aesflow-demo-")
-        .tempdir_in(&base)
-        .map_err(|e| {
-            Error::io(
-                format!("creating a temporary directory in {}", base.display()),
-                e,
-            )
-        })?;
-    let input = dir.path().join("demo.bin");
-    let data: Vec<u8> = (0..size)
-        .map(|i| (i % 251) as u8 ^ (i >> 12) as u8)
-        .collect();
-    std::fs::write(&input, &data).map_err(|e| Error::io("writing demo data", e))?;
-    let op = Operation::Cobblestone {
-        suite: Suite::Cobblestone256,
-        context: b"aesflow demo".to_vec(),
-        key: KeyMaterial::Key(Zeroizing::new(vec![0x5c; 32])),
-    };
-    let pool = Pool::global();
-    let enc = dir.path().join("demo.bin.cob");
-    let back = dir.path().join("demo.out");
-    let j1 = Job {
-        input: Some(input),
-        output: Some(enc.clone()),
-    };
-    let r1 = run_job(pool, &op, &j1, true, false)?;
-    let j2 = Job {
-        input: Some(enc),
-        output: Some(back.clone()),
-    };
-    let r2 = run_job(pool, &op, &j2, false, false)?;
-    let got = std::fs::read(&back).map_err(|e| Error::io("reading demo output", e))?;
-    if got != data {
-        return Err(Error::InvalidInput("demo round trip: data differs".into()));
-    }
-    Ok((r1, r2))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
