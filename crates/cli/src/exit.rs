@@ -34,11 +34,13 @@ pub const HELP: &str = "\
 Exit status:
   0    success
   1    error (I/O, missing input, bad key file, ...)
-  2    usage error (unknown option or bad value)
+  2    usage error (unknown option, bad value, inputs and outputs that
+       do not pair)
   3    authentication failed: wrong key, passphrase or context, or the data
        is corrupted, truncated or tampered with
   4    not an aesflow/openssl file, or its header is refused (unknown
-       version, Argon2id parameters beyond --kdf-max-memory-kib)
+       version, Argon2id parameters beyond the limits that
+       --kdf-max-memory-kib raises)
   5    output refused: exists (no --force), directory, special file, or
        the input itself
   6    refused for safety: ciphertext to a terminal, or a variable-time
