@@ -140,7 +140,7 @@ fn every_exit_status_of_the_table() {
         assert_eq!(code, Some(6));
     }
     // 130: SIGINT while reading stdin (a pipe that stays open).
-    let mut c = bin()
+    let c = bin()
         .args(["encrypt", "-k", key, "-o", s(&d.p.join("o.cob"))])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
