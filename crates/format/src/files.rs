@@ -14,7 +14,9 @@
 //!   plaintext was written: the command then exits non-zero and the
 //!   partial output must be discarded.
 //! * Regular input files are processed with positional I/O from all
-//!   workers ([`cobblestone::encrypt_file`]); pipes are streamed.
+//!   workers ([`cobblestone::encrypt_file`]), up to the length they had at
+//!   the start; a file whose size changed by the end is an error (no
+//!   output), never an output cut at the old size. Pipes are streamed.
 //! * A passphrase header's Argon2id parameters are checked against
 //!   [`KdfLimits`] before any work, and one derivation runs at a time, so a
 //!   crafted file (or many inputs at once) cannot exhaust memory.
@@ -407,6 +409,23 @@ fn process_salted(
     })
 }
 
+/// The error for a regular input file that is no longer `len` bytes long
+/// after it was read by length (grown or shrunk meanwhile: the output
+/// would be cut at, or padded to, its old size).
+fn same_size(f: &File, len: u64) -> Result<()> {
+    let now = f
+        .metadata()
+        .map_err(|e| Error::io("reading input", e))?
+        .len();
+    if now == len {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "the input changed size while being read ({len} bytes at the start, {now} at \
+         the end); nothing was written: run again once it is complete"
+    )))
+}
+
 /// Whether a regular input file starts with the passphrase header's magic.
 fn starts_with_passphrase_magic(f: &Option<File>) -> bool {
     use std::os::unix::fs::FileExt;
@@ -490,6 +509,7 @@ fn process(
                         .map_err(|e| Error::io("writing output", e))?;
                 }
                 cobblestone::encrypt_file(pool, &keys, f, *len, o.file(), hlen, prog)?;
+                same_size(f, *len)?;
                 *len
             }
             _ => with_writer(out, |w| {
@@ -507,7 +527,7 @@ fn process(
                 let ct_len = len
                     .checked_sub(hlen)
                     .ok_or(Error::Truncated(crate::cobblestone::TOO_SHORT))?;
-                cobblestone::decrypt_file(
+                let pt = cobblestone::decrypt_file(
                     pool,
                     suite,
                     &input_key,
@@ -518,7 +538,9 @@ fn process(
                     o.file(),
                     prog,
                 )
-                .map_err(pw)?
+                .map_err(pw)?;
+                same_size(f, *len)?;
+                pt
             }
             _ => {
                 if let Src::File(f, _, true) = src {
@@ -541,5 +563,27 @@ fn process(
             }
         };
         Ok((hlen + cobblestone::ciphertext_len(pt), pt, op_name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_size_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, [1u8; 100]).unwrap();
+        let f = File::open(&p).unwrap();
+        assert!(same_size(&f, 100).is_ok());
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(b"more")
+            .unwrap();
+        let e = same_size(&f, 100).unwrap_err().to_string();
+        assert!(e.contains("changed size") && e.contains("104"), "{e}");
     }
 }

@@ -76,11 +76,15 @@ impl KdfParams {
 }
 
 /// The ceiling a decryption puts on a header's Argon2id parameters, so
-/// that a crafted or damaged header cannot make the reader allocate
-/// gigabytes or spin for minutes before "wrong passphrase". The default
-/// admits 16 times this tool's default memory (1 GiB), 16 passes and 16
-/// lanes; a file made with more needs the limit raised explicitly
-/// (`aesflow decrypt --kdf-max-memory-kib`).
+/// that a crafted or damaged header cannot make the reader allocate more
+/// than a modest amount of memory or spin for long before "wrong
+/// passphrase". The default admits 256 MiB (4 times this tool's default
+/// memory), 16 passes, 16 lanes, and at most 1 GiB·pass of work (memory
+/// times passes: 256 MiB × 4 passes, or 64 MiB × 16): about 2 s of
+/// Argon2id on one core of a current x86 CPU (the `argon2` crate fills the
+/// lanes one after another). A file made with more needs the limits
+/// raised explicitly (`aesflow decrypt --kdf-max-memory-kib`, which raises
+/// the work limit with it: [`KdfLimits::with_memory`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KdfLimits {
     /// Largest memory cost accepted, in KiB.
@@ -89,28 +93,79 @@ pub struct KdfLimits {
     pub max_iterations: u32,
     /// Largest number of lanes accepted.
     pub max_parallelism: u32,
+    /// Largest work accepted: memory (KiB) times passes.
+    pub max_work_kib: u64,
 }
+
+/// The passes over the largest admitted memory that the work limit
+/// allows ([`KdfLimits::with_memory`]).
+pub const WORK_PASSES: u64 = 4;
 
 impl Default for KdfLimits {
     fn default() -> Self {
         KdfLimits {
-            max_memory_kib: 1024 * 1024,
+            max_memory_kib: 256 * 1024,
             max_iterations: 16,
             max_parallelism: 16,
+            max_work_kib: 256 * 1024 * WORK_PASSES,
         }
     }
 }
 
+impl KdfLimits {
+    /// The default limits with the memory ceiling set to `kib`, and the
+    /// work ceiling to [`WORK_PASSES`] passes over it (never below the
+    /// default's).
+    pub fn with_memory(kib: u32) -> Self {
+        let d = KdfLimits::default();
+        KdfLimits {
+            max_memory_kib: kib,
+            max_work_kib: d.max_work_kib.max(u64::from(kib) * WORK_PASSES),
+            ..d
+        }
+    }
+
+    /// The default limits, raised where needed to admit `p` (an encryption
+    /// checks its own parameters with these).
+    pub fn at_least(p: &KdfParams) -> Self {
+        let d = KdfLimits::default();
+        KdfLimits {
+            max_memory_kib: d.max_memory_kib.max(p.memory_kib),
+            max_iterations: d.max_iterations.max(p.iterations),
+            max_parallelism: d.max_parallelism.max(p.parallelism),
+            max_work_kib: d.max_work_kib.max(p.work_kib()),
+        }
+    }
+}
+
+/// A memory size for messages: whole MiB when it is one, else KiB (a
+/// limit one KiB above another must not read as the same number).
+pub fn memory_text(kib: u64) -> String {
+    if kib.is_multiple_of(1024) {
+        format!("{} MiB", kib / 1024)
+    } else {
+        format!("{kib} KiB")
+    }
+}
+
 impl KdfParams {
+    /// The work: memory (KiB) times passes.
+    pub fn work_kib(&self) -> u64 {
+        u64::from(self.memory_kib) * u64::from(self.iterations)
+    }
+
     /// Refuse parameters beyond `limits` (a decryption's ceiling).
     pub fn check_limits(&self, limits: &KdfLimits) -> Result<()> {
+        let raise = |kib: u64| {
+            format!("raise the limit with --kdf-max-memory-kib {kib} if you trust this file")
+        };
         if self.memory_kib > limits.max_memory_kib {
             return Err(Error::KdfLimit(format!(
-                "the passphrase header asks Argon2id for {} MiB of memory, above the \
-                 limit of {} MiB (raise it with --kdf-max-memory-kib {} if you trust this file)",
-                self.memory_kib / 1024,
-                limits.max_memory_kib / 1024,
-                self.memory_kib
+                "the passphrase header asks Argon2id for {} of memory, above the \
+                 limit of {} ({})",
+                memory_text(self.memory_kib.into()),
+                memory_text(limits.max_memory_kib.into()),
+                raise(self.memory_kib.into())
             )));
         }
         if self.iterations > limits.max_iterations || self.parallelism > limits.max_parallelism {
@@ -118,6 +173,17 @@ impl KdfParams {
                 "the passphrase header asks Argon2id for {} passes and {} lanes, above the \
                  limits of {} and {}",
                 self.iterations, self.parallelism, limits.max_iterations, limits.max_parallelism
+            )));
+        }
+        if self.work_kib() > limits.max_work_kib {
+            return Err(Error::KdfLimit(format!(
+                "the passphrase header asks Argon2id for {} passes over {}, more work \
+                 than the limit of {} passes over {} ({})",
+                self.iterations,
+                memory_text(self.memory_kib.into()),
+                WORK_PASSES,
+                memory_text(limits.max_work_kib / WORK_PASSES),
+                raise(self.work_kib().div_ceil(WORK_PASSES))
             )));
         }
         Ok(())
@@ -167,6 +233,12 @@ impl Header {
 
     /// Parse a header (the first [`HEADER_SIZE`] bytes of `b`).
     pub fn parse(b: &[u8]) -> Result<Self> {
+        if b.len() < HEADER_SIZE && b.starts_with(MAGIC) {
+            return Err(Error::BadHeader(format!(
+                "the passphrase header is truncated ({} of its {HEADER_SIZE} bytes)",
+                b.len()
+            )));
+        }
         if b.len() < HEADER_SIZE || &b[..8] != MAGIC {
             return Err(Error::BadHeader(
                 "not an aesflow passphrase file (no AESFLOWP header); \
@@ -199,8 +271,11 @@ impl Header {
         })
     }
 
-    /// The Cobblestone input key for `passphrase`.
+    /// The Cobblestone input key for `passphrase`. Argon2id's memory is
+    /// allocated here, fallibly: memory the system cannot give (a
+    /// `ulimit -v`, a full machine) is an error, not an abort.
     pub fn derive_key(&self, passphrase: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+        use zeroize::Zeroize;
         let p = &self.params;
         let params = argon2::Params::new(
             p.memory_kib,
@@ -209,10 +284,112 @@ impl Header {
             Some(self.suite.key_len()),
         )
         .map_err(|e| Error::BadHeader(format!("Argon2id parameters: {e}")))?;
+        let mut blocks: Vec<argon2::Block> = Vec::new();
+        blocks
+            .try_reserve_exact(params.block_count())
+            .map_err(|_| {
+                Error::io(
+                    format!(
+                        "Argon2id needs {} of memory",
+                        memory_text(params.block_count() as u64)
+                    ),
+                    std::io::Error::new(
+                        std::io::ErrorKind::OutOfMemory,
+                        "the system cannot provide it (see ulimit -v)",
+                    ),
+                )
+            })?;
+        blocks.resize(params.block_count(), argon2::Block::default());
         let a = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
         let mut key = Zeroizing::new(vec![0u8; self.suite.key_len()]);
-        a.hash_password_into(passphrase, &self.salt, &mut key)
-            .map_err(|e| Error::InvalidInput(format!("Argon2id: {e}")))?;
+        let r = a.hash_password_into_with_memory(passphrase, &self.salt, &mut key, &mut blocks);
+        blocks.iter_mut().for_each(Zeroize::zeroize);
+        r.map_err(|e| Error::InvalidInput(format!("Argon2id: {e}")))?;
         Ok(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(memory_kib: u32, iterations: u32, parallelism: u32) -> KdfParams {
+        KdfParams {
+            memory_kib,
+            iterations,
+            parallelism,
+        }
+    }
+
+    #[test]
+    fn default_limits_bound_memory_and_work() {
+        let d = KdfLimits::default();
+        let ok = |p: KdfParams, l: &KdfLimits| p.check_limits(l).is_ok();
+        // The worst admitted: 256 MiB x 4 passes, 64 MiB x 16, 16 lanes.
+        assert!(ok(params(256 << 10, 4, 16), &d));
+        assert!(ok(params(64 << 10, 16, 16), &d));
+        assert!(ok(KdfParams::default(), &d));
+        // One step beyond, on each axis.
+        for p in [
+            params((256 << 10) + 1, 1, 1),
+            params(256 << 10, 5, 1),
+            params(64 << 10, 17, 1),
+            params(8 * 17, 1, 17),
+            params(1 << 20, 16, 16),
+        ] {
+            let e = p.check_limits(&d).unwrap_err();
+            assert!(matches!(e, Error::KdfLimit(_)), "{p:?}: {e}");
+        }
+        // Raising the memory raises the work with it.
+        let raised = KdfLimits::with_memory(1 << 20);
+        assert!(ok(params(1 << 20, 4, 4), &raised));
+        assert!(!ok(params(1 << 20, 5, 4), &raised));
+        // An encryption's own parameters are always admitted.
+        let p = params(2 << 20, 20, 32);
+        assert!(ok(p, &KdfLimits::at_least(&p)));
+    }
+
+    #[test]
+    fn limit_messages_do_not_round() {
+        assert_eq!(memory_text(262_144), "256 MiB");
+        assert_eq!(memory_text(262_145), "262145 KiB");
+        let e = params(262_145, 1, 1)
+            .check_limits(&KdfLimits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("262145 KiB") && e.contains("limit of 256 MiB"),
+            "{e}"
+        );
+        assert!(e.contains("--kdf-max-memory-kib 262145"), "{e}");
+        let e = params(256 << 10, 5, 1)
+            .check_limits(&KdfLimits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--kdf-max-memory-kib 327680"), "{e}");
+    }
+
+    #[test]
+    fn a_cut_header_is_named_as_such() {
+        let h = Header::new(Suite::Cobblestone256, params(64, 1, 1))
+            .unwrap()
+            .to_bytes();
+        let e = Header::parse(&h[..37]).unwrap_err().to_string();
+        assert!(e.contains("truncated (37 of its 38 bytes)"), "{e}");
+        let e = Header::parse(b"not a header at all, not one, no sir!!")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no AESFLOWP header"), "{e}");
+    }
+
+    #[test]
+    fn derivation_matches_the_argon2_crate() {
+        let h = Header::new(Suite::Cobblestone128, params(64, 2, 2)).unwrap();
+        let got = h.derive_key(b"pw").unwrap();
+        let p = argon2::Params::new(64, 2, 2, Some(16)).unwrap();
+        let a = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, p);
+        let mut want = [0u8; 16];
+        a.hash_password_into(b"pw", &h.salt, &mut want).unwrap();
+        assert_eq!(&got[..], &want);
     }
 }
