@@ -191,7 +191,11 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
     }
     // the report holds the messages; stderr says which analyses failed
     let n = report.failed.len();
-    let place = if a.json { "\"errors\" in the report" } else { "the report" };
+    let place = if a.json {
+        "\"errors\" in the report"
+    } else {
+        "the report"
+    };
     anyhow::bail!(
         "{n} analysis error{} ({}); the messages are in {place}",
         if n == 1 { "" } else { "s" },
@@ -257,7 +261,10 @@ fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
         (Some(t), Some(m)) => {
             let m = m
                 .split_once('/')
-                .map_or_else(|| m.parse::<f64>(), |(x, y)| Ok(x.parse::<f64>()? / y.parse::<f64>()?))
+                .map_or_else(
+                    || m.parse::<f64>(),
+                    |(x, y)| Ok(x.parse::<f64>()? / y.parse::<f64>()?),
+                )
                 .unwrap_or(f64::NAN);
             format!(", {:.1} % of the maximal throughput", 100.0 * t / m)
         }
@@ -268,10 +275,21 @@ fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
         b.points.len(),
         b.evaluated,
         b.max_distributions,
-        if b.complete { String::new() } else { format!("; PARTIAL FRONT ({}){share}", b.stopped.as_deref().unwrap_or("stopped")) }
+        if b.complete {
+            String::new()
+        } else {
+            format!(
+                "; PARTIAL FRONT ({}){share}",
+                b.stopped.as_deref().unwrap_or("stopped")
+            )
+        }
     ));
     let rows = b.points.iter().map(|p| {
-        let shown = if all { p.capacities.len() } else { CAPACITIES_SHOWN };
+        let shown = if all {
+            p.capacities.len()
+        } else {
+            CAPACITIES_SHOWN
+        };
         let mut caps: Vec<String> = p
             .capacities
             .iter()
@@ -279,7 +297,10 @@ fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
             .map(|(c, n)| format!("{}={n}", short(c)))
             .collect();
         if p.capacities.len() > shown {
-            caps.push(format!("… ({} channels; --all or --json)", p.capacities.len()));
+            caps.push(format!(
+                "… ({} channels; --all or --json)",
+                p.capacities.len()
+            ));
         }
         [
             p.size.to_string(),

@@ -20,7 +20,13 @@ use common::{BIN, err, s};
 fn doc(actors: &[(String, u64, u64, u64)], channels: &[(usize, usize, u64)]) -> String {
     let mut ins = vec![0usize; actors.len()];
     let mut outs = vec![0usize; actors.len()];
-    let port = |k: usize, p: &str| if k == 0 { p.to_string() } else { format!("{p}{k}") };
+    let port = |k: usize, p: &str| {
+        if k == 0 {
+            p.to_string()
+        } else {
+            format!("{p}{k}")
+        }
+    };
     let mut ch = String::new();
     for (j, &(a, b, t)) in channels.iter().enumerate() {
         let (sp, dp) = (port(outs[a], "o"), port(ins[b], "i"));
@@ -108,7 +114,11 @@ fn analysis_errors_exit_1_with_the_report_written() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(json(&o)["failed"], serde_json::json!(["latency"]));
     // a work limit (Howard's algorithm gets no round)
-    let o = sdf(t.path(), &ring(3, 1, |i| u64::from(i == 0)), &["--max-work", "0"]);
+    let o = sdf(
+        t.path(),
+        &ring(3, 1, |i| u64::from(i == 0)),
+        &["--max-work", "0"],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     // an inconsistent graph
     let bad = doc(
@@ -126,7 +136,11 @@ fn analysis_errors_exit_1_with_the_report_written() {
     let o = sdf(t.path(), &dead, &["--latency", "a0", "a1"]);
     assert_eq!(o.status.code(), Some(1));
     // and a graph that is fine exits 0
-    let o = sdf(t.path(), &ring(3, 1, |i| u64::from(i == 0)), &["--latency", "a0", "a2"]);
+    let o = sdf(
+        t.path(),
+        &ring(3, 1, |i| u64::from(i == 0)),
+        &["--latency", "a0", "a2"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
 }
 
@@ -159,7 +173,10 @@ fn throughput_1_over_2_pow_65_minus_2_is_exact() {
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     let r = json(&o);
     assert_eq!(r["throughput"]["period"], "36893488147419103230");
-    assert_eq!(r["throughput"]["throughput_exact"], "1/36893488147419103230");
+    assert_eq!(
+        r["throughput"]["throughput_exact"],
+        "1/36893488147419103230"
+    );
 }
 
 #[test]
@@ -175,7 +192,10 @@ fn a_coprime_ring_near_2_pow_62_is_refused_by_the_step_bound() {
     let o = sdf(t.path(), &xml, &["--json"]);
     assert_eq!(o.status.code(), Some(1));
     let errors = json(&o)["errors"].to_string();
-    assert!(errors.contains("deadlock check refused: it needs at least"), "{errors}");
+    assert!(
+        errors.contains("deadlock check refused: it needs at least"),
+        "{errors}"
+    );
 }
 
 #[test]
@@ -209,7 +229,10 @@ fn a_long_critical_cycle_is_summarised_in_text_and_whole_in_json() {
         .unwrap();
     assert!(head.len() < 300, "{} bytes", head.len());
     assert!(head.contains("100000 firings, 100000 actors"), "{head}");
-    assert!(head.contains("a0 -> a1") && head.contains("a99999"), "{head}");
+    assert!(
+        head.contains("a0 -> a1") && head.contains("a99999"),
+        "{head}"
+    );
     assert!(text.len() < 20_000, "{} bytes", text.len());
     let o = sdf(t.path(), &xml, &["--json"]);
     let r = json(&o);
@@ -222,7 +245,11 @@ fn buffer_sizing_says_when_its_front_is_partial() {
     let t = tempfile::tempdir().unwrap();
     // one token on every channel but the first: one free place goes round
     let crowded = ring(50, 1, |i| u64::from(i > 0));
-    let o = sdf(t.path(), &crowded, &["--buffers", "--max-distributions", "40"]);
+    let o = sdf(
+        t.path(),
+        &crowded,
+        &["--buffers", "--max-distributions", "40"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     let text = stdout(&o);
     assert!(
@@ -230,7 +257,11 @@ fn buffer_sizing_says_when_its_front_is_partial() {
         "{text}"
     );
     assert!(text.contains("40 of at most 40 distributions"), "{text}");
-    let o = sdf(t.path(), &crowded, &["--json", "--buffers", "--max-distributions", "40"]);
+    let o = sdf(
+        t.path(),
+        &crowded,
+        &["--json", "--buffers", "--max-distributions", "40"],
+    );
     let b = &json(&o)["buffers"];
     assert_eq!(b["complete"], false);
     assert_eq!(b["evaluated"], 40);
@@ -246,5 +277,9 @@ fn buffer_sizing_says_when_its_front_is_partial() {
     let wide = ring(1_000, 1, |i| u64::from(i > 0));
     let o = sdf(t.path(), &wide, &["--buffers", "--max-work", "20000000"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(stdout(&o).contains("PARTIAL FRONT (memory limit reached"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("PARTIAL FRONT (memory limit reached"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use crate::analysis::AnalysisOptions;
 use crate::analysis::buffer::{BufferAnalysis, BufferOptions, BufferProgress, UNBOUNDED};
-use crate::rational::Rational;
 use crate::error::SdfError;
 use crate::graph::{EdgeOrigin, SdfGraph};
+use crate::rational::Rational;
 
 /// What [`analyse`] runs besides consistency, deadlock and throughput.
 #[derive(Debug, Clone, Default)]
@@ -332,7 +332,10 @@ fn buffers(
     let mut tell = |p: &BufferProgress| progress(&buffer_progress(p));
     match g.buffer_tradeoff_with_progress(opts, bopts, &mut tell) {
         Ok(b) => r.buffers = Some(buffer_report(g, &b, bopts)),
-        Err(e) => r.fail("buffer sizing", format!("buffer sizing: {}", describe(g, &e))),
+        Err(e) => r.fail(
+            "buffer sizing",
+            format!("buffer sizing: {}", describe(g, &e)),
+        ),
     }
 }
 
@@ -341,7 +344,10 @@ fn buffers(
 pub fn buffer_progress(p: &BufferProgress) -> String {
     let share = match p.max_throughput {
         Some(m) if !m.is_zero() && p.best != UNBOUNDED => {
-            format!(" ({:.1} % of the maximum)", 100.0 * p.best.to_f64() / m.to_f64())
+            format!(
+                " ({:.1} % of the maximum)",
+                100.0 * p.best.to_f64() / m.to_f64()
+            )
         }
         _ => String::new(),
     };

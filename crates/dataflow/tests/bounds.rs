@@ -84,7 +84,12 @@ fn the_step_bound_never_refuses_a_check_that_fits_its_budget() {
     // small coprime rings: the fewest steps that complete the check is the
     // smallest budget that passes (binary search); with that budget the
     // bound must not refuse, and one step less is the plain step limit
-    for (p, q, r, k) in [(7, 11, 13, 2), (97, 89, 83, 3), (1000, 999, 997, 5), (5, 3, 2, 1)] {
+    for (p, q, r, k) in [
+        (7, 11, 13, 2),
+        (97, 89, 83, 3),
+        (1000, 999, 997, 5),
+        (5, 3, 2, 1),
+    ] {
         let g = coprime_ring(p, q, r, k);
         let with = |max_work| {
             g.check_deadlock_with(&AnalysisOptions {
@@ -151,12 +156,23 @@ fn max_work_bounds_the_work_of_a_buffer_search() {
     assert!(!r.complete);
     assert_eq!(r.stopped, Some(Stop::MaxWork));
     // one evaluation over the budget at most
-    assert!(r.work > opts.max_work && r.work < opts.max_work + 5_000, "{}", r.work);
+    assert!(
+        r.work > opts.max_work && r.work < opts.max_work + 5_000,
+        "{}",
+        r.work
+    );
     assert!(r.evaluated < 100, "{}", r.evaluated);
     assert!(!r.points.is_empty());
     // with the default budget it completes
-    let full = g.buffer_tradeoff(&AnalysisOptions::sdf3(), &BufferOptions::default()).unwrap();
-    assert!(full.complete && full.evaluated >= 300, "{:?} {}", full.stopped, full.evaluated);
+    let full = g
+        .buffer_tradeoff(&AnalysisOptions::sdf3(), &BufferOptions::default())
+        .unwrap();
+    assert!(
+        full.complete && full.evaluated >= 300,
+        "{:?} {}",
+        full.stopped,
+        full.evaluated
+    );
 }
 
 #[test]
@@ -173,7 +189,11 @@ fn max_work_bounds_the_memory_of_a_combinatorial_buffer_search() {
     assert_eq!(r.stopped, Some(Stop::Memory));
     assert!(r.work <= opts.max_work);
     // one evaluation's children over the limit at most
-    assert!(r.peak_pending_values <= opts.max_work / 8 + n * n, "{}", r.peak_pending_values);
+    assert!(
+        r.peak_pending_values <= opts.max_work / 8 + n * n,
+        "{}",
+        r.peak_pending_values
+    );
 }
 
 #[test]
@@ -231,10 +251,19 @@ fn report_names_each_failed_analysis() {
     assert_eq!(r.errors.len(), 1);
     assert!(r.throughput.is_some());
     // a deadlock is an answer; the latency asked of it is not
-    let (g, _) = common::graph("dead", [("a", 1), ("b", 2)], &[(0, 1, 1, 1, 0), (1, 1, 0, 1, 0)]);
+    let (g, _) = common::graph(
+        "dead",
+        [("a", 1), ("b", 2)],
+        &[(0, 1, 1, 1, 0), (1, 1, 0, 1, 0)],
+    );
     let r = analyse(&g, Vec::new(), &AnalysisOptions::sdf3(), &ro);
     assert_eq!(r.deadlock_free, Some(false));
     assert_eq!(r.failed, vec!["latency"]);
-    let r = analyse(&g, Vec::new(), &AnalysisOptions::sdf3(), &ReportOptions::default());
+    let r = analyse(
+        &g,
+        Vec::new(),
+        &AnalysisOptions::sdf3(),
+        &ReportOptions::default(),
+    );
     assert!(r.failed.is_empty() && r.errors.is_empty());
 }

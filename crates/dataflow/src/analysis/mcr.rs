@@ -557,7 +557,12 @@ mod tests {
         // cycle 0-1: (2m)/1 = 2^65 - 2; cycle 0-1-2 carries 2^63 tokens,
         // so a value step on its last edge is (2^65 - 2) * 2^63 > 2^127
         let m = u64::MAX;
-        let edges = [e(0, 1, m, 0), e(1, 0, m, 1), e(1, 2, m, 0), e(2, 0, 0, 1 << 63)];
+        let edges = [
+            e(0, 1, m, 0),
+            e(1, 0, m, 1),
+            e(1, 2, m, 0),
+            e(2, 0, 0, 1 << 63),
+        ];
         let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
         assert_eq!(c.ratio, Rational::from_integer((1 << 65) - 2));
         assert_eq!(c.edges, vec![0, 1]);
@@ -576,7 +581,13 @@ mod tests {
         assert_eq!(big.checked_add(v(1)), None);
         assert!(I256::from_u256((1 << 127, 0)).is_none());
         let two_128 = I256::from_u256((1, 0)).unwrap();
-        assert_eq!(two_128.checked_sub(v(1)).unwrap(), I256 { hi: 0, lo: u128::MAX });
+        assert_eq!(
+            two_128.checked_sub(v(1)).unwrap(),
+            I256 {
+                hi: 0,
+                lo: u128::MAX
+            }
+        );
         assert!(v(-1).checked_sub(two_128).unwrap() < v(i128::MIN));
     }
 }
