@@ -108,9 +108,9 @@ pub struct SdfArgs {
     pub max_hsdf_nodes: u64,
     /// Work budget of the iterative analyses: steps of the deadlock check
     /// and of the latency and state-space simulations, policy rounds of
-    /// Howard's algorithm, and for --buffers the HSDF nodes and edges of
-    /// every distribution evaluated (its pending distributions may hold at
-    /// most N/8 capacities, N bytes).
+    /// Howard's algorithm; --buffers may evaluate distributions of 10 N
+    /// HSDF nodes and edges in all, and hold at most N/8 capacities (N
+    /// bytes) for those waiting.
     #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_work)]
     pub max_work: u64,
     /// Storage distributions evaluated at most by --buffers; a search
@@ -411,7 +411,7 @@ fn format_text(r: &Report, all: bool) -> String {
     line(format!(
         "graph {} ({}): {} actors, {} channels",
         short(&r.graph),
-        short(&r.file),
+        clip(&r.file),
         r.actors,
         r.channels
     ));
