@@ -36,6 +36,9 @@ const TABLE_ROWS: usize = 40;
 /// Longest name printed whole in the text report.
 pub const NAME_CHARS: usize = 60;
 
+/// Longest note or error message printed whole in the text report.
+const MESSAGE_CHARS: usize = 400;
+
 /// Longest list of actors printed whole in the text report.
 pub const LIST_ITEMS: usize = 12;
 
@@ -105,9 +108,9 @@ pub struct SdfArgs {
     pub max_hsdf_nodes: u64,
     /// Work budget of the iterative analyses: steps of the deadlock check
     /// and of the latency and state-space simulations, policy rounds of
-    /// Howard's algorithm, and for --buffers the HSDF nodes and edges of
-    /// every distribution evaluated (its pending distributions may hold at
-    /// most N/8 capacities, N bytes).
+    /// Howard's algorithm; --buffers may evaluate distributions of 10 N
+    /// HSDF nodes and edges in all, and hold at most N/8 capacities (N
+    /// bytes) for those waiting.
     #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_work)]
     pub max_work: u64,
     /// Storage distributions evaluated at most by --buffers; a search
@@ -214,6 +217,17 @@ fn short(name: &str) -> std::borrow::Cow<'_, str> {
     let head: String = name.chars().take(keep).collect();
     let tail: String = name.chars().skip(n - keep).collect();
     format!("{head}…{tail} ({n} chars)").into()
+}
+
+/// A message (a note, an error) of at most [`MESSAGE_CHARS`] characters:
+/// a longer one (it quotes names) is cut, and says so.
+fn clip(m: &str) -> std::borrow::Cow<'_, str> {
+    let n = m.chars().count();
+    if n <= MESSAGE_CHARS {
+        return m.into();
+    }
+    let head: String = m.chars().take(MESSAGE_CHARS - 40).collect();
+    format!("{head}… ({n} chars; --json has it whole)").into()
 }
 
 /// `items` joined by `sep` (names shortened), or for more than
@@ -397,7 +411,7 @@ fn format_text(r: &Report, all: bool) -> String {
     line(format!(
         "graph {} ({}): {} actors, {} channels",
         short(&r.graph),
-        short(&r.file),
+        clip(&r.file),
         r.actors,
         r.channels
     ));
@@ -406,11 +420,11 @@ fn format_text(r: &Report, all: bool) -> String {
         line("channel capacities (<bufferSize sz>) respected".into());
     }
     for w in &r.warnings {
-        line(format!("note: {w}"));
+        line(format!("note: {}", clip(w)));
     }
     if !r.consistent {
         for e in &r.errors {
-            line(format!("NOT consistent: {e}"));
+            line(format!("NOT consistent: {}", clip(e)));
         }
         return s;
     }
@@ -500,7 +514,7 @@ fn format_text(r: &Report, all: bool) -> String {
         ));
     }
     for e in &r.errors {
-        line(format!("error: {e}"));
+        line(format!("error: {}", clip(e)));
     }
     s
 }

@@ -213,6 +213,14 @@ fn long_names_are_shortened_in_text_and_whole_in_json() {
     assert!(text.contains("(100000 chars)"), "{text}");
     let o = sdf(t.path(), &xml, &["--json"]);
     assert_eq!(json(&o)["repetition_vector"][0]["name"], long.as_str());
+    // messages that quote the name are cut too (here: the rates of a
+    // channel from it contradict the graph)
+    let a = vec![(long.clone(), 3, 1, 2), ("b".to_string(), 4, 1, 1)];
+    let o = sdf(t.path(), &doc(&a, &[(0, 1, 0), (1, 0, 1)]), &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(text.contains("NOT consistent"), "{text}");
+    assert!(text.len() < 2_000, "{} bytes", text.len());
 }
 
 #[test]

@@ -20,7 +20,7 @@
 //! | throughput | [`SdfGraph::period`] (exact [`Rational`] cycles/iteration), [`SdfGraph::throughput`] (iterations/cycle), [`SdfGraph::critical_cycle`], or everything at once with [`SdfGraph::analyze_throughput`] / [`SdfGraph::analyze_throughput_with`]`(&`[`AnalysisOptions`]`)` |
 //! | HSDF | [`SdfGraph::to_hsdf`] → [`Hsdf`] (size checked first: [`SdfGraph::check_hsdf_size`]); generic max cycle ratio: [`analysis::mcr::max_cycle_ratio`] |
 //! | cross-check | [`SdfGraph::self_timed_period`] (state-space exploration, bounded) |
-//! | buffers | [`SdfGraph::buffer_tradeoff`] → storage/throughput Pareto points, [`analysis::buffer::BufferAnalysis::min_deadlock_free`] |
+//! | buffers | [`SdfGraph::buffer_tradeoff`] → storage/throughput Pareto points, [`analysis::buffer::BufferAnalysis::min_deadlock_free`]; [`SdfGraph::buffer_tradeoff_with_progress`] reports each distribution evaluated; a search stopped by a limit says which ([`analysis::buffer::Stop`]) |
 //! | latency | [`SdfGraph::latency`]`(src, dst, &opts, max_steps)` |
 //! | export | [`SdfGraph::to_dot`], [`sdf3::to_xml`], [`sdf3::to_xml_with`] (self-edges for sequential actors, [`SdfGraph::make_all_sequential`]); import: [`sdf3::from_xml`], [`sdf3::from_xml_with`] (limits, SDF3's corner cases, warnings) |
 //!
@@ -92,7 +92,14 @@
 //! * **Bounded work**: every analysis returns the exact answer or an
 //!   error; sizes are checked before allocating and all arithmetic on
 //!   clocks, tokens and cycle weights is checked ([`SdfError::Overflow`],
-//!   [`SdfError::WorkLimit`], [`SdfError::HsdfTooLarge`]).
+//!   [`SdfError::WorkLimit`], [`SdfError::HsdfTooLarge`]). Intermediates
+//!   are wide enough that an answer which fits is found: Howard's node
+//!   values are 256-bit, so a period up to 2^128 is exact. Where a lower
+//!   bound shows that the budget cannot suffice (the deadlock check on
+//!   huge coprime rates) the analysis is refused at once
+//!   ([`SdfError::WorkBound`]); buffer sizing counts its work and the
+//!   memory of its pending distributions against the same budget and
+//!   returns a partial front.
 //! * No `unsafe`; malformed XML never panics (its nesting depth is bounded
 //!   before parsing).
 
