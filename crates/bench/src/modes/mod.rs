@@ -31,6 +31,7 @@ use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
 use crate::{BenchError, Measuring, Report};
 use aesflow_cipher::KeySize;
+use aesflow_modes::gcm::FusedChoice;
 use aesflow_multistream::{Backend, MultiStream};
 use serde::Serialize;
 use std::time::Duration;
@@ -247,9 +248,16 @@ impl Run<'_> {
         let mut who: Vec<(Who, usize)> = Vec::new();
         let mut contenders: Vec<Contender<'_>> = Vec::new();
         let unit = o.xts_unit.unwrap_or(n);
-        let (f, name) = aesflow::one_stream(op, &key, n, unit)?;
-        contenders.push(f);
-        who.push((Who::Aesflow(name, 1), n));
+        let mut fused = vec![FusedChoice::Auto];
+        if matches!(op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
+            fused.extend(aesflow::GCM_VARIANTS);
+        }
+        for f in fused {
+            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, f)? {
+                contenders.push(f);
+                who.push((Who::Aesflow(name, 1), n));
+            }
+        }
         if op == ModeOp::CbcEnc {
             for &s in &o.streams {
                 contenders.push(aesflow::multistream(

@@ -18,7 +18,13 @@
 //! hand-scheduled assembly; VAES + VPCLMULQDQ on ymm or zmm registers, 16
 //! blocks a group, Karatsuba multiplication and one reduction per 4
 //! groups, aggregated over H^64..H^1; the few blocks after the last group
-//! with AES-NI). `seal_into` / `open_into` run the fused kernels from the
+//! with AES-NI). On zmm registers a second variant,
+//! [`FusedChoice::Vaes32`], runs 32 blocks a group (eight independent AES
+//! chains, one reduction per 2 groups): on a core that starts two 512-bit
+//! `VAESENC` per cycle, four chains leave half its AES throughput unused.
+//! It is chosen explicitly (the default stays the kernel's own width);
+//! `cargo bench -p aesflow-modes --bench modes_speed` and `aesflow bench
+//! --modes --mode-ops gcm-seal,gcm-open` measure both side by side. `seal_into` / `open_into` run the fused kernels from the
 //! input straight into the output. Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
@@ -121,8 +127,15 @@ pub enum FusedChoice {
     Off,
     /// AES-NI + PCLMULQDQ (error if unavailable or online key schedule).
     Aesni,
-    /// VAES + VPCLMULQDQ, AVX-512 (error if unavailable or online schedule).
+    /// VAES + VPCLMULQDQ, AVX-512, 16 blocks per group (error if
+    /// unavailable or online schedule).
     Vaes,
+    /// VAES + VPCLMULQDQ, AVX-512, 32 blocks per group: eight independent
+    /// AES chains, for cores that start two 512-bit `VAESENC` per cycle
+    /// (four chains are bound by the instruction's latency there). The
+    /// same API, results and short-message path as [`FusedChoice::Vaes`];
+    /// an error if unavailable or online schedule.
+    Vaes32,
     /// VAES + VPCLMULQDQ on 256-bit registers, AVX2 (error if unavailable
     /// or online schedule).
     Vaes256,
@@ -198,6 +211,10 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 want(Fused::Aesni, "fused AES-NI GCM kernel (needs offline keys)")?
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
+            FusedChoice::Vaes32 => want(
+                Fused::Vaes32,
+                "fused 32-block VAES GCM kernel (needs offline keys)",
+            )?,
             FusedChoice::Vaes256 => want(
                 Fused::Vaes256,
                 "fused 256-bit VAES GCM kernel (needs offline keys)",
@@ -227,12 +244,13 @@ impl<A: Borrow<Aes>> Gcm<A> {
         self.key.implementation()
     }
 
-    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`
-    /// or `"vaes+vpclmul"`.
+    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`,
+    /// `"vaes+vpclmul"` or (32 blocks per group) `"vaes+vpclmul/32"`.
     pub fn fused_kernel(&self) -> Option<&'static str> {
         self.fused.map(|f| match f {
             Fused::Aesni => "aesni+pclmul",
             Fused::Vaes => "vaes+vpclmul",
+            Fused::Vaes32 => "vaes+vpclmul/32",
             Fused::Vaes256 => "vaes256+vpclmul",
         })
     }
@@ -408,7 +426,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let mid = u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"));
         let j0 = ((hi as u128) << 64) | ((mid as u128) << 32) | 1;
         let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
-        if f == Fused::Vaes && out.len() <= kernels::SMALL_TEXT {
+        if matches!(f, Fused::Vaes | Fused::Vaes32) && out.len() <= kernels::SMALL_TEXT {
             // A short message: everything in one function, in registers.
             let (mut x, tail) = match aad.len() {
                 0..=kernels::SMALL_AAD => (None, aad),
