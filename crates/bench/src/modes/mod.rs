@@ -31,7 +31,6 @@ use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
 use crate::{BenchError, Measuring, Report};
 use aesflow_cipher::KeySize;
-use aesflow_modes::gcm::FusedChoice;
 use aesflow_multistream::{Backend, MultiStream};
 use serde::Serialize;
 use std::time::Duration;
@@ -248,12 +247,11 @@ impl Run<'_> {
         let mut who: Vec<(Who, usize)> = Vec::new();
         let mut contenders: Vec<Contender<'_>> = Vec::new();
         let unit = o.xts_unit.unwrap_or(n);
-        let mut fused = vec![FusedChoice::Auto];
-        if matches!(op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
-            fused.extend(aesflow::GCM_VARIANTS);
-        }
-        for f in fused {
-            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, f)? {
+        let variants = [aesflow::Variant::Default]
+            .into_iter()
+            .chain(aesflow::variants(op).iter().copied());
+        for v in variants {
+            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, v)? {
                 contenders.push(f);
                 who.push((Who::Aesflow(name, 1), n));
             }
