@@ -37,10 +37,7 @@
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
 //! length block (`kernels::gcm_finish`); the tag is compared as one masked
 //! 128-bit value. The streaming API and other nonce lengths keep the
-//! block-by-block state machine. Measured on the Zen 4 below (same-binary
-//! harness, best of 15, ns per message, old → new): 0 B (13-byte AAD) seal
-//! 75 → 64, open 87 → 72; 16 B 117 → 68, 125 → 72; 256 B 142 → 115, 146 → 116;
-//! 16 KiB ≈ 1190 → 1170 (within noise).
+//! block-by-block state machine.
 //!
 //! With the `vaes` kernel a short message — up to 1072 bytes of text
 //! (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
@@ -53,18 +50,12 @@
 //! for one reduction per message; decryption hashes the input beside the
 //! AES rounds. No copy of a round key or of `E(J0)` is spilled to the
 //! stack (the keys are broadcast from the schedule where each chunk uses
-//! them). Measured on the Zen 4 (same-binary harness, best of 110, ns per
-//! message, 13-byte AAD, old → new): 0 B seal 59 → 41, open 69 → 48; 16 B
-//! 67 → 55, 71 → 58; 256 B 112 → 63, 107 → 74; 1 KiB 156 → 130, 156 → 131;
-//! 16 KiB (the fused kernel, unchanged) 1199 → 1188, 1181 → 1181. With
-//! the `aesni` kernel a text up to 640 bytes skips the fused kernel
+//! them); both 512-bit fused variants use it. With the `aesni` kernel a text up to 640 bytes skips the fused kernel
 //! (`kernels::AESNI_SHORT`).
 //!
-//! Measured on an AMD EPYC (Zen 4, AVX-512 with VAES and VPCLMULQDQ),
-//! 16 KiB, 13-byte AAD, out of place, beside Intel ipsec-mb 1.3 in the
-//! same run (`aesflow bench --modes --mode-ops gcm-seal,gcm-open`): AES-128
-//! seal and open 13.2–13.3 GB/s, 1.12–1.16× ipsec-mb; AES-256 10.6–10.9
-//! GB/s, 1.04–1.17×. The README's performance section has the full table.
+//! `aesflow bench --modes --mode-ops gcm-seal,gcm-open` measures every
+//! variant beside Intel ipsec-mb in the same run; the README's performance
+//! section has the figures.
 //!
 //! # Decryption never releases unauthenticated plaintext
 //!

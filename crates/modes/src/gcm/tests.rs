@@ -212,7 +212,7 @@ fn bad_inputs_are_errors() {
 }
 
 /// The encryptor accepts AAD after an empty `update_in_place(&mut [])`,
-/// as the decryptor does after `update(&[])` (it used to refuse), and the
+/// as the decryptor does after `update(&[])`, and the
 /// tags agree with the one-shot seal; AAD after real data is refused by
 /// both.
 #[test]

@@ -224,10 +224,8 @@ pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
 /// The longest text a one-shot message with the `aesni` fused kernel
 /// sends straight to [`gcm_finish`] (no fused groups; the assembly kernel's
 /// per-call table of keys and powers, built and wiped, costs more than its
-/// interleaving gains on a few groups). Measured on the Zen 4 (same-binary
-/// harness, best of 130, ns per message, 13-byte AAD, old → new): 256 B
-/// seal 145 → 108, open 158 → 121; 512 B 184 → 163, 194 → 177; 640 B 204 →
-/// 192, 213 → 204; 768 B even; 1 KiB 5–7 % slower (so not).
+/// interleaving gains on a few groups; from about 768 bytes on, the
+/// groups win).
 pub(crate) const AESNI_SHORT: usize = 640;
 
 /// The end of a one-shot GCM message after the fused kernel's groups
