@@ -4,9 +4,12 @@
 //! `cargo bench -p aesflow-modes --bench modes_speed` then
 //! `openssl speed -evp aes-128-xts -bytes 16384 -seconds 1` (and -ctr, -gcm,
 //! `-cbc -decrypt`), and report ratios. GCM open is measured as
-//! (seal + open of the same buffer) − seal, so no copy is timed.
+//! (seal + open of the same buffer) − seal, so no copy is timed; each GCM
+//! variant the kernel's width has (the `vaes` kernel: 16- and 32-block
+//! groups) gets its own line.
 
 use aesflow_cipher::{Aes, KeyExpansion, kernel_by_name};
+use aesflow_modes::gcm::{FusedChoice, GcmOptions};
 use aesflow_modes::{Gcm, Xts};
 use std::time::Instant;
 fn best(mut f: impl FnMut()) -> f64 {
@@ -22,7 +25,7 @@ fn best(mut f: impl FnMut()) -> f64 {
 }
 fn main() {
     let mut buf = vec![7u8; 16384];
-    for name in ["aesni", "vaes256", "vaes"] {
+    for name in ["aesni", "vaes256", "vaes", "vaes-vtweak"] {
         let Ok(k) = kernel_by_name(name) else {
             println!("{name}: not available on this CPU");
             continue;
@@ -67,6 +70,33 @@ fn main() {
                 gcm.fused_kernel().unwrap_or("-"),
                 tc / tx
             );
+            let variants: &[FusedChoice] = match name {
+                "vaes" => &[FusedChoice::Vaes32],
+                _ => &[],
+            };
+            for &fused in variants {
+                let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
+                    continue;
+                };
+                let tg = best(|| {
+                    gcm.seal_in_place_detached(&[0; 12], b"0123456789abc", &mut buf)
+                        .unwrap();
+                });
+                let tso = best(|| {
+                    let tag = gcm
+                        .seal_in_place_detached(&[0; 12], b"0123456789abc", &mut buf)
+                        .unwrap();
+                    gcm.open_in_place_detached(&[0; 12], b"0123456789abc", &mut buf, &tag)
+                        .unwrap();
+                });
+                println!(
+                    "{name:8} AES-{}: gcm-seal {:.2} gcm-open {:.2} [{}]",
+                    kl * 8,
+                    g(tg),
+                    g(tso - tg),
+                    gcm.fused_kernel().unwrap_or("-"),
+                );
+            }
         }
     }
 }

@@ -243,7 +243,12 @@ fn cavp_gcm() {
         &files,
     );
     // Every fused kernel and GHASH backend available, forced.
-    for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
+    for fused in [
+        FusedChoice::Aesni,
+        FusedChoice::Vaes256,
+        FusedChoice::Vaes,
+        FusedChoice::Vaes32,
+    ] {
         let opts = GcmOptions { ghash: None, fused };
         if Gcm::with_options(&aes(&[0; 16], best, KeyExpansion::Offline), opts).is_ok() {
             run_gcm(best, KeyExpansion::Offline, opts, 2, &files);

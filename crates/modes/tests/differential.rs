@@ -209,6 +209,7 @@ fn gcm_matches_rustcrypto_and_streams() {
         FusedChoice::Aesni,
         FusedChoice::Vaes256,
         FusedChoice::Vaes,
+        FusedChoice::Vaes32,
     ] {
         for ghash in aesflow_modes::gcm::GhashImpl::ALL {
             variants.push((
@@ -325,7 +326,12 @@ fn gcm_matches_rustcrypto_and_streams() {
 fn gcm_fused_group_boundaries() {
     let mut rng = Rng(0x5eed_0f6c);
     let deltas = [-17isize, -16, -15, -1, 0, 1, 15, 16, 17];
-    for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
+    for fused in [
+        FusedChoice::Aesni,
+        FusedChoice::Vaes256,
+        FusedChoice::Vaes,
+        FusedChoice::Vaes32,
+    ] {
         for klen in [16usize, 32] {
             let key = rng.bytes(klen);
             let a = aes(&key, detect_best(), KeyExpansion::Offline);

@@ -23,17 +23,53 @@ fn size_of(key: &[u8]) -> KeySize {
     KeySize::from_bits(key.len() * 8).expect("a benchmark key")
 }
 
+/// Which code path a one-stream row runs: the default, or a variant
+/// measured beside it (a row of its own, where this CPU runs it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Variant {
+    /// The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs),
+    /// GCM with its automatic fused kernel.
+    Default,
+    /// GCM with this fused kernel.
+    Gcm(aesflow_modes::gcm::FusedChoice),
+    /// XTS on this kernel.
+    XtsKernel(&'static str),
+}
+
+/// The variants measured beside the default for `op`.
+pub(crate) fn variants(op: ModeOp) -> &'static [Variant] {
+    match op {
+        ModeOp::GcmSeal | ModeOp::GcmOpen => {
+            &[Variant::Gcm(aesflow_modes::gcm::FusedChoice::Vaes32)]
+        }
+        ModeOp::XtsEnc | ModeOp::XtsDec => &[Variant::XtsKernel("vaes-vtweak")],
+        _ => &[],
+    }
+}
+
 /// `aesflow-modes` on one stream of `n` bytes (XTS: data units of
-/// `xts_unit` bytes, one if `xts_unit >= n`); returns the contender and its
-/// implementation name (`modes/<kernel>`).
+/// `xts_unit` bytes, one if `xts_unit >= n`) as `variant` runs it; returns
+/// the contender and its implementation name (`modes/<kernel>`), or `None`
+/// if the variant is not available here.
 pub(crate) fn one_stream(
     op: ModeOp,
     key: &[u8],
     n: usize,
     xts_unit: usize,
-) -> Result<(Contender<'static>, String), BenchError> {
-    // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
-    let kernel = aesflow_cipher::default_kernel().map_err(setup)?;
+    variant: Variant,
+) -> Result<Option<(Contender<'static>, String)>, BenchError> {
+    let kernel = match variant {
+        Variant::XtsKernel(name) => match aesflow_cipher::kernel_by_name(name) {
+            Ok(k) if k.is_available() => k,
+            _ => return Ok(None),
+        },
+        // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
+        _ => aesflow_cipher::default_kernel().map_err(setup)?,
+    };
+    let fused = match variant {
+        Variant::Gcm(f) => f,
+        _ => aesflow_modes::gcm::FusedChoice::Auto,
+    };
     let aes = Aes::with_kernel(key, kernel, KeyExpansion::Offline).map_err(setup)?;
     let name = format!("modes/{}", aes.kernel().name());
     let mut buf = vec![0u8; n];
@@ -66,10 +102,13 @@ pub(crate) fn one_stream(
                 };
                 r.expect("data units of 16 bytes or more");
             });
-            return Ok((f, name));
+            return Ok(Some((f, name)));
         }
         ModeOp::GcmSeal | ModeOp::GcmOpen => {
-            let gcm = aesflow_modes::Gcm::from_aes(aes);
+            let opts = aesflow_modes::gcm::GcmOptions { ghash: None, fused };
+            let Ok(gcm) = aesflow_modes::Gcm::with_options(aes, opts) else {
+                return Ok(None);
+            };
             let name = match gcm.fused_kernel() {
                 Some(f) => format!("modes/{f}"),
                 None => format!(
@@ -109,10 +148,10 @@ pub(crate) fn one_stream(
                     .expect("authentic");
                 })
             };
-            return Ok((f, name));
+            return Ok(Some((f, name)));
         }
     };
-    Ok((f, name))
+    Ok(Some((f, name)))
 }
 
 /// CBC encryption of `streams` streams of `n` bytes each (each buffer

@@ -247,9 +247,15 @@ impl Run<'_> {
         let mut who: Vec<(Who, usize)> = Vec::new();
         let mut contenders: Vec<Contender<'_>> = Vec::new();
         let unit = o.xts_unit.unwrap_or(n);
-        let (f, name) = aesflow::one_stream(op, &key, n, unit)?;
-        contenders.push(f);
-        who.push((Who::Aesflow(name, 1), n));
+        let variants = [aesflow::Variant::Default]
+            .into_iter()
+            .chain(aesflow::variants(op).iter().copied());
+        for v in variants {
+            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, v)? {
+                contenders.push(f);
+                who.push((Who::Aesflow(name, 1), n));
+            }
+        }
         if op == ModeOp::CbcEnc {
             for &s in &o.streams {
                 contenders.push(aesflow::multistream(

@@ -9,24 +9,16 @@
 //!   stored, or the reversed online schedule with `AESIMC` applied to the
 //!   middle round keys.
 //! * Counter mode is fused: counters are generated in registers, encrypted
-//!   and XORed with the data in one pass — one dword add per block on a
-//!   register of counters in byte order carried across the loop while no
-//!   counter carries out of its last byte, a branch-free 128-bit increment
-//!   and byte swap where one does (`x86::v128::Ctr`).
+//!   and XORed with the data in one pass; each block's counter is a
+//!   branch-free 128-bit increment and byte swap (`x86::v128::Ctr`), so no
+//!   branch depends on the counter (an IV may be secret in a protocol).
 //! * XTS: the tweaks a serial chain of doublings on general-purpose
 //!   registers, two groups of eight ahead, one doubling after each of the
 //!   first eight rounds, stored to a stack ring and XORed with the blocks
 //!   from memory (the second XOR folded into the last round's key) —
 //!   integer work beside the AES rounds rather than vector work competing
-//!   with them. Measured on Zen 4, 16 KiB units, XTS / CTR: AES-128
-//!   0.75-0.77 -> 0.85-0.86, AES-256 0.83 -> 0.93-0.95 (the chain a group
-//!   ahead and hoisted by LLVM before the rounds before). The round keys
-//!   load from a slice of constant length (unrolled into registers): AES-256
-//!   0.88-0.92 -> 0.92-0.94, AES-128 unchanged at 0.84-0.86, which is per
-//!   block (0.87 at 256 KiB units): the loop is bound by its integer side —
-//!   storing `T ⊕ k_0` (two more XORs per tweak, one vector XOR less)
-//!   measured 0.78, `T ⊕ k_0` and `T ⊕ k_last` both 0.69-0.75, and a ring
-//!   written three groups ahead 0.84.
+//!   with them. The round keys load from a slice of constant length
+//!   (unrolled into registers). The loop is bound by its integer side.
 //! * ECB of one to three blocks for the wider kernels (`ecb_ni`).
 //! * Online key expansion derives the round keys once per
 //!   [`ONLINE_BATCH`] blocks.
@@ -411,9 +403,9 @@ mod tests {
 
     matches_reference!(AesNi => 1);
 
-    /// The counter setup is branch-free now; its result must still be
-    /// exact where the old fast path ended, for every width and every
-    /// position of the carry out of the low 64 bits.
+    /// The branch-free counter setup is exact at the carry out of the
+    /// counter's last byte, for every width and every position of the
+    /// carry out of the low 64 bits.
     #[test]
     fn counters_carry_at_every_position() {
         if !runnable(&AesNi) {

@@ -11,21 +11,12 @@
 //!   α^16 per group as a two-byte shift plus a reduction of the top two
 //!   bytes, by `VPCLMULQDQ` where the CPU has it, the second tweak XOR
 //!   folded into the last round's key); tails through one register and a
-//!   32-byte stack buffer. The fold measured within noise on Zen 4 (forced,
-//!   AES-128 16 KiB: XTS 13.13 -> 13.29 GB/s); XTS / CTR there was 0.66
-//!   (AES-128) and 0.75 (AES-256) before this round's changes and
-//!   0.74-0.76 / 0.79 after. Tried and slower here: half the tweaks from a
-//!   chain of doublings on general-purpose registers (as the `vaes` kernel
-//!   does; with two blocks per register the integer work per block doubles
-//!   and the loop ran 0.55-0.62), and the shift-only update instead of
-//!   `VPCLMULQDQ`.
-//!   Start-up: the first group's tweak registers each from T_0 by per-lane
-//!   shifts (`v256::xts_tweaks_at`; a chain of 16 doublings and 32-byte
-//!   loads of two 16-byte stores before), round keys from a slice of
-//!   constant length, and ECB of a single block (the tweak) through
-//!   AES-NI (46 -> 9 ns): `xts_blocks` on 512 bytes 101 -> 50 ns (CTR 43),
-//!   `aesflow bench` 16 KiB AES-128 XTS / CTR 0.68-0.71 -> 0.75-0.76. What
-//!   is left is per block (0.79-0.80 at 256 KiB units).
+//!   32-byte stack buffer. With two blocks per register the tweaks stay in
+//!   vector registers (a general-purpose chain, as the `vaes` kernel's,
+//!   would double the integer work per block). Start-up: the first
+//!   group's tweak registers each from T_0 by per-lane shifts
+//!   (`v256::xts_tweaks_at`), round keys from a slice of constant length,
+//!   and ECB of a single block (the tweak) through AES-NI.
 //! * CBC encryption is serial: the AES-NI loop.
 //! * Decryption uses the equivalent inverse cipher like `aesni`; online key
 //!   expansion derives the round keys once per 64 blocks.

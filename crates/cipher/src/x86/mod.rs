@@ -115,8 +115,40 @@ pub(crate) use ecb_ctr_steps;
 /// one add, so the next counters are ready before the AES rounds need
 /// them. The calls at a carry take the branch-free 128-bit path. Which path
 /// runs depends on the counter (the public IV or nonce), never on the key
-/// or the data.
+/// or the data. With `branch_free` (128-bit registers, one block each),
+/// every call takes the 128-bit path: no branch on the counter at all.
 macro_rules! ctr_state {
+    ($features:literal, $v:ty, $lanes:literal, branch_free) => {
+        /// A CTR counter: the next counter block's value. Every register
+        /// of counters comes from the branch-free 128-bit path
+        /// (`counters`): no branch depends on the counter, whatever its
+        /// value (a block's AES rounds hide the few instructions that
+        /// path costs more than the fast one of the wide kernels).
+        #[derive(Clone, Copy)]
+        pub struct Ctr {
+            /// The next counter (`u128::from_be_bytes` of the block).
+            pub c: u128,
+        }
+
+        impl Ctr {
+            /// A counter starting at `c`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub fn new(c: u128) -> Self {
+                Self { c }
+            }
+
+            /// `N` registers of the next `$lanes · N` counter blocks
+            /// (lane `j` of register `i` holds `c + $lanes·i + j`, 128-bit
+            /// wrapping), big-endian; the counter advances past them.
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub fn next<const N: usize>(&mut self, x: &mut [$v; N]) {
+                counters::<N>(self.c, x);
+                self.c = self.c.wrapping_add(($lanes * N) as u128);
+            }
+        }
+    };
     ($features:literal, $v:ty, $lanes:literal) => {
         /// A CTR counter: the next counter block's value, and the next
         /// register's counters in byte order where the fast path may use

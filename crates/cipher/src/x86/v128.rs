@@ -73,7 +73,7 @@ pub fn bswap_mask() -> __m128i {
 }
 
 /// `N` consecutive counter blocks `ctr + i` (128-bit, wrapping), big-endian.
-/// Branch-free whatever the counter's value (the slow path of [`Ctr`]):
+/// Branch-free whatever the counter's value (every call of [`Ctr`]):
 /// block `i` carries into the high half iff `i ≥ 2^64 − lo`, i.e. iff
 /// `i ≥ m` with `m = min(2^64 − lo, N)` computed arithmetically, and the
 /// carry is added with a vector compare and mask.
@@ -96,19 +96,4 @@ pub fn counters<const N: usize>(ctr: u128, x: &mut [__m128i; N]) {
     }
 }
 
-/// `m` added to the last byte of counters in byte order (the top byte of
-/// dword 3), no carry (`by_lane`: one lane, number 0).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn add_last_byte(v: __m128i, m: u32, _by_lane: bool) -> __m128i {
-    _mm_add_epi32(v, _mm_set_epi32((m << 24) as i32, 0, 0, 0))
-}
-
-/// `c` big-endian (byte order).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn in_byte_order(c: u128) -> __m128i {
-    load(&c.to_be_bytes())
-}
-
-ctr_state!("sse2,ssse3", __m128i, 1);
+ctr_state!("sse2,ssse3", __m128i, 1, branch_free);

@@ -12,9 +12,6 @@
 
 // The shared `# Safety` section above covers every function of the module.
 #![allow(clippy::missing_safety_doc)]
-// The AVX-512 intrinsics and target features need Rust 1.89; the workspace's
-// declared MSRV predates that.
-#![allow(clippy::incompatible_msrv)]
 
 use super::MAX_ROUND_KEYS;
 use core::arch::x86_64::*;

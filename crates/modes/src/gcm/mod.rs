@@ -18,7 +18,13 @@
 //! hand-scheduled assembly; VAES + VPCLMULQDQ on ymm or zmm registers, 16
 //! blocks a group, Karatsuba multiplication and one reduction per 4
 //! groups, aggregated over H^64..H^1; the few blocks after the last group
-//! with AES-NI). `seal_into` / `open_into` run the fused kernels from the
+//! with AES-NI). On zmm registers a second variant,
+//! [`FusedChoice::Vaes32`], runs 32 blocks a group (eight independent AES
+//! chains, one reduction per 2 groups): on a core that starts two 512-bit
+//! `VAESENC` per cycle, four chains leave half its AES throughput unused.
+//! It is chosen explicitly (the default stays the kernel's own width);
+//! `cargo bench -p aesflow-modes --bench modes_speed` and `aesflow bench
+//! --modes --mode-ops gcm-seal,gcm-open` measure both side by side. `seal_into` / `open_into` run the fused kernels from the
 //! input straight into the output. Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
@@ -31,10 +37,7 @@
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
 //! length block (`kernels::gcm_finish`); the tag is compared as one masked
 //! 128-bit value. The streaming API and other nonce lengths keep the
-//! block-by-block state machine. Measured on the Zen 4 below (same-binary
-//! harness, best of 15, ns per message, old → new): 0 B (13-byte AAD) seal
-//! 75 → 64, open 87 → 72; 16 B 117 → 68, 125 → 72; 256 B 142 → 115, 146 → 116;
-//! 16 KiB ≈ 1190 → 1170 (within noise).
+//! block-by-block state machine.
 //!
 //! With the `vaes` kernel a short message — up to 1072 bytes of text
 //! (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
@@ -47,18 +50,12 @@
 //! for one reduction per message; decryption hashes the input beside the
 //! AES rounds. No copy of a round key or of `E(J0)` is spilled to the
 //! stack (the keys are broadcast from the schedule where each chunk uses
-//! them). Measured on the Zen 4 (same-binary harness, best of 110, ns per
-//! message, 13-byte AAD, old → new): 0 B seal 59 → 41, open 69 → 48; 16 B
-//! 67 → 55, 71 → 58; 256 B 112 → 63, 107 → 74; 1 KiB 156 → 130, 156 → 131;
-//! 16 KiB (the fused kernel, unchanged) 1199 → 1188, 1181 → 1181. With
-//! the `aesni` kernel a text up to 640 bytes skips the fused kernel
+//! them); both 512-bit fused variants use it. With the `aesni` kernel a text up to 640 bytes skips the fused kernel
 //! (`kernels::AESNI_SHORT`).
 //!
-//! Measured on an AMD EPYC (Zen 4, AVX-512 with VAES and VPCLMULQDQ),
-//! 16 KiB, 13-byte AAD, out of place, beside Intel ipsec-mb 1.3 in the
-//! same run (`aesflow bench --modes --mode-ops gcm-seal,gcm-open`): AES-128
-//! seal and open 13.2–13.3 GB/s, 1.12–1.16× ipsec-mb; AES-256 10.6–10.9
-//! GB/s, 1.04–1.17×. The README's performance section has the full table.
+//! `aesflow bench --modes --mode-ops gcm-seal,gcm-open` measures every
+//! variant beside Intel ipsec-mb in the same run; the README's performance
+//! section has the figures.
 //!
 //! # Decryption never releases unauthenticated plaintext
 //!
@@ -121,8 +118,15 @@ pub enum FusedChoice {
     Off,
     /// AES-NI + PCLMULQDQ (error if unavailable or online key schedule).
     Aesni,
-    /// VAES + VPCLMULQDQ, AVX-512 (error if unavailable or online schedule).
+    /// VAES + VPCLMULQDQ, AVX-512, 16 blocks per group (error if
+    /// unavailable or online schedule).
     Vaes,
+    /// VAES + VPCLMULQDQ, AVX-512, 32 blocks per group: eight independent
+    /// AES chains, for cores that start two 512-bit `VAESENC` per cycle
+    /// (four chains are bound by the instruction's latency there). The
+    /// same API, results and short-message path as [`FusedChoice::Vaes`];
+    /// an error if unavailable or online schedule.
+    Vaes32,
     /// VAES + VPCLMULQDQ on 256-bit registers, AVX2 (error if unavailable
     /// or online schedule).
     Vaes256,
@@ -198,6 +202,10 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 want(Fused::Aesni, "fused AES-NI GCM kernel (needs offline keys)")?
             }
             FusedChoice::Vaes => want(Fused::Vaes, "fused VAES GCM kernel (needs offline keys)")?,
+            FusedChoice::Vaes32 => want(
+                Fused::Vaes32,
+                "fused 32-block VAES GCM kernel (needs offline keys)",
+            )?,
             FusedChoice::Vaes256 => want(
                 Fused::Vaes256,
                 "fused 256-bit VAES GCM kernel (needs offline keys)",
@@ -227,12 +235,13 @@ impl<A: Borrow<Aes>> Gcm<A> {
         self.key.implementation()
     }
 
-    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`
-    /// or `"vaes+vpclmul"`.
+    /// The fused kernel in use, if any: `"aesni+pclmul"`, `"vaes256+vpclmul"`,
+    /// `"vaes+vpclmul"` or (32 blocks per group) `"vaes+vpclmul/32"`.
     pub fn fused_kernel(&self) -> Option<&'static str> {
         self.fused.map(|f| match f {
             Fused::Aesni => "aesni+pclmul",
             Fused::Vaes => "vaes+vpclmul",
+            Fused::Vaes32 => "vaes+vpclmul/32",
             Fused::Vaes256 => "vaes256+vpclmul",
         })
     }
@@ -408,7 +417,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         let mid = u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"));
         let j0 = ((hi as u128) << 64) | ((mid as u128) << 32) | 1;
         let lens = ((aad.len() as u128 * 8) << 64) | (out.len() as u128 * 8);
-        if f == Fused::Vaes && out.len() <= kernels::SMALL_TEXT {
+        if matches!(f, Fused::Vaes | Fused::Vaes32) && out.len() <= kernels::SMALL_TEXT {
             // A short message: everything in one function, in registers.
             let (mut x, tail) = match aad.len() {
                 0..=kernels::SMALL_AAD => (None, aad),

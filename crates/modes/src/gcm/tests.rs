@@ -26,6 +26,7 @@ fn counter_wraps_in_32_bits_on_every_path() {
         FusedChoice::Aesni,
         FusedChoice::Vaes256,
         FusedChoice::Vaes,
+        FusedChoice::Vaes32,
     ] {
         for ghash in GhashImpl::ALL {
             let opts = GcmOptions {
@@ -141,7 +142,12 @@ fn generic(aes: &Aes) -> Gcm<&Aes> {
 fn fused_counters_from_every_last_byte() {
     let aes = Aes::new(&[0x1d; 32]).unwrap();
     let plain = generic(&aes);
-    for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
+    for fused in [
+        FusedChoice::Aesni,
+        FusedChoice::Vaes256,
+        FusedChoice::Vaes,
+        FusedChoice::Vaes32,
+    ] {
         let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
             continue;
         };
@@ -206,7 +212,7 @@ fn bad_inputs_are_errors() {
 }
 
 /// The encryptor accepts AAD after an empty `update_in_place(&mut [])`,
-/// as the decryptor does after `update(&[])` (it used to refuse), and the
+/// as the decryptor does after `update(&[])`, and the
 /// tags agree with the one-shot seal; AAD after real data is refused by
 /// both.
 #[test]
@@ -253,6 +259,7 @@ fn into_calls_match_in_place() {
             FusedChoice::Aesni,
             FusedChoice::Vaes256,
             FusedChoice::Vaes,
+            FusedChoice::Vaes32,
         ] {
             let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
                 continue;
@@ -297,7 +304,12 @@ fn one_shot_matches_streaming() {
     lens.extend([1024 + 255, 4096 + 17, 16384]);
     for klen in [16usize, 24, 32] {
         let aes = Aes::new(&vec![0x5c ^ klen as u8; klen]).unwrap();
-        for fused in [FusedChoice::Aesni, FusedChoice::Vaes256, FusedChoice::Vaes] {
+        for fused in [
+            FusedChoice::Aesni,
+            FusedChoice::Vaes256,
+            FusedChoice::Vaes,
+            FusedChoice::Vaes32,
+        ] {
             let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
                 eprintln!("one_shot_matches_streaming: {fused:?} skipped (not on this CPU)");
                 continue;
@@ -356,10 +368,15 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
             })
             .collect()
     };
-    for (klen, fused) in [16usize, 32]
-        .into_iter()
-        .flat_map(|k| [FusedChoice::Vaes, FusedChoice::Aesni, FusedChoice::Vaes256].map(|f| (k, f)))
-    {
+    for (klen, fused) in [16usize, 32].into_iter().flat_map(|k| {
+        [
+            FusedChoice::Vaes,
+            FusedChoice::Vaes32,
+            FusedChoice::Aesni,
+            FusedChoice::Vaes256,
+        ]
+        .map(|f| (k, f))
+    }) {
         let key = bytes(klen);
         let aes = Aes::new(&key).unwrap();
         let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {

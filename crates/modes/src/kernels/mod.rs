@@ -9,7 +9,10 @@
 //!   VAES + VPCLMULQDQ on AVX-512 and on AVX2 ymm registers (for CPUs
 //!   without AVX-512): 16 blocks per group, Karatsuba, one reduction per
 //!   run of 4 groups (64 blocks), counters added in byte order between
-//!   carries of their last byte (`x86/body.rs`).
+//!   carries of their last byte (`x86/body.rs`); and on AVX-512 with 32
+//!   blocks per group (`Fused::Vaes32`: eight AES chains, one reduction
+//!   per run of 2 groups), for cores that start two 512-bit `VAESENC` per
+//!   cycle, where four chains are bound by the instruction's latency.
 //!
 //! * A whole short message with the `vaes` kernel (`gcm_small`,
 //!   `x86/small.rs`): up to 1072 bytes of text and 64 of AAD in one
@@ -221,10 +224,8 @@ pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
 /// The longest text a one-shot message with the `aesni` fused kernel
 /// sends straight to [`gcm_finish`] (no fused groups; the assembly kernel's
 /// per-call table of keys and powers, built and wiped, costs more than its
-/// interleaving gains on a few groups). Measured on the Zen 4 (same-binary
-/// harness, best of 130, ns per message, 13-byte AAD, old → new): 256 B
-/// seal 145 → 108, open 158 → 121; 512 B 184 → 163, 194 → 177; 640 B 204 →
-/// 192, 213 → 204; 768 B even; 1 KiB 5–7 % slower (so not).
+/// interleaving gains on a few groups; from about 768 bytes on, the
+/// groups win).
 pub(crate) const AESNI_SHORT: usize = 640;
 
 /// The end of a one-shot GCM message after the fused kernel's groups
@@ -333,8 +334,11 @@ pub(crate) fn gcm_small(
 pub(crate) enum Fused {
     /// AES-NI + PCLMULQDQ, 128-bit.
     Aesni,
-    /// VAES + VPCLMULQDQ, 512-bit.
+    /// VAES + VPCLMULQDQ, 512-bit, 16 blocks per group.
     Vaes,
+    /// VAES + VPCLMULQDQ, 512-bit, 32 blocks per group (8 chains); the
+    /// whole 16-block group after them, if any, with `Vaes`.
+    Vaes32,
     /// VAES + VPCLMULQDQ, 256-bit (AVX2).
     Vaes256,
 }
@@ -344,16 +348,17 @@ impl Fused {
     pub(crate) fn is_available(self) -> bool {
         match self {
             Fused::Aesni => has_pclmul(),
-            Fused::Vaes => has_vpclmul(),
+            Fused::Vaes | Fused::Vaes32 => has_vpclmul(),
             Fused::Vaes256 => has_vpclmul256(),
         }
     }
 
-    /// Blocks per group: the kernel processes whole groups only.
+    /// Blocks per group: the kernel processes whole groups only (the
+    /// 32-block kernel also a last group of 16).
     pub(crate) fn group_blocks(self) -> usize {
         match self {
             Fused::Aesni => 8,
-            Fused::Vaes | Fused::Vaes256 => 16,
+            Fused::Vaes | Fused::Vaes256 | Fused::Vaes32 => 16,
         }
     }
 }
@@ -388,35 +393,64 @@ pub(crate) fn gcm_fused(
     let input = input.map(|i| &i[..len]);
     #[cfg(target_arch = "x86_64")]
     {
-        let call = x86::GcmCall {
-            rk,
-            powers: &key.powers,
-            hk: &key.hk,
-            ctr: *ctr,
-            x,
-            data,
-            input,
-            encrypt,
-        };
-        macro_rules! dispatch {
-            ($($w:ident)::+) => {
-                // SAFETY: the CPU features of this width were checked above
-                // (`kind.is_available()`), `rk` has Nr + 1 keys for the Nr
-                // chosen, and `data` is whole groups.
-                unsafe {
-                    match rk.len() {
-                        11 => x86::$($w)::+::gcm_crypt::<10>(call),
-                        13 => x86::$($w)::+::gcm_crypt::<12>(call),
-                        15 => x86::$($w)::+::gcm_crypt::<14>(call),
-                        n => panic!("{n} round keys"),
+        let run =
+            |kind: Fused, ctr: [u8; 16], x: &mut u128, input: Option<&[u8]>, data: &mut [u8]| {
+                let call = x86::GcmCall {
+                    rk,
+                    powers: &key.powers,
+                    hk: &key.hk,
+                    ctr,
+                    x,
+                    data,
+                    input,
+                    encrypt,
+                };
+                macro_rules! dispatch {
+                ($($w:ident)::+) => {
+                    // SAFETY: the CPU features of this width were checked
+                    // above (`kind.is_available()`; `Vaes` and `Vaes32`
+                    // need the same), `rk` has Nr + 1 keys for the Nr
+                    // chosen, and `data` is whole groups of the width.
+                    unsafe {
+                        match rk.len() {
+                            11 => x86::$($w)::+::gcm_crypt::<10>(call),
+                            13 => x86::$($w)::+::gcm_crypt::<12>(call),
+                            15 => x86::$($w)::+::gcm_crypt::<14>(call),
+                            n => panic!("{n} round keys"),
+                        }
                     }
+                };
+            }
+                match kind {
+                    Fused::Aesni => dispatch!(aesni),
+                    Fused::Vaes => dispatch!(w512),
+                    Fused::Vaes32 => dispatch!(w512x8),
+                    Fused::Vaes256 => dispatch!(w256),
                 }
             };
-        }
-        match kind {
-            Fused::Aesni => dispatch!(aesni),
-            Fused::Vaes => dispatch!(w512),
-            Fused::Vaes256 => dispatch!(w256),
+        if kind == Fused::Vaes32 {
+            // Groups of 32 blocks, then a last one of 16 (`len` is whole
+            // groups of 16) from the counter after them (inc32).
+            let wide = len / 512 * 512;
+            let (head, tail) = data.split_at_mut(wide);
+            let (ih, it) = match input {
+                Some(i) => {
+                    let (a, b) = i.split_at(wide);
+                    (Some(a), Some(b))
+                }
+                None => (None, None),
+            };
+            if wide > 0 {
+                run(Fused::Vaes32, *ctr, x, ih, head);
+            }
+            if !tail.is_empty() {
+                let mut c = *ctr;
+                let lo = u32::from_be_bytes(c[12..].try_into().expect("4 bytes"));
+                c[12..].copy_from_slice(&lo.wrapping_add((wide / 16) as u32).to_be_bytes());
+                run(Fused::Vaes, c, x, it, tail);
+            }
+        } else {
+            run(kind, *ctr, x, input, data);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -442,10 +476,19 @@ mod tests {
         }
     }
 
-    /// Runs the hand-scheduled AES-NI kernel (`generic == false`) or the
-    /// shared body at 128 bits over `data`.
+    /// Which kernel `run` runs: the hand-scheduled AES-NI one, the shared
+    /// body at 128 bits, or the body at 128 bits with the 32-block
+    /// kernel's shape (`w128x2`).
+    #[derive(Clone, Copy, Debug)]
+    enum Impl {
+        Asm,
+        Body,
+        BodyX2,
+    }
+
+    /// Runs one of the 128-bit kernels over `data`.
     fn run(
-        generic: bool,
+        generic: Impl,
         rk: &[[u8; 16]],
         gk: &GhashKey,
         ctr: [u8; 16],
@@ -468,10 +511,10 @@ mod tests {
                 // SAFETY: the caller checked the CPU features; `rk` has
                 // $nr + 1 keys; `data` is whole groups of 8 blocks.
                 unsafe {
-                    if generic {
-                        x86::w128::gcm_crypt::<$nr>(call)
-                    } else {
-                        x86::aesni::gcm_crypt::<$nr>(call)
+                    match generic {
+                        Impl::Body => x86::w128::gcm_crypt::<$nr>(call),
+                        Impl::BodyX2 => x86::w128x2::gcm_crypt::<$nr>(call),
+                        Impl::Asm => x86::aesni::gcm_crypt::<$nr>(call),
                     }
                 }
             };
@@ -485,9 +528,11 @@ mod tests {
     }
 
     /// The assembly kernel agrees with the generic body (which the VAES
-    /// kernel shares) for every key size, both directions, 1..40 groups
-    /// (pairs and a last group alone), counters whose last byte carries
-    /// within a pair, and counters about to wrap in 32 bits.
+    /// kernels share), in both its shapes (runs of four groups, and the
+    /// 32-block kernel's runs of two with lazy loads), for every key size,
+    /// both directions, 1..40 groups (runs, pairs and a last group alone),
+    /// counters whose last byte carries within a pair, and counters about
+    /// to wrap in 32 bits.
     #[test]
     fn aesni_kernel_matches_generic_body() {
         if !has_pclmul() {
@@ -509,19 +554,18 @@ mod tests {
                     ctr[12..].copy_from_slice(&lo.to_be_bytes());
                     let data: Vec<u8> = (0..groups * 128).map(|i| (i * 7 + 3) as u8).collect();
                     for enc in [true, false] {
-                        let (mut a, mut b) = (data.clone(), data.clone());
-                        let (mut xa, mut xb) =
-                            (0x1234_5678_9abc_u128 << 60, 0x1234_5678_9abc_u128 << 60);
-                        run(false, rk, &gk, ctr, &mut xa, &mut a, enc);
-                        run(true, rk, &gk, ctr, &mut xb, &mut b, enc);
-                        assert_eq!(
-                            a, b,
-                            "data klen {klen} groups {groups} ctr {lo:#x} enc {enc}"
-                        );
-                        assert_eq!(
-                            xa, xb,
-                            "ghash klen {klen} groups {groups} ctr {lo:#x} enc {enc}"
-                        );
+                        let x0 = 0x1234_5678_9abc_u128 << 60;
+                        let (mut a, mut xa) = (data.clone(), x0);
+                        run(Impl::Asm, rk, &gk, ctr, &mut xa, &mut a, enc);
+                        for other in [Impl::Body, Impl::BodyX2] {
+                            let (mut b, mut xb) = (data.clone(), x0);
+                            run(other, rk, &gk, ctr, &mut xb, &mut b, enc);
+                            let what = format!(
+                                "{other:?} klen {klen} groups {groups} ctr {lo:#x} enc {enc}"
+                            );
+                            assert_eq!(a, b, "data {what}");
+                            assert_eq!(xa, xb, "ghash {what}");
+                        }
                     }
                 }
             }

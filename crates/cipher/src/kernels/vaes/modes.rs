@@ -80,11 +80,10 @@ macro_rules! vaes_modes {
         }
 
         /// Units shorter than this many steps of `W` registers take XTS's
-        /// vector-only path (no general-purpose ring), or in a call over
-        /// several units of whole steps [`xts_steps`].
-        /// Measured on Zen 4 (`aesflow bench --modes --xts-unit N`,
-        /// XTS / CTR): from 1 (always the ring) to 3, 512-byte units 0.34 →
-        /// 0.42, 1 KiB 0.50 → 0.56, 2 KiB and 16 KiB the same.
+        /// vector-only path (no general-purpose ring: its set-up and wipe
+        /// cost more than a short unit's rounds hide), or in a call over
+        /// several units of whole steps [`xts_steps`]. With `VT` every
+        /// unit takes the vector-only path.
         const XTS_RING_STEPS: usize = 3;
 
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
@@ -157,7 +156,7 @@ macro_rules! vaes_modes {
         /// [`XTS_RING_STEPS`] steps advance every register in vector
         /// registers instead (no ring to set up and wipe).
         #[target_feature(enable = $features)]
-        fn xts<const NR: usize, const W: usize, const DEC: bool>(
+        fn xts<const NR: usize, const W: usize, const DEC: bool, const VT: bool>(
             rk: &[[u8; 16]],
             tweak: &mut Block,
             blocks: &mut [Block],
@@ -165,7 +164,7 @@ macro_rules! vaes_modes {
             // A slice of constant length: the key loads unroll into
             // registers (no zeroed array on the stack and reload).
             let k = load_keys(&rk[..=NR]);
-            xts_keyed::<NR, W, DEC>(&k, tweak, blocks);
+            xts_keyed::<NR, W, DEC, VT>(&k, tweak, blocks);
         }
 
         /// XTS of consecutive data units of `unit_blocks` (> 0) blocks,
@@ -173,7 +172,7 @@ macro_rules! vaes_modes {
         /// every unit's work in one loop (no call per unit), so the next
         /// unit's loads and start-up tweaks overlap this one's rounds.
         #[target_feature(enable = $features)]
-        fn xts_many<const NR: usize, const W: usize, const DEC: bool>(
+        fn xts_many<const NR: usize, const W: usize, const VT: bool, const DEC: bool>(
             rk: &[[u8; 16]],
             tweaks: &mut [Block],
             unit_blocks: usize,
@@ -184,7 +183,7 @@ macro_rules! vaes_modes {
             }
             let k = load_keys(&rk[..=NR]);
             for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
-                xts_keyed::<NR, W, DEC>(&k, t, unit);
+                xts_keyed::<NR, W, DEC, VT>(&k, t, unit);
             }
         }
 
@@ -207,8 +206,7 @@ macro_rules! vaes_modes {
         /// those times α^(2W) (four vector instructions each). What bounds
         /// short units on Zen 4 is the vector work beside the rounds (the
         /// integer units are idle); the chains of different units are
-        /// independent, so none is carried from unit to unit. (All of a
-        /// step's tweaks from two integer chains was slower.)
+        /// independent, so none is carried from unit to unit.
         #[target_feature(enable = $features)]
         fn xts_steps<const NR: usize, const W: usize, const DEC: bool>(
             rk: &[[u8; 16]],
@@ -316,7 +314,7 @@ macro_rules! vaes_modes {
         /// [`xts`] with the round keys in registers.
         #[inline]
         #[target_feature(enable = $features)]
-        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool>(
+        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool, const VT: bool>(
             k: &Keys,
             tweak: &mut Block,
             blocks: &mut [Block],
@@ -338,7 +336,7 @@ macro_rules! vaes_modes {
             }
             let data = blocks.as_flattened_mut();
             let data_len = data.len();
-            let short = data_len < XTS_RING_STEPS * 64 * W;
+            let short = VT || data_len < XTS_RING_STEPS * 64 * W;
             let mut chunks = data.chunks_exact_mut(64 * W);
             if short {
                 // A short unit (a 512-byte sector is one step): every
@@ -488,7 +486,7 @@ macro_rules! vaes_modes {
         /// `OP` in the direction `DEC` with AES-`NR` and `W` registers in
         /// flight.
         #[target_feature(enable = $features)]
-        fn run<const NR: usize, const W: usize, const OP: u8, const DEC: bool>(
+        fn run<const NR: usize, const W: usize, const OP: u8, const VT: bool, const DEC: bool>(
             rk: &[[u8; 16]],
             state: &mut Block,
             blocks: &mut [Block],
@@ -496,13 +494,13 @@ macro_rules! vaes_modes {
             match OP {
                 ECB => ecb::<NR, W, DEC>(rk, blocks),
                 CHAIN => chain_dec::<NR, W, DEC>(rk, state, blocks),
-                _ => xts::<NR, W, DEC>(rk, state, blocks),
+                _ => xts::<NR, W, DEC, VT>(rk, state, blocks),
             }
         }
 
         /// `OP` over whole blocks with `W` registers in flight, on any key
         /// schedule.
-        fn keyed<const W: usize, const OP: u8>(
+        fn keyed<const W: usize, const OP: u8, const VT: bool>(
             keys: &KeySchedule,
             state: &mut Block,
             blocks: &mut [Block],
@@ -511,7 +509,7 @@ macro_rules! vaes_modes {
             $check();
             for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
                 // SAFETY: `$check` confirmed the features.
-                unsafe { by_rounds!(rk, dec => run::<_, W, OP, ?>(rk, state, b)) }
+                unsafe { by_rounds!(rk, dec => run::<_, W, OP, VT, ?>(rk, state, b)) }
             });
         }
 
@@ -523,7 +521,7 @@ macro_rules! vaes_modes {
                 $check();
                 return crate::kernels::aesni::ecb_ni(keys, blocks, dec);
             }
-            keyed::<W, ECB>(keys, &mut [0; 16], blocks, dec);
+            keyed::<W, ECB, false>(keys, &mut [0; 16], blocks, dec);
         }
 
         /// CBC (`CBC`) or CFB128 decryption of whole blocks with `W`
@@ -533,25 +531,25 @@ macro_rules! vaes_modes {
             iv: &mut Block,
             blocks: &mut [Block],
         ) {
-            keyed::<W, CHAIN>(keys, iv, blocks, CBC);
+            keyed::<W, CHAIN, false>(keys, iv, blocks, CBC);
         }
 
         /// XTS of whole blocks with `W` registers in flight (see
         /// `Kernel::xts_blocks`).
-        pub(super) fn xts_blocks<const W: usize>(
+        pub(super) fn xts_blocks<const W: usize, const VT: bool>(
             keys: &KeySchedule,
             tweak: &mut Block,
             blocks: &mut [Block],
             decrypt: bool,
         ) {
-            keyed::<W, XTS>(keys, tweak, blocks, decrypt);
+            keyed::<W, XTS, VT>(keys, tweak, blocks, decrypt);
         }
 
         /// XTS of data units of `unit_blocks` blocks each with `W`
         /// registers in flight (see `Kernel::xts_units`): the keys loaded
         /// once per call (with online expansion, once per group of units
         /// of about [`ONLINE_BATCH`] blocks).
-        pub(super) fn xts_units<const W: usize>(
+        pub(super) fn xts_units<const W: usize, const VT: bool>(
             keys: &KeySchedule,
             tweaks: &mut [Block],
             unit_blocks: usize,
@@ -570,7 +568,7 @@ macro_rules! vaes_modes {
                 let (t, r) = core::mem::take(&mut rest).split_at_mut(b.len() / unit_blocks);
                 rest = r;
                 // SAFETY: `$check` confirmed the features.
-                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, ?>(rk, t, unit_blocks, b)) }
+                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, VT, ?>(rk, t, unit_blocks, b)) }
             });
         }
 

@@ -78,7 +78,26 @@ vaes_kernel! {
     }
 }
 
-matches_reference!(Vaes => 11, Emulated::<8> => 13, Emulated::<4> => 17);
+/// The same with XTS's tweaks all in vector registers (`VaesVtweak`'s code).
+struct EmulatedVtweak;
+
+vaes_kernel! {
+    impl for EmulatedVtweak => emu, 8, true {
+        name: "vaes-vtweak-emulated",
+        description: "vaes-vtweak kernel body with emulated VAES rounds (tests only)",
+        available: emu_available(),
+        constant_time: true,
+        rank: 0,
+    }
+}
+
+matches_reference!(
+    Vaes => 11,
+    Emulated::<8> => 13,
+    Emulated::<4> => 17,
+    VaesVtweak => 19,
+    EmulatedVtweak => 29
+);
 
 #[test]
 fn metadata() {
@@ -103,6 +122,8 @@ fn xts_units_match_xts_blocks() {
         (&Vaes as &dyn Kernel, 21),
         (&Emulated::<8>, 22),
         (&Emulated::<4>, 23),
+        (&VaesVtweak, 24),
+        (&EmulatedVtweak, 25),
     ] {
         if crate::kernels::testutil::runnable(k) {
             check(k, seed);

@@ -12,14 +12,14 @@
 //! counter is dword 0 of each lane and `add32` is exactly `inc32`.
 //!
 //! The fused kernel, per group of N = `LANES · REGS` blocks (16 at 256 and
-//! 512 bits):
+//! 512 bits; 32 for the 512-bit kernel with eight registers a group):
 //!
 //! * **Aggregated reduction** (Gueron and Kounavis's method for GHASH with
-//!   a carry-less multiplier): the GHASH of a *run* of RUN = 4 groups is
-//!   `(x ⊕ d_0)·H^4N ⊕ d_1·H^(4N−1) ⊕ … ⊕ d_(4N−1)·H`, the 256-bit products
-//!   summed unreduced across the run and reduced once — one Montgomery
-//!   reduction (and one XOR of the lanes) per 64 blocks, with the last 64 of
-//!   the key's powers, H^64..H^1,
+//!   a carry-less multiplier): the GHASH of a *run* of RUN groups (4 of 16
+//!   blocks, 2 of 32) is `(x ⊕ d_0)·H^(RUN·N) ⊕ d_1·H^(RUN·N−1) ⊕ … ⊕
+//!   d_(RUN·N−1)·H`, the 256-bit products summed unreduced across the run
+//!   and reduced once — one Montgomery reduction (and one XOR of the lanes)
+//!   per 64 blocks, with the last 64 of the key's powers, H^64..H^1,
 //!   computed once per key. The last groups of the data go in pairs and
 //!   alone, with the last powers; stand-alone GHASH (`ghash_blocks`) in
 //!   pairs.
@@ -32,7 +32,12 @@
 //!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
 //!   scheduler from regrouping them. Encryption hashes the ciphertext of
 //!   the group two before (read back from L1, so a group's AES never waits
-//!   for the group just before it), decryption the group's own.
+//!   for the group just before it), decryption the group's own. With eight
+//!   512-bit registers a group (`LAZY`), each register's ciphertext and
+//!   power vector are loaded in the round that multiplies them (`after`
+//!   ties the loads to the round), not before the group: the AES state,
+//!   the sums and the round keys fill the register file, and loads made
+//!   early would be spilled.
 //! * **Counters in byte order**: while no counter of a run carries out of
 //!   its last byte (3 runs in 4 for a 96-bit nonce), the counter blocks
 //!   are added in byte order — a dword add on the last byte — and need no
@@ -60,12 +65,14 @@ macro_rules! unrolled {
 /// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
     ($nr:ident, $k:expr, $s:expr, $pw:expr, $g:expr, $acc:expr, $sums:expr, $reduce:expr) => {{
-        let (k, pw, g): (&[V; 15], &[Pv; REGS], &[V; REGS]) = ($k, $pw, $g);
+        let (k, pw, g): (&[V; 15], &PwSrc<'_>, &GSrc) = ($k, $pw, $g);
         let acc: Option<__m128i> = $acc;
         let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
         let mut held = sums;
         let mut x = acc.unwrap_or(from_u128(0));
+        // Zero, the index of the loads of a `LAZY` group (see `GSrc::get`).
+        let mut b = 0;
         // Every width has REGS + 1 < 10 ≤ Nr: rounds 1..=REGS + 1 carry the
         // GHASH work, the rest are AES only. Rounds 1..=9 are unrolled here
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
@@ -74,7 +81,11 @@ macro_rules! aes_ghash_group {
             for si in s.iter_mut() {
                 *si = aesenc(*si, k[1 + R]);
             }
-            if let (Some(&gr), Some(&pr)) = (g.get(R), pw.get(R)) {
+            if R < REGS {
+                if LAZY {
+                    b = after(b, &s[0]);
+                }
+                let (gr, pr) = (g.get(R, b), pw.get(R, b));
                 let d = match acc {
                     Some(a) if R == 0 => xor_lane0(gr, a),
                     _ => gr,
@@ -125,11 +136,6 @@ macro_rules! gcm_body {
         /// power's two qwords in its low qword (for Karatsuba's middle
         /// product).
         type Pv = (V, V);
-
-        /// Groups per reduction in the fused kernels: a run of RUN groups
-        /// shares one (shorter runs at the end of the data take the last
-        /// groups' powers).
-        const RUN: usize = 4;
 
         /// The power vectors of a pair of groups (one reduction per 2N
         /// blocks, as `ghash_blocks` hashes): `[0]` for the first group,
@@ -230,6 +236,90 @@ macro_rules! gcm_body {
             (c, g)
         }
 
+        /// The GHASH input of a fused group: the group's blocks at `p`,
+        /// byte-reflected with `mask` — loaded before the group
+        /// (`eager`) or, if [`LAZY`], register by register.
+        struct GSrc {
+            p: *const u8,
+            mask: V,
+            eager: [V; REGS],
+        }
+
+        impl GSrc {
+            /// The group at `p`.
+            ///
+            /// # Safety
+            /// `p` must be valid for reading `16 * N` bytes until the
+            /// group has run.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            unsafe fn new(p: *const u8, mask: V) -> Self {
+                let eager = if LAZY {
+                    [splat(0); REGS]
+                } else {
+                    // SAFETY: guaranteed by the caller.
+                    unsafe { load_group(p, mask).1 }
+                };
+                GSrc { p, mask, eager }
+            }
+
+            /// Register `r` byte-reflected; if [`LAZY`], loaded `z` bytes
+            /// past it, `z` a zero passed through `after` in this round (one
+            /// register carried from round to round, the index of the
+            /// load's address).
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn get(&self, r: usize, z: usize) -> V {
+                if LAZY {
+                    let p = self.p.wrapping_byte_add(z);
+                    // SAFETY: `z` is 0: register r < REGS of the group (`new`).
+                    shuffle(unsafe { load(p.add(r * LANES * 16)) }, self.mask)
+                } else {
+                    self.eager[r]
+                }
+            }
+        }
+
+        /// The power vectors of group `h` of a run (`group_vectors`):
+        /// loaded before the group or, if [`LAZY`], register by register.
+        struct PwSrc<'a> {
+            powers: &'a [u128; POWERS],
+            hk: &'a [u128; POWERS],
+            h: usize,
+            eager: [Pv; REGS],
+        }
+
+        impl<'a> PwSrc<'a> {
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn new(powers: &'a [u128; POWERS], hk: &'a [u128; POWERS], h: usize) -> Self {
+                let eager = if LAZY {
+                    [(splat(0), splat(0)); REGS]
+                } else {
+                    group_vectors(powers, hk, h)
+                };
+                PwSrc { powers, hk, h, eager }
+            }
+
+            /// Register `r`'s power vector; if [`LAZY`], loaded `z` bytes
+            /// past it (as `GSrc::get`).
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn get(&self, r: usize, z: usize) -> Pv {
+                if LAZY {
+                    let base = POWERS - (RUN - self.h) * N + r * LANES;
+                    assert!(base + LANES <= POWERS);
+                    let p = self.powers.as_ptr().wrapping_byte_add(z);
+                    let k = self.hk.as_ptr().wrapping_byte_add(z);
+                    // SAFETY: `z` is 0; elements base .. base + LANES of each
+                    // array (LANES u128 = 16 · LANES bytes) lie within it.
+                    unsafe { (load(p.add(base).cast()), load(k.add(base).cast())) }
+                } else {
+                    self.eager[r]
+                }
+            }
+        }
+
         /// `p`, through an empty `asm!`: LLVM cannot tell that a load from
         /// it reads what an earlier load read, so it loads again (from L1)
         /// rather than keep the first value live — which, for a whole
@@ -262,13 +352,16 @@ macro_rules! gcm_body {
             mask: V,
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
+            // One opaque base for the group: the loads below take their
+            // offsets from it as displacements.
+            let src = opaque(src);
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                 // SAFETY: register r's bytes lie within both groups (caller).
                 let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
                 let v = match c {
                     Some(c) => c[r],
                     // SAFETY: as above.
-                    None => unsafe { load(opaque(i)) },
+                    None => unsafe { load(i) },
                 };
                 let v = xor(v, kr);
                 // SAFETY: as above.
@@ -384,6 +477,13 @@ macro_rules! gcm_body {
                 group_vectors(self.powers, self.hk, h)
             }
 
+            /// As `pw`, for a fused group (`PwSrc`).
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn pw_src(&self, h: usize) -> PwSrc<'_> {
+                PwSrc::new(self.powers, self.hk, h)
+            }
+
             /// Group gi: bytes gi·N·16 .. (gi+1)·N·16 at `p` (within the
             /// data for gi < groups).
             #[inline]
@@ -454,7 +554,7 @@ macro_rules! gcm_body {
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw($h), $g, $acc, $sums, $reduce
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
                 let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask) };
@@ -549,6 +649,11 @@ macro_rules! gcm_body {
                 // (see `Ctx::at`).
                 unsafe { load_group(at(gi), cx.mask).1 }
             };
+            // The same, as a fused group's GHASH input.
+            let gs = |gi: usize| {
+                // SAFETY: as `ct`.
+                unsafe { GSrc::new(at(gi), cx.mask) }
+            };
             // Groups 0 and 1: AES only.
             let lead = groups.min(2);
             for gi in 0..lead {
@@ -568,14 +673,15 @@ macro_rules! gcm_body {
             macro_rules! run {
                 ($b:ident, $fast:literal) => {
                     let (_, mut s, _, mut b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [0] acc);
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi - 2), first [0] acc);
+                    #[allow(clippy::reversed_empty_ranges)] // empty for runs of 2
                     for h in 1..RUN - 1 {
                         (_, s, _, b) = fused_group!(
-                            cx, NR, at, b, $fast, gi + h, None, &ct(gi + h - 2), mid [h] s
+                            cx, NR, at, b, $fast, gi + h, None, &gs(gi + h - 2), mid [h] s
                         );
                     }
                     (_, _, acc, $b) = fused_group!(
-                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 3), last s
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &gs(gi + RUN - 3), last s
                     );
                     gi += RUN;
                 };
@@ -585,9 +691,9 @@ macro_rules! gcm_body {
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
                     let (_, s, _, b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi - 2), first [RUN - 2] acc);
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi - 2), first [RUN - 2] acc);
                     (_, _, acc, $b) =
-                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi - 1), last s);
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &gs(gi - 1), last s);
                     gi += 2;
                 };
             }
@@ -595,7 +701,7 @@ macro_rules! gcm_body {
             // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
             if gi < groups {
                 let (_, s, _, _) =
-                    fused_group!(cx, NR, at, base, false, gi, None, &ct(gi - 2), first [RUN - 2] acc);
+                    fused_group!(cx, NR, at, base, false, gi, None, &gs(gi - 2), first [RUN - 2] acc);
                 acc = reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s));
                 reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi), Some(acc), no_sums()))
             } else {
@@ -618,22 +724,23 @@ macro_rules! gcm_body {
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
             // The reflected ciphertext of group gi, for its GHASH.
-            let ct = |gi| {
+            let gs = |gi: usize| {
                 // SAFETY: every use has gi < groups (see `Ctx::at`).
-                unsafe { load_group(cx.src_at(gi), cx.mask).1 }
+                unsafe { GSrc::new(cx.src_at(gi), cx.mask) }
             };
             // Groups gi .. gi + RUN, each with its own GHASH; the ciphertext
             // is loaded for the GHASH, and again to be decrypted (`opaque`).
             macro_rules! run {
                 ($b:ident, $fast:literal) => {
                     let (_, mut s, _, mut b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [0] acc);
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi), first [0] acc);
+                    #[allow(clippy::reversed_empty_ranges)] // empty for runs of 2
                     for h in 1..RUN - 1 {
                         (_, s, _, b) =
-                            fused_group!(cx, NR, at, b, $fast, gi + h, None, &ct(gi + h), mid [h] s);
+                            fused_group!(cx, NR, at, b, $fast, gi + h, None, &gs(gi + h), mid [h] s);
                     }
                     (_, _, acc, $b) = fused_group!(
-                        cx, NR, at, b, $fast, gi + RUN - 1, None, &ct(gi + RUN - 1), last s
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &gs(gi + RUN - 1), last s
                     );
                     gi += RUN;
                 };
@@ -643,17 +750,23 @@ macro_rules! gcm_body {
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
                     let (_, s, _, b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &ct(gi), first [RUN - 2] acc);
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi), first [RUN - 2] acc);
                     (_, _, acc, $b) =
-                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &ct(gi + 1), last s);
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &gs(gi + 1), last s);
                     gi += 2;
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
-                let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
-                (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, Some(&c), &g, alone acc);
+                let (c, g) = if LAZY {
+                    (None, gs(gi))
+                } else {
+                    // SAFETY: gi < groups (see `Ctx::at`).
+                    let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
+                    (Some(c), GSrc { p: cx.src_at(gi), mask: cx.mask, eager: g })
+                };
+                (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, c.as_ref(), &g, alone acc);
             }
             acc
         }

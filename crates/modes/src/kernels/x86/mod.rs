@@ -183,7 +183,7 @@ macro_rules! binary {
 }
 
 /// One register width: its vector type `V`, `LANES` blocks per register,
-/// `REGS` registers per group, the primitives of the shared body
+/// `REGS` registers per group, `RUN` groups per reduction, `LAZY`, the primitives of the shared body
 /// (`body.rs`) from a table of the width's intrinsics — `splat` (a 128-bit
 /// value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap` (the qwords
 /// of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`, `load` /
@@ -193,7 +193,7 @@ macro_rules! binary {
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path $(,)?
     ],
@@ -206,6 +206,16 @@ macro_rules! width {
         type V = $v;
         const LANES: usize = $lanes;
         const REGS: usize = $regs;
+        /// Groups per reduction in the fused kernels: a run of RUN groups
+        /// shares one (shorter runs at the end of the data take the last
+        /// groups' powers).
+        const RUN: usize = $run;
+        /// Whether a fused group loads each register's GHASH input and
+        /// power vector in the AES round that multiplies it (through
+        /// `after`) rather than all of them before the group: with eight
+        /// 512-bit registers a group, loads before the group would not fit
+        /// in the register file beside the AES state and be spilled.
+        const LAZY: bool = $lazy;
 
         #[inline]
         #[target_feature(enable = $feat)]
@@ -233,6 +243,20 @@ macro_rules! width {
             unsafe {
                 core::arch::asm!("/* pin {0} */", inout($cls) *v, options(nomem, nostack, preserves_flags))
             };
+        }
+        /// `a`, through an empty `asm!` that also takes `t` in a register:
+        /// a load whose address depends on the result cannot be placed
+        /// before `t` is computed (in program order; the CPU sees no
+        /// dependency), so LLVM does not hoist it to the start of a group
+        /// and spill what it loaded.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn after(mut a: usize, t: &V) -> usize {
+            // SAFETY: the template is a comment: no instruction, no memory.
+            unsafe {
+                core::arch::asm!("/* {0} {1} */", inout(reg) a, in($cls) *t, options(nomem, nostack, preserves_flags))
+            };
+            a
         }
         #[inline]
         #[target_feature(enable = $feat)]
@@ -281,7 +305,7 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys,
@@ -300,7 +324,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy false, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -320,7 +344,7 @@ pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
     width! {
-        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 4, [
+        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 4, run 4, lazy false, [
             _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
             _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
             _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -332,5 +356,54 @@ pub(super) mod w512 {
         ),
         xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
         xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
+    }
+}
+
+/// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
+/// reduction (64 blocks, the key's powers H^64..H^1). Eight independent
+/// AES chains keep a core that starts two 512-bit `VAESENC` per cycle
+/// busy (four chains, `w512`, are bound by the instruction's latency
+/// there), and the 24 Karatsuba multiplications of a group fit beside
+/// its rounds. Only the fused kernel is used: stand-alone GHASH runs
+/// `w512`'s.
+#[allow(dead_code)]
+pub(super) mod w512x8 {
+    use aesflow_cipher::x86::v512;
+
+    width! {
+        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 8, run 2, lazy true, [
+            _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
+            _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
+            _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
+            _mm512_storeu_si512, v512::broadcast_keys,
+        ],
+        hxor: |v| _mm_xor_si128(
+            _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
+            _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
+        ),
+        xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
+        xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
+    }
+}
+
+/// The body at 128 bits with the 32-block kernel's shape (runs of two
+/// groups, each register's GHASH input loaded in its round): a test
+/// reference that runs on every x86-64 with AES-NI, so the logic of
+/// `w512x8` is checked on CPUs without VAES too.
+#[cfg(test)]
+#[allow(dead_code)]
+pub(super) mod w128x2 {
+    use aesflow_cipher::x86::v128;
+    use core::convert::identity;
+
+    width! {
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, [
+            identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
+            _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
+            _mm_storeu_si128, v128::load_keys,
+        ],
+        hxor: |v| v,
+        xor_lane0: |v, x| _mm_xor_si128(v, x),
+        xor3: |a, b, c| _mm_xor_si128(_mm_xor_si128(a, b), c),
     }
 }
