@@ -3,9 +3,10 @@
 //!
 //! Each operation's variants run round-robin in one comparison (best of
 //! several repetitions, as every benchmark here), on the workload the
-//! choice matters for: the multi-stream engine's lanes on 32 CBC streams of
-//! 16 KiB with keys of their own. An operation whose variants this CPU
-//! cannot tell apart (no 512-bit engine: the lanes do not apply) keeps the
+//! choice matters for: GCM's blocks in flight on 16 KiB AES-128 messages
+//! sealed out of place, the multi-stream engine's lanes on 32 CBC streams
+//! of 16 KiB with keys of their own. An operation whose variants this CPU
+//! cannot tell apart (no 512-bit VAES: neither choice applies) keeps the
 //! base plan's variant and is not timed.
 
 use crate::measure::{Contender, measure_group};
@@ -69,6 +70,45 @@ pub fn tune(base: Plan, per_operation: Duration, progress: &mut dyn FnMut(&str))
 /// them apart.
 fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>, &'static str> {
     match op {
+        Operation::Gcm => {
+            use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
+            let n = 16 * 1024;
+            let kernel = aesflow_cipher::kernel_by_name("vaes")
+                .ok()
+                .filter(|k| k.is_available())
+                .ok_or("no 512-bit VAES kernel on this CPU")?;
+            let gcms: Vec<Gcm> = op
+                .variants()
+                .iter()
+                .map(|&v| {
+                    let aes = aesflow_cipher::Aes::with_kernel(
+                        &[7u8; 16],
+                        kernel,
+                        aesflow_cipher::KeyExpansion::Offline,
+                    )
+                    .expect("a 16-byte key");
+                    let fused = FusedChoice::Plan(Plan::for_this_cpu().with(v));
+                    Gcm::with_options(aes, GcmOptions { ghash: None, fused })
+                        .expect("automatic choices always succeed")
+                })
+                .collect();
+            let input = vec![0x5au8; n];
+            let mut contenders: Vec<Contender<'_>> = gcms
+                .iter()
+                .map(|g| {
+                    let mut out = vec![0u8; n];
+                    let input = &input;
+                    Box::new(move || {
+                        let tag = g
+                            .seal_into(&[1u8; 12], b"aad", std::hint::black_box(input), &mut out)
+                            .expect("a valid message");
+                        std::hint::black_box(tag);
+                    }) as Contender<'_>
+                })
+                .collect();
+            let speeds = measure_group(n, total, 5, &mut contenders);
+            Ok(op.variants().iter().copied().zip(speeds).collect())
+        }
         Operation::MultistreamOwnKeys => {
             let engine = MultiStream::new(Backend::Vaes)
                 .map_err(|_| "no 512-bit multi-stream engine on this CPU")?;

@@ -33,7 +33,8 @@ pub const INTERRUPTED: u8 = 130;
 pub const HELP: &str = "\
 Exit status:
   0    success
-  1    error (I/O, missing input, bad key file, ...)
+  1    error (I/O, missing input, bad key file, an `sdf` analysis
+       without an answer, ...)
   2    usage error (unknown option, bad value, inputs and outputs that
        do not pair)
   3    authentication failed: wrong key, passphrase or context, or the data

@@ -1,11 +1,12 @@
 //! The plan: which variant of each operation this CPU runs.
 //!
 //! Some choices in aesflow's kernels have no answer that serves every CPU.
-//! How many streams with keys of their own the 512-bit multi-stream engine
-//! keeps in flight is one: a core that starts one 512-bit `VAESENC` per
-//! cycle (Zen 4) is bound by the per-lane key loads and runs best on 16
-//! lanes, a core that starts two (Zen 5) needs all 32 to fill its two AES
-//! pipes. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
+//! How many blocks the 512-bit GCM kernel keeps in flight, and how many
+//! streams with keys of their own the 512-bit multi-stream engine runs at
+//! once, are two: a core that starts one 512-bit `VAESENC` per cycle
+//! (Zen 4) is kept busy by four independent chains (16 blocks) and loses
+//! to the extra registers and loads of eight, while a core that starts two
+//! (Zen 5) needs eight chains (32 blocks) to fill its two AES pipes. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
 //! take it as a value, as they take a kernel, and never look at the CPU
 //! family themselves.
 //!
@@ -38,6 +39,8 @@ pub use file::{PLAN_ENV, Resolved, resolve};
 /// An operation whose best variant depends on the CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Operation {
+    /// The 512-bit fused GCM kernel's blocks in flight.
+    Gcm,
     /// The 512-bit multi-stream engine's lanes for streams with keys of
     /// their own.
     MultistreamOwnKeys,
@@ -45,11 +48,12 @@ pub enum Operation {
 
 impl Operation {
     /// Every operation, in the order plans list them.
-    pub const ALL: [Operation; 1] = [Operation::MultistreamOwnKeys];
+    pub const ALL: [Operation; 2] = [Operation::Gcm, Operation::MultistreamOwnKeys];
 
     /// The name in plan files, the table and `--variant`.
     pub fn name(self) -> &'static str {
         match self {
+            Operation::Gcm => "gcm",
             Operation::MultistreamOwnKeys => "multistream-own-keys",
         }
     }
@@ -62,6 +66,7 @@ impl Operation {
     /// Every variant of this operation.
     pub fn variants(self) -> &'static [Variant] {
         match self {
+            Operation::Gcm => &[Variant::Groups16, Variant::Groups32],
             Operation::MultistreamOwnKeys => &[Variant::Lanes16, Variant::Lanes32],
         }
     }
@@ -70,6 +75,10 @@ impl Operation {
 /// One way of running an [`Operation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// GCM: groups of 16 blocks (4 zmm chains) per GHASH reduction.
+    Groups16,
+    /// GCM: groups of 32 blocks (8 zmm chains).
+    Groups32,
     /// Multi-stream: 16 of the 32 lanes (4 zmm chains) for streams with
     /// keys of their own.
     Lanes16,
@@ -81,6 +90,8 @@ impl Variant {
     /// The name in plan files, the table and `--variant`.
     pub fn name(self) -> &'static str {
         match self {
+            Variant::Groups16 => "groups16",
+            Variant::Groups32 => "groups32",
             Variant::Lanes16 => "lanes16",
             Variant::Lanes32 => "lanes32",
         }
@@ -89,6 +100,7 @@ impl Variant {
     /// The operation this variant belongs to.
     pub fn operation(self) -> Operation {
         match self {
+            Variant::Groups16 | Variant::Groups32 => Operation::Gcm,
             Variant::Lanes16 | Variant::Lanes32 => Operation::MultistreamOwnKeys,
         }
     }
@@ -148,6 +160,7 @@ impl fmt::Display for Origin {
 /// The variant of every [`Operation`] a CPU runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Plan {
+    gcm: Variant,
     multistream_own_keys: Variant,
 }
 
@@ -172,11 +185,13 @@ impl Plan {
         }
     }
 
-    /// The rule for a CPU the table does not know: all lanes for the
-    /// multi-stream engine (a core with one AES pipe loses a little with
-    /// them, a core with two loses much without them).
+    /// The rule for a CPU the table does not know: 16-block GCM groups
+    /// (the variant every CPU with 512-bit VAES has run since it existed),
+    /// and all lanes for the multi-stream engine (a core with one AES pipe
+    /// loses a little with them, a core with two loses much without them).
     pub fn rule(_features: Features) -> Plan {
         Plan {
+            gcm: Variant::Groups16,
             multistream_own_keys: Variant::Lanes32,
         }
     }
@@ -184,6 +199,7 @@ impl Plan {
     /// The variant this plan runs for `operation`.
     pub fn variant(&self, operation: Operation) -> Variant {
         match operation {
+            Operation::Gcm => self.gcm,
             Operation::MultistreamOwnKeys => self.multistream_own_keys,
         }
     }
@@ -191,6 +207,7 @@ impl Plan {
     /// This plan with `variant` for its operation.
     pub fn with(mut self, variant: Variant) -> Plan {
         match variant.operation() {
+            Operation::Gcm => self.gcm = variant,
             Operation::MultistreamOwnKeys => self.multistream_own_keys = variant,
         }
         self
@@ -203,6 +220,11 @@ impl Plan {
             Variant::Lanes16 => 16,
             _ => 32,
         }
+    }
+
+    /// Whether the 512-bit fused GCM kernel runs groups of 32 blocks.
+    pub fn gcm_32_blocks(&self) -> bool {
+        self.gcm == Variant::Groups32
     }
 
     /// `operation=variant` for every operation, space-separated (the

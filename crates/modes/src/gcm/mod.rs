@@ -22,10 +22,12 @@
 //! [`FusedChoice::Vaes32`], runs 32 blocks a group (eight independent AES
 //! chains, one reduction per 2 groups): on a core that starts two 512-bit
 //! `VAESENC` per cycle, four chains leave half its AES throughput unused.
-//! It is chosen explicitly (the default stays the kernel's own width);
+//! Which of the two runs is the plan's choice (`aesflow-plan`: the table of
+//! measured CPUs, or a plan the caller passes as [`FusedChoice::Plan`]);
 //! `cargo bench -p aesflow-modes --bench modes_speed` and `aesflow bench
-//! --modes --mode-ops gcm-seal,gcm-open` measure both side by side. `seal_into` / `open_into` run the fused kernels from the
-//! input straight into the output. Other kernels and online key
+//! --modes --mode-ops gcm-seal,gcm-open` measure both side by side.
+//! `seal_into` / `open_into` run the fused kernels from the input straight
+//! into the output. Other kernels and online key
 //! expansion go through the generic path: the kernel's own CTR, then GHASH
 //! ([`GhashImpl`]) over the same 4 KiB chunk while it is in cache.
 //!
@@ -130,6 +132,20 @@ pub enum FusedChoice {
     /// VAES + VPCLMULQDQ on 256-bit registers, AVX2 (error if unavailable
     /// or online schedule).
     Vaes256,
+    /// As [`Auto`](Self::Auto), with the 512-bit kernel's blocks in flight
+    /// (16 or 32) from this plan; `Auto` follows the table of measured CPUs
+    /// ([`Plan::for_this_cpu`](aesflow_plan::Plan::for_this_cpu)).
+    Plan(aesflow_plan::Plan),
+}
+
+impl FusedChoice {
+    /// The plan an automatic choice follows.
+    fn plan(self) -> aesflow_plan::Plan {
+        match self {
+            FusedChoice::Plan(p) => p,
+            _ => aesflow_plan::Plan::for_this_cpu(),
+        }
+    }
 }
 
 /// Construction options for [`Gcm::with_options`].
@@ -210,7 +226,8 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 Fused::Vaes256,
                 "fused 256-bit VAES GCM kernel (needs offline keys)",
             )?,
-            FusedChoice::Auto => match a.kernel().vector_bits() {
+            FusedChoice::Auto | FusedChoice::Plan(_) => match a.kernel().vector_bits() {
+                512 if options.fused.plan().gcm_32_blocks() => Some(Fused::Vaes32),
                 512 => Some(Fused::Vaes),
                 256 => Some(Fused::Vaes256),
                 128 => Some(Fused::Aesni),
