@@ -13,6 +13,7 @@ call). The outputs are checked byte-identical (same salt).
 """
 
 import argparse
+import logging
 import os
 import tempfile
 import time
@@ -60,7 +61,7 @@ def main():
         clusters = {}
         for n in [int(x) for x in a.workers.split(",")]:
             cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
             )
             clusters[n] = (cluster, distributed.Client(cluster))
         try:

@@ -129,10 +129,12 @@ impl View {
         }
         let v = View { raw };
         if !is_byte_format(v.raw.format) || v.raw.itemsize != 1 {
-            // SAFETY: as in `is_byte_format`.
-            let f = (!v.raw.format.is_null())
-                .then(|| unsafe { std::ffi::CStr::from_ptr(v.raw.format) }.to_string_lossy())
-                .unwrap_or_default();
+            let f = if v.raw.format.is_null() {
+                Default::default()
+            } else {
+                // SAFETY: as in `is_byte_format`.
+                unsafe { std::ffi::CStr::from_ptr(v.raw.format) }.to_string_lossy()
+            };
             return Err(PyTypeError::new_err(format!(
                 "{what} must be a buffer of bytes (format 'B'), not {} of format '{f}'",
                 kind()

@@ -20,10 +20,10 @@ except ImportError:  # pragma: no cover - depends on the environment
 __all__ = ["InvalidTag", "AlreadyFinalized"]
 
 
-class InvalidTag(_InvalidTagBase):  # type: ignore[misc,valid-type]
+class InvalidTag(_InvalidTagBase):
     """Authentication failed: wrong key, nonce or context, or the data is
     corrupted, truncated or tampered with. No plaintext was released."""
 
 
-class AlreadyFinalized(_AlreadyFinalizedBase):  # type: ignore[misc,valid-type]
+class AlreadyFinalized(_AlreadyFinalizedBase):
     """The encryptor or decryptor was already finalized (or failed)."""
