@@ -1,6 +1,6 @@
 //! The package's exceptions and the mapping of engine errors to Python ones.
 
-use aesflow_engine::Error;
+use aesflow_format::Error;
 use pyo3::exceptions::{
     PyFileExistsError, PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError,
 };
@@ -14,7 +14,8 @@ pyo3::import_exception!(aesflow.exceptions, InvalidTag);
 pyo3::import_exception!(aesflow.exceptions, AlreadyFinalized);
 
 /// An engine error as the Python exception a user expects.
-pub fn engine(e: Error) -> PyErr {
+pub fn engine(e: impl Into<Error>) -> PyErr {
+    let e = e.into();
     match e {
         Error::WrongKey
         | Error::WrongPassphrase
@@ -52,7 +53,7 @@ fn output(e: aesflow_output::Error) -> PyErr {
 
 /// A modes error (bad key, IV, padding…) as `ValueError`.
 pub fn modes(e: aesflow_modes::Error) -> PyErr {
-    engine(e.into())
+    engine(e)
 }
 
 /// A cipher error (key length, unknown or unavailable kernel) as `ValueError`.

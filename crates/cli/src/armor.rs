@@ -12,8 +12,8 @@
 //! armored input is decoded in memory (at most [`MAX_ARMORED`] bytes):
 //! armor is for text channels (mail, chat, config files), not for bulk data.
 
-use aesflow_engine::Pool;
-use aesflow_engine::files::{self, Job, JobOptions, Operation, Report};
+use aesflow_format::Pool;
+use aesflow_format::files::{self, Job, JobOptions, Operation, Report};
 use anyhow::{Result, anyhow, bail};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::time::Instant;

@@ -10,7 +10,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
-use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
+use aesflow_energy::{Options, study_with_progress};
+
+mod text;
 
 /// `--host-cpu`: which CPU's silicon the host row of Table 5 assumes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -78,11 +80,11 @@ impl Default for EnergyArgs {
 /// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
 /// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
 pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
-    Ok(HostFigure {
-        row: aesflow_bench::measure_host(runs, 64)?,
-        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
-        machine: aesflow_bench::Machine::describe(),
-    })
+    Ok(aesflow_report::host::host_figure_of(
+        &aesflow_bench::measure_host(runs, 64)?,
+        &aesflow_bench::Machine::describe(),
+        &format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+    ))
 }
 
 /// The CPU the host row assumes, from `--host-cpu`.
@@ -189,7 +191,7 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
     let text = if a.json {
         aesflow_energy::to_json(&s)
     } else {
-        format_text(&s)
+        text::format_text(&s)
     };
     crate::text_out::write_reported(a.output.as_deref(), &text, a.force)?;
     if let Some(dir) = &a.charts {
@@ -205,5 +207,5 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
 /// The headline lines for `demo` (paper vs model, with errors).
 pub fn headline() -> anyhow::Result<String> {
     let s = study_with_progress(&options(&EnergyArgs::default())?, &|_, _| {})?;
-    Ok(headline_text(&s))
+    Ok(text::headline(&s))
 }

@@ -1,7 +1,7 @@
 //! Exit codes: distinct, documented (in `--help` and the README), so that
 //! scripts can tell a wrong key from a file that already exists.
 
-use aesflow_engine::Error as EngineError;
+use aesflow_format::Error as EngineError;
 use aesflow_output::Error as OutputError;
 use std::fmt;
 

@@ -1,6 +1,6 @@
 //! `aesflow encrypt` / `aesflow decrypt`: arguments, the safety checks of
 //! the command line (closed or terminal stdio, variable-time kernels), key
-//! sources and summaries. The work is `aesflow_engine::files`.
+//! sources and summaries. The work is `aesflow_format::files`.
 //!
 //! Decrypting to stdout writes each batch of chunks only after it
 //! authenticated; an error in a later batch exits non-zero after earlier
@@ -11,11 +11,11 @@ use crate::exit::{self, CliError};
 use crate::jobs::{self, Failure};
 use crate::keys::{self, KeySource, PassSource};
 use crate::stdio;
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::Suite;
-use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
-use aesflow_engine::passphrase::{KdfLimits, KdfParams};
-use aesflow_engine::raw::{RawMode, RawParams};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::Suite;
+use aesflow_format::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
+use aesflow_format::passphrase::{KdfLimits, KdfParams};
+use aesflow_format::raw::{RawMode, RawParams};
 use anyhow::{Result, anyhow, bail};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
@@ -117,7 +117,7 @@ pub struct FileArgs {
     #[arg(long, requires = "raw", conflicts_with = "iv")]
     pub pbkdf2: bool,
     /// PBKDF2 iterations (`openssl enc -iter`).
-    #[arg(long, requires = "pbkdf2", default_value_t = aesflow_engine::raw::OPENSSL_DEFAULT_ITER)]
+    #[arg(long, requires = "pbkdf2", default_value_t = aesflow_format::raw::OPENSSL_DEFAULT_ITER)]
     pub iter: u32,
     /// PBKDF2 digest (`openssl enc -md`).
     #[arg(long, requires = "pbkdf2", value_enum, default_value = "sha256")]
@@ -203,7 +203,7 @@ pub fn run_decrypt(a: DecryptArgs) -> Result<()> {
 /// The context bytes from `--context`, `--context-hex` or `--context-file`.
 fn context(a: &FileArgs) -> Result<Vec<u8>> {
     if let Some(h) = &a.context_hex {
-        return Ok(aesflow_engine::raw::parse_hex(h, "--context-hex")?.to_vec());
+        return Ok(aesflow_format::raw::parse_hex(h, "--context-hex")?.to_vec());
     }
     if let Some(p) = &a.context_file {
         use std::io::Read;
@@ -412,19 +412,4 @@ fn failure(jobs: &[Job], failed: Vec<Failure>) -> Result<()> {
         )
     };
     Err(CliError { code, message }.into())
-}
-
-/// The demo's file round trip on built-in data, with the measured speed.
-pub fn demo_round_trip() -> Result<()> {
-    let size = 64 << 20;
-    let (e, d) = aesflow_engine::files::demo_round_trip(size)?;
-    println!(
-        "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
-        size >> 20,
-        aesflow_engine::files::scratch_dir().display(),
-        Pool::global().threads(),
-        e.gbps(),
-        d.gbps()
-    );
-    Ok(())
 }

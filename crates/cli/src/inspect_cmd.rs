@@ -4,9 +4,9 @@
 //! not recorded: the key's length tells), with sizes and the chunk count.
 
 use crate::text_out::hex;
-use aesflow_engine::cobblestone::{self, CHUNK_SIZE, PREFIX_SIZE};
-use aesflow_engine::passphrase::{HEADER_SIZE, Header, MAGIC};
-use aesflow_engine::raw::SALTED_MAGIC;
+use aesflow_format::cobblestone::{self, CHUNK_SIZE, PREFIX_SIZE};
+use aesflow_format::passphrase::{HEADER_SIZE, Header, MAGIC};
+use aesflow_format::raw::SALTED_MAGIC;
 use anyhow::{Result, anyhow};
 use serde::Serialize;
 use std::io::Read;

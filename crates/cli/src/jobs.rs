@@ -1,14 +1,14 @@
 //! Job planning (inputs paired with outputs), running them on the pool with
 //! a progress bar, and the summaries (a line per file, or JSON).
 
-use aesflow_engine::Pool;
-use aesflow_engine::files::{self, Job, JobOptions, Operation, Report};
+use aesflow_format::Pool;
+use aesflow_format::files::{self, Job, JobOptions, Operation, Report};
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-pub use aesflow_engine::files::EXTENSION;
+pub use aesflow_format::files::EXTENSION;
 
 /// Inputs larger than this get a progress bar (when stderr is a terminal).
 pub const PROGRESS_MIN: u64 = 64 << 20;

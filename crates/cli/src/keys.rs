@@ -6,7 +6,7 @@
 //! says otherwise, and a mismatch is named as such.
 
 use crate::prompt::{self, MAX_SECRET};
-use aesflow_engine::cobblestone::Suite;
+use aesflow_format::cobblestone::Suite;
 use anyhow::{Result, anyhow, bail};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ fn read_secret_file(path: &Path, max: usize, what: &str) -> Result<Zeroizing<Vec
 /// Decode hex digits (whitespace around them ignored).
 fn hex(s: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
     let t = std::str::from_utf8(s).ok()?.trim();
-    aesflow_engine::raw::parse_hex(t, "key").ok()
+    aesflow_format::raw::parse_hex(t, "key").ok()
 }
 
 /// The key in `data`: 16 or 32 raw bytes, or 32 or 64 hex digits.

@@ -2,7 +2,7 @@
 //!
 //! Subcommands: `demo` (the project's main job on built-in data),
 //! `encrypt`/`decrypt` (files and streams; the application around the
-//! `aesflow-engine` library: job planning, key sources, prompts, signals,
+//! `aesflow-format` library: job planning, key sources, prompts, signals,
 //! progress, summaries, armor), `keygen`, `inspect` (a file's header
 //! without a key), `kernels` (the AES kernels and which this CPU runs),
 //! `completions`/`man`, `designs` (the many-core

@@ -26,12 +26,13 @@
 //!   the two MergeCores a 4× copy needs), simulated and verified.
 //! * [`compare`] — Table 5 (the paper's rows, the model's AsAP row) and
 //!   [`host`] — a row for the host: its measured speed is an *input*
-//!   ([`HostFigure`], measured by `aesflow-bench`), its silicon comes from a
+//!   ([`HostFigure`], a plain value the caller measures), its silicon comes from a
 //!   small table of known CPUs ([`host::KNOWN_CPUS`]).
 //! * [`study()`] runs it all; [`checks`] sets each figure beside the paper's
-//!   ([`paper`]); [`text`] prints tables, [`json`] writes one JSON document,
-//!   [`figures`](mod@figures) draws the charts ([`chart`]) with the paper's values beside
-//!   the model's. Failures are [`EnergyError`]s naming the design.
+//!   ([`paper`]); [`json`] writes one JSON document, [`figures`](mod@figures)
+//!   draws the charts (with `aesflow-chart`) with the paper's values beside
+//!   the model's. The crate returns data: the text tables are the CLI's
+//!   (`aesflow energy`). Failures are [`EnergyError`]s naming the design.
 //!
 //! ## Model parameters
 //!
@@ -162,7 +163,8 @@
 #![warn(missing_docs)]
 
 pub mod activity;
-pub mod chart;
+/// The SVG charts the figures are drawn with.
+use aesflow_chart as chart;
 pub mod checks;
 pub mod compare;
 pub mod dvfs;
@@ -174,12 +176,10 @@ pub mod paper;
 pub mod power;
 pub mod study;
 mod table;
-pub mod text;
 
 pub use checks::Check;
 pub use error::EnergyError;
 pub use figures::{Figure, figures, write_charts};
-pub use host::{CpuChoice, CpuSpec, HostFigure};
+pub use host::{CpuChoice, CpuSpec, HostCpu, HostFigure};
 pub use json::to_json;
 pub use study::{Options, Study, overhead, study, study_with_progress};
-pub use text::{format_text, format_text_at, headline};

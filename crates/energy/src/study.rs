@@ -1,6 +1,6 @@
 //! The whole study: every engine simulated once (plus its DVFS
 //! re-simulations and duplicated copies), and every figure derived from
-//! those runs. Printing lives in [`crate::text`], JSON in [`crate::json`],
+//! those runs. Printing lives in the CLI (`aesflow energy`), JSON in [`crate::json`],
 //! charts in [`crate::figures`](mod@crate::figures).
 
 use std::sync::Mutex;

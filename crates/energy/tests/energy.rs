@@ -160,7 +160,7 @@ fn duplication_needs_two_merge_cores_for_four_copies() {
 }
 
 #[test]
-fn charts_json_and_text_cover_every_figure() {
+fn charts_and_json_cover_every_figure() {
     let s = the_study();
     let dir = std::env::temp_dir().join(format!("aesflow-energy-{}", std::process::id()));
     let written = aesflow_energy::write_charts(s, &dir).unwrap();
@@ -178,31 +178,6 @@ fn charts_json_and_text_cover_every_figure() {
     assert_eq!(j["checks"].as_array().unwrap().len(), s.checks.len());
     assert_eq!(j["engines"].as_array().unwrap().len(), 16);
     assert!(j["host"].is_null());
-    let t = aesflow_energy::format_text(s);
-    for h in [
-        "Paper vs model",
-        "Table 4",
-        "Fig. 14",
-        "Fig. 12",
-        "Table 5",
-        "DVFS",
-    ] {
-        assert!(t.contains(h), "{h}");
-    }
-    // Fits an 80-column terminal, every abbreviated header explained.
-    let narrow = aesflow_energy::format_text_at(s, 80);
-    for line in narrow.lines() {
-        let n = line.chars().count();
-        assert!(n <= 80, "{n} columns: {line}");
-    }
-    for legend in [
-        "c/B = cycles per byte",
-        "stall AC / HC",
-        "Vdd_Low",
-        "nJ/b = energy per bit",
-    ] {
-        assert!(narrow.contains(legend), "no legend for {legend}");
-    }
 }
 
 fn mapped(e: Engine) -> (aesflow_array::Mapping, Platform) {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-pub use aesflow_array::svg::esc;
+pub use aesflow_chart::esc;
 
 /// One table cell: its HTML, a numeric sort key, a CSS class.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -5,10 +5,10 @@
 use std::fmt::Write;
 
 use aesflow_array::Platform;
+use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_cipher::KeySize;
 use aesflow_designs::report::{Row, table2};
 use aesflow_designs::{Engine, Expansion};
-use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_energy::paper::{PAPER_TABLE4, paper_kind};
 
 use crate::html::{Cell, Table, esc, figure};
@@ -295,12 +295,12 @@ fn table5(c: &Collected) -> String {
     if let Some((h, cpu)) = &s.host {
         t.notes.push(format!(
             "Host row: {} measured {:.2} GB/s ({}) = {:.3} cycles/byte at {:.2} GHz ({}). CPU {}.",
-            esc(&h.row.implementation),
-            h.bytes_per_second() / 1e9,
+            esc(&h.kernel),
+            h.bytes_per_second / 1e9,
             esc(&h.workload),
             h.cycles_per_byte(),
-            h.machine.clock_ghz,
-            esc(&h.machine.clock_source),
+            h.clock_ghz,
+            esc(&h.clock_source),
             esc(&cpu.how)
         ));
         if let Some(spec) = cpu.spec {
