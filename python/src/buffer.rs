@@ -1,6 +1,6 @@
-//! Zero-copy access to any object that exports the buffer protocol
-//! (`bytes`, `bytearray`, `memoryview`, `mmap`, numpy arrays of any dtype,
-//! …), for abi3 wheels down to CPython 3.9.
+//! Zero-copy access to any object that exports the buffer protocol as
+//! bytes (`bytes`, `bytearray`, `memoryview`, `mmap`, `array.array('B')`,
+//! numpy arrays of `uint8`), for abi3 wheels down to CPython 3.9.
 //!
 //! PyO3's `PyBuffer` exists only for the limited API of 3.11 and later
 //! (that is when `Py_buffer` entered the *stable ABI* documentation), but
@@ -8,14 +8,22 @@
 //! have been exported and unchanged since CPython 3.3, so this module
 //! declares them itself. It is the crate's only `unsafe` code.
 //!
-//! A buffer is requested with `PyBUF_SIMPLE` (plus `PyBUF_WRITABLE` for an
-//! output): the exporter must hand out one C-contiguous run of bytes, or
-//! raise (a non-contiguous numpy view raises `BufferError`). The bytes are
-//! read in place, with the GIL released; the caller must not resize or
-//! write an input buffer from another thread while an aesflow call is using
-//! it (as with any C extension that releases the GIL).
+//! The rules are pyca/cryptography's, so that code moving between the two
+//! meets the same errors: a buffer is requested with its format and
+//! strides; an item format other than unsigned bytes (`B` or `c`: numpy
+//! `int8`, `uint16`, `float64`, `bool`, … ) is a `TypeError`, a buffer
+//! that is not C-contiguous (a strided numpy view, a Fortran-order array)
+//! a `BufferError`, a read-only output a `TypeError`. The bytes are read in
+//! place, with the GIL released; the caller must not resize or write an
+//! input buffer from another thread while an aesflow call is using it (as
+//! with any C extension that releases the GIL).
+//!
+//! An output may share memory with any input (`encrypt_into(nonce, data,
+//! aad, buf)` with `aad` a slice of `buf`, say): [`write_into`] copies every
+//! input that overlaps the output before the output is written, so the
+//! result is that of separate buffers.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use std::ffi::{c_char, c_int, c_void};
@@ -39,10 +47,29 @@ struct RawBuffer {
 unsafe extern "C" {
     fn PyObject_GetBuffer(obj: *mut ffi::PyObject, view: *mut RawBuffer, flags: c_int) -> c_int;
     fn PyBuffer_Release(view: *mut RawBuffer);
+    fn PyBuffer_IsContiguous(view: *const RawBuffer, order: c_char) -> c_int;
 }
 
-const PYBUF_SIMPLE: c_int = 0;
-const PYBUF_WRITABLE: c_int = 1;
+/// `PyBUF_RECORDS_RO`: the format, the shape and the strides (no
+/// suboffsets), read-only or not; writability is checked afterwards, so a
+/// read-only output raises pyca's `TypeError` rather than the exporter's
+/// `BufferError`.
+const PYBUF_RECORDS_RO: c_int = 0x4 | 0x8 | 0x10;
+
+/// Whether a buffer format (`struct` syntax) is one unsigned byte per item:
+/// `B` or `c`, with at most a byte-order prefix (NULL means `B`).
+fn is_byte_format(format: *const c_char) -> bool {
+    if format.is_null() {
+        return true;
+    }
+    // SAFETY: a non-NULL `format` of a filled `Py_buffer` is a
+    // NUL-terminated string owned by the exporter while the view is held.
+    let f = unsafe { std::ffi::CStr::from_ptr(format) }.to_bytes();
+    matches!(
+        f,
+        [b'B' | b'c'] | [b'@' | b'=' | b'<' | b'>' | b'!', b'B' | b'c']
+    )
+}
 
 /// An exported buffer, released on drop. Not `Send` (raw pointers), so it
 /// never leaves the thread that holds it; only the byte slices it lends are
@@ -52,7 +79,7 @@ pub struct View {
 }
 
 impl View {
-    fn get(obj: &Bound<'_, PyAny>, flags: c_int, what: &str) -> PyResult<View> {
+    fn get(obj: &Bound<'_, PyAny>, writable: bool, what: &str) -> PyResult<View> {
         let mut raw = Box::new(RawBuffer {
             buf: std::ptr::null_mut(),
             obj: std::ptr::null_mut(),
@@ -66,34 +93,65 @@ impl View {
             suboffsets: std::ptr::null_mut(),
             internal: std::ptr::null_mut(),
         });
+        let kind = || {
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        };
         // SAFETY: `obj` is a live object (we hold a reference and the GIL);
         // `raw` points to writable, properly laid out `Py_buffer` storage.
         // On success the exporter fills it and we own one release.
-        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *raw, flags) };
+        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *raw, PYBUF_RECORDS_RO) };
         if rc != 0 {
             let py = obj.py();
             let cause = PyErr::take(py);
-            let kind = obj
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default();
-            let msg = if flags & PYBUF_WRITABLE != 0 {
+            let kind = kind();
+            let msg = if writable {
                 format!(
-                    "{what} must be a writable, contiguous buffer (bytearray, memoryview, numpy array), not {kind}"
+                    "{what} must be a writable bytes-like object (bytearray, memoryview, numpy uint8 array), not {kind}"
                 )
             } else {
                 format!(
-                    "{what} must be a contiguous bytes-like object (bytes, bytearray, memoryview, numpy array), not {kind}"
+                    "{what} must be a bytes-like object (bytes, bytearray, memoryview, numpy uint8 array), not {kind}"
                 )
             };
-            let err = PyTypeError::new_err(msg);
+            // An exporter that cannot give a strided view raises
+            // BufferError itself; keep that class.
+            let err = match &cause {
+                Some(c) if c.is_instance_of::<PyBufferError>(py) => PyBufferError::new_err(msg),
+                _ => PyTypeError::new_err(msg),
+            };
             if let Some(c) = cause {
                 err.set_cause(py, Some(c));
             }
             return Err(err);
         }
         let v = View { raw };
+        if !is_byte_format(v.raw.format) || v.raw.itemsize != 1 {
+            let f = if v.raw.format.is_null() {
+                Default::default()
+            } else {
+                // SAFETY: as in `is_byte_format`.
+                unsafe { std::ffi::CStr::from_ptr(v.raw.format) }.to_string_lossy()
+            };
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be a buffer of bytes (format 'B'), not {} of format '{f}'",
+                kind()
+            )));
+        }
+        // SAFETY: `v.raw` was filled by a successful PyObject_GetBuffer.
+        if unsafe { PyBuffer_IsContiguous(&*v.raw, b'C' as c_char) } == 0 {
+            return Err(PyBufferError::new_err(format!(
+                "{what}: buffer is not contiguous (pass a C-contiguous copy, e.g. numpy.ascontiguousarray)"
+            )));
+        }
+        if writable && v.raw.readonly != 0 {
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be a writable buffer, not a read-only {}",
+                kind()
+            )));
+        }
         if v.raw.len < 0 || (v.raw.len > 0 && v.raw.buf.is_null()) {
             return Err(PyTypeError::new_err(format!("{what}: invalid buffer")));
         }
@@ -102,18 +160,12 @@ impl View {
 
     /// A read-only view of `obj` (`what` names the argument in errors).
     pub fn read(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
-        Self::get(obj, PYBUF_SIMPLE, what)
+        Self::get(obj, false, what)
     }
 
     /// A writable view of `obj`.
     pub fn write(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<View> {
-        let v = Self::get(obj, PYBUF_SIMPLE | PYBUF_WRITABLE, what)?;
-        if v.raw.readonly != 0 {
-            return Err(PyTypeError::new_err(format!(
-                "{what} must be a writable buffer"
-            )));
-        }
-        Ok(v)
+        Self::get(obj, true, what)
     }
 
     /// The length in bytes.
@@ -172,17 +224,21 @@ pub fn read_opt(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<V
     }
 }
 
-/// The `*_into` pattern: `f(input, out)` with the GIL released, where `out`
-/// is the first `n` bytes of the writable buffer `buf` (`ValueError` if it
-/// is shorter, or with `exact` longer) and `input` is `data`'s bytes (copied
-/// first only if they overlap `buf`).
-pub fn write_into<T: Send>(
+/// The `*_into` pattern: `f(inputs, out)` with the GIL released, where
+/// `out` is the first `n` bytes of the writable buffer `buf` (`ValueError`
+/// if it is shorter, or with `exact` longer) and `inputs` are the bytes of
+/// `inputs` (`None`: empty). An input that shares memory with `buf` is
+/// copied first (the copy zeroized afterwards), so `f` never sees an input
+/// change under its writes: `encrypt_into(nonce, data, aad, buf)` with the
+/// nonce or the associated data inside `buf` gives the tag of separate
+/// buffers.
+pub fn write_into<T: Send, const N: usize>(
     py: Python<'_>,
-    data: &View,
+    inputs: [Option<&View>; N],
     buf: &Bound<'_, PyAny>,
     n: usize,
     exact: bool,
-    f: impl FnOnce(&[u8], &mut [u8]) -> T + Send,
+    f: impl FnOnce([&[u8]; N], &mut [u8]) -> T + Send,
 ) -> PyResult<T> {
     let mut b = View::write(buf, "buf")?;
     if b.len() < n || (exact && b.len() != n) {
@@ -191,32 +247,98 @@ pub fn write_into<T: Send>(
             "buffer must be {least}{n} bytes"
         )));
     }
-    let mut copy = zeroize::Zeroizing::new(Vec::new());
-    let input = input_for(data, &b, &mut copy);
+    let copies: [zeroize::Zeroizing<Vec<u8>>; N] = std::array::from_fn(|i| {
+        zeroize::Zeroizing::new(match inputs[i] {
+            Some(v) if v.overlaps(&b) => v.bytes().to_vec(),
+            _ => Vec::new(),
+        })
+    });
+    let ins: [&[u8]; N] = std::array::from_fn(|i| match inputs[i] {
+        Some(v) if v.overlaps(&b) => &copies[i][..],
+        Some(v) => v.bytes(),
+        None => &[][..],
+    });
     let out = &mut b.bytes_mut()[..n];
-    Ok(py.detach(|| f(input, out)))
+    Ok(py.detach(|| f(ins, out)))
 }
 
-/// The input as a slice, copied only if it overlaps the output view (then
-/// the copy is zeroized by the caller's `Zeroizing`).
-fn input_for<'a>(
-    input: &'a View,
-    output: &View,
-    copy: &'a mut zeroize::Zeroizing<Vec<u8>>,
-) -> &'a [u8] {
-    if input.overlaps(output) {
-        copy.extend_from_slice(input.bytes());
-        copy
-    } else {
-        input.bytes()
-    }
-}
-
-/// A raw pointer moved into the GIL-free closure of [`new_bytes_many`].
+/// A raw pointer moved into the GIL-free closures of [`new_bytes_from`]
+/// and [`new_bytes_many_lazy`].
+#[derive(Clone, Copy)]
 struct SendPtr(*mut u8);
 // SAFETY: the pointer is to the buffer of a `bytes` object that no other
-// code can reach yet (just created, one reference, held by the caller).
+// code can reach yet (just created, one reference, held by the caller);
+// the threads that share it write disjoint ranges.
 unsafe impl Send for SendPtr {}
+// SAFETY: as for `Send`: shared only to write disjoint ranges.
+unsafe impl Sync for SendPtr {}
+
+/// A new uninitialised `bytes` of `len` bytes and its buffer.
+fn alloc_bytes(py: Python<'_>, len: usize) -> PyResult<(Bound<'_, pyo3::types::PyBytes>, SendPtr)> {
+    let n = ffi::Py_ssize_t::try_from(len)
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
+    // SAFETY: with a NULL source CPython allocates `len` uninitialised
+    // bytes (plus a NUL) and returns a new reference, or NULL with an
+    // exception set, which `from_owned_ptr_or_err` turns into an error.
+    let obj = unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(std::ptr::null(), n))?
+    };
+    // SAFETY: `obj` is a bytes object; its buffer lives as long as `obj`.
+    let p = unsafe { ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>();
+    Ok((obj.cast_into::<pyo3::types::PyBytes>()?, SendPtr(p)))
+}
+
+/// Bytes per piece when a large new buffer is initialised on the pool.
+const INIT_PIECE: usize = 256 * 1024;
+
+/// A new `bytes` of `len` bytes that starts with a copy of `init` (the
+/// rest zeroed), then `f(buffer)`; all with the GIL released. The copy is
+/// the buffer's initialisation (no zeroing pass first), spread over the
+/// pool for a large buffer, so the first touch of its fresh pages runs on
+/// every core: a one-shot `encrypt` costs one copy more than an in-place
+/// call, not a zero-fill and a copy. On error the object is dropped
+/// unseen.
+pub fn new_bytes_from<'py>(
+    py: Python<'py>,
+    len: usize,
+    init: &[u8],
+    f: impl FnOnce(&mut [u8]) -> PyResult<()> + Send,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    assert!(init.len() <= len, "the initial bytes fit the buffer");
+    let (obj, p) = alloc_bytes(py, len)?;
+    py.detach(move || {
+        let pieces = init.len().div_ceil(INIT_PIECE);
+        let copy = |i: usize| {
+            let start = i * INIT_PIECE;
+            let src = &init[start..init.len().min(start + INIT_PIECE)];
+            let dst = p;
+            // SAFETY: `dst.0 + start .. + src.len()` lies inside the `len`
+            // bytes of the new object (`init.len() <= len`), pieces are
+            // disjoint, and `src` (a caller's buffer) cannot overlap a
+            // buffer allocated just now.
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.0.add(start), src.len()) };
+        };
+        if pieces > 1 && len >= INIT_PIECE * 4 {
+            crate::pool()
+                .try_for_each_index(pieces, |i| -> Result<(), ()> {
+                    copy(i);
+                    Ok(())
+                })
+                .ok();
+        } else {
+            (0..pieces).for_each(copy);
+        }
+        // SAFETY: the tail `init.len()..len` is inside the object; once it
+        // is zeroed every byte is initialised, and only this closure holds
+        // the buffer (the object is not visible to Python yet).
+        let out = unsafe {
+            std::ptr::write_bytes(p.0.add(init.len()), 0, len - init.len());
+            std::slice::from_raw_parts_mut(p.0, len)
+        };
+        f(out)
+    })?;
+    Ok(obj)
+}
 
 /// A new `bytes` of `len` bytes, zeroed and then filled by `f`, both with
 /// the GIL released: a large output costs no GIL-held time (PyO3's
@@ -227,55 +349,63 @@ pub fn new_bytes<'py>(
     len: usize,
     f: impl FnOnce(&mut [u8]) -> PyResult<()> + Send,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-    let mut one = new_bytes_many(py, &[len], |mut outs| f(outs.remove(0)))?;
-    Ok(one.remove(0))
+    new_bytes_from(py, len, &[], f)
 }
 
-/// New `bytes` objects of `lens[i]` bytes, zeroed and then filled by `f`
-/// (which gets their buffers in order), all with the GIL released, as
-/// [`new_bytes`]; only their allocation holds the GIL (uninitialised, so
-/// it touches no page). On error the objects are dropped unseen.
-pub fn new_bytes_many<'py>(
+/// The buffer of a new `bytes` object not yet initialised: its ranges are
+/// lent out zeroed, one at a time ([`Uninit::zeroed`]), so that a caller
+/// that fills a large output piece by piece initialises each piece just
+/// before writing it (while it is in cache) instead of in one pass first.
+pub struct Uninit {
+    p: SendPtr,
+    len: usize,
+    /// Bytes `0..init` are initialised.
+    init: usize,
+}
+
+impl Uninit {
+    /// Bytes `r` (inside the buffer; a range past the initialised ones is
+    /// zeroed first), writable.
+    pub fn zeroed(&mut self, r: std::ops::Range<usize>) -> &mut [u8] {
+        assert!(
+            r.start <= r.end && r.end <= self.len,
+            "a range inside the buffer"
+        );
+        if r.end > self.init {
+            // SAFETY: `init..r.end` lies inside the object's `len` bytes,
+            // which only this value writes (the object is not visible to
+            // Python yet).
+            unsafe { std::ptr::write_bytes(self.p.0.add(self.init), 0, r.end - self.init) };
+            self.init = r.end;
+        }
+        // SAFETY: `r` lies inside `0..init`, initialised bytes of the
+        // object; `&mut self` makes this the only slice lent.
+        unsafe { std::slice::from_raw_parts_mut(self.p.0.add(r.start), r.end - r.start) }
+    }
+}
+
+/// New `bytes` objects of `lens[i]` bytes, handed to `f` uninitialised
+/// ([`Uninit`]) with the GIL released; whatever `f` leaves unwritten is
+/// zeroed before they are returned. On error the objects are dropped
+/// unseen.
+pub fn new_bytes_many_lazy<'py>(
     py: Python<'py>,
     lens: &[usize],
-    f: impl FnOnce(Vec<&mut [u8]>) -> PyResult<()> + Send,
+    f: impl FnOnce(&mut [Uninit]) -> PyResult<()> + Send,
 ) -> PyResult<Vec<Bound<'py, pyo3::types::PyBytes>>> {
     let mut objs = Vec::with_capacity(lens.len());
     let mut bufs = Vec::with_capacity(lens.len());
     for &len in lens {
-        let n = ffi::Py_ssize_t::try_from(len)
-            .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
-        // SAFETY: with a NULL source CPython allocates `len` uninitialised
-        // bytes (plus a NUL) and returns a new reference, or NULL with an
-        // exception set, which `from_owned_ptr_or_err` turns into an error.
-        let obj = unsafe {
-            Bound::from_owned_ptr_or_err(py, ffi::PyBytes_FromStringAndSize(std::ptr::null(), n))?
-        };
-        // SAFETY: `obj` is a bytes object; its buffer lives as long as
-        // `obj`, which `objs` holds until after the closure has run.
-        bufs.push((
-            SendPtr(unsafe { ffi::PyBytes_AsString(obj.as_ptr()) }.cast::<u8>()),
-            len,
-        ));
+        let (obj, p) = alloc_bytes(py, len)?;
+        bufs.push(Uninit { p, len, init: 0 });
         objs.push(obj);
     }
     py.detach(move || {
-        let outs = bufs
-            .into_iter()
-            .map(|(p, len)| {
-                // SAFETY: `p.0` points to `len` writable bytes of its own
-                // object that only this closure touches (the objects are
-                // not visible to Python yet, and each buffer is distinct);
-                // they are initialised (zeroed) before the slice is formed.
-                unsafe {
-                    std::ptr::write_bytes(p.0, 0, len);
-                    std::slice::from_raw_parts_mut(p.0, len)
-                }
-            })
-            .collect();
-        f(outs)
+        f(&mut bufs)?;
+        for b in &mut bufs {
+            b.zeroed(0..b.len);
+        }
+        Ok::<(), PyErr>(())
     })?;
-    objs.into_iter()
-        .map(|o| Ok(o.cast_into::<pyo3::types::PyBytes>()?))
-        .collect()
+    Ok(objs)
 }

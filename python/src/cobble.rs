@@ -21,17 +21,18 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeroize::{Zeroize, Zeroizing};
 
-/// Reads the key and the optional context; checks the key length, and
+/// Reads the key and the context (required, as by pyca/cryptography: `b""`
+/// for none; `None` is a `TypeError`); checks the key length, and
 /// `AESFLOW_KERNEL` as the command does (the chunk keys themselves run on
 /// the engine's best kernel).
 fn key_and_context<T>(
     suite: Suite,
     key: &Bound<'_, PyAny>,
-    context: Option<&Bound<'_, PyAny>>,
+    context: &Bound<'_, PyAny>,
     new: impl FnOnce(&[u8], &[u8]) -> PyResult<T>,
 ) -> PyResult<T> {
     let k = View::read(key, "key")?;
-    let c = crate::buffer::read_opt(context, "context")?;
+    let c = View::read(context, "context")?;
     crate::kernel()?;
     if k.len() != suite.key_len() {
         return Err(PyValueError::new_err(format!(
@@ -39,7 +40,7 @@ fn key_and_context<T>(
             suite.key_len()
         )));
     }
-    new(k.bytes(), c.as_ref().map_or(&[][..], |v| v.bytes()))
+    new(k.bytes(), c.bytes())
 }
 
 fn auth_failed() -> PyErr {
@@ -93,7 +94,9 @@ fn update_into(
     st.check()?;
     let d = View::read(data, "data")?;
     let n = st.update_len(d.len());
-    let r = write_into(py, &d, buf, n, false, |input, out| st.update(input, out))?;
+    let r = write_into(py, [Some(&d)], buf, n, false, |[input], out| {
+        st.update(input, out)
+    })?;
     r.inspect_err(|_| st.fail()).map(|()| n)
 }
 
@@ -330,8 +333,8 @@ macro_rules! cobblestone_class {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (key, context = None))]
-            fn new(key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+            #[pyo3(signature = (key, context))]
+            fn new(key: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>) -> PyResult<Self> {
                 let st = key_and_context($suite, key, context, |k, c| $state::new($suite, k, c))?;
                 Ok($class { st })
             }

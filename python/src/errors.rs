@@ -2,22 +2,16 @@
 
 use aesflow_format::Error;
 use pyo3::exceptions::{
-    PyException, PyFileExistsError, PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError,
+    PyFileExistsError, PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError,
 };
 use pyo3::prelude::*;
 
-pyo3::create_exception!(
-    aesflow,
-    InvalidTag,
-    PyException,
-    "Authentication failed: wrong key or context, or the data is corrupted, truncated or tampered with. No plaintext was released."
-);
-pyo3::create_exception!(
-    aesflow,
-    AlreadyFinalized,
-    PyException,
-    "The encryptor or decryptor was already finalized (or failed)."
-);
+// The two exception classes are defined in Python (`aesflow/exceptions.py`),
+// where they subclass pyca/cryptography's classes of the same names when
+// `cryptography` is importable, so that `except
+// cryptography.exceptions.InvalidTag` catches aesflow's failures too.
+pyo3::import_exception!(aesflow.exceptions, InvalidTag);
+pyo3::import_exception!(aesflow.exceptions, AlreadyFinalized);
 
 /// An engine error as the Python exception a user expects.
 pub fn engine(e: impl Into<Error>) -> PyErr {

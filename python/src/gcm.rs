@@ -3,11 +3,12 @@
 //! AES+GHASH kernels; a long message with a 96-bit nonce is sealed or
 //! opened on all cores (`aesflow_engine::par::ParGcm`).
 
-use crate::buffer::{View, new_bytes, read_opt, write_into};
+use crate::buffer::{View, new_bytes_from, read_opt, write_into};
 use crate::errors::{self, InvalidTag};
-use aesflow_engine::par::ParGcm;
+use aesflow_engine::par::{GCM_PARALLEL_MIN, ParGcm};
+use aesflow_engine::pool::PIECE;
 use aesflow_modes::Gcm;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -39,20 +40,37 @@ fn check_nonce(n: &[u8]) -> PyResult<()> {
 }
 
 impl AesGcm {
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> aesflow_engine::Result<[u8; 16]> {
+    /// Whether a `len`-byte text under `nonce` runs on one thread: a short
+    /// text, a nonce other than 96 bits, a one-thread pool, or a kernel that
+    /// is not the engine's.
+    fn one_thread(&self, nonce: &[u8], len: usize) -> bool {
+        self.par.is_none()
+            || nonce.len() != 12
+            || len < GCM_PARALLEL_MIN
+            || crate::pool().threads() == 1
+    }
+
+    fn seal_in_place(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> aesflow_engine::Result<[u8; 16]> {
         match (&self.par, <&[u8; 12]>::try_from(nonce)) {
-            (Some(par), Ok(n12)) => par.seal_in_place(crate::pool(), n12, aad, buf),
+            (Some(par), Ok(n12)) if !self.one_thread(nonce, buf.len()) => {
+                par.seal_in_place(crate::pool(), n12, aad, buf)
+            }
             _ => Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?),
         }
     }
 
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
+    fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
         match (
             &self.par,
             <&[u8; 12]>::try_from(nonce),
             <&[u8; 16]>::try_from(tag),
         ) {
-            (Some(par), Ok(n12), Ok(t16)) => {
+            (Some(par), Ok(n12), Ok(t16)) if !self.one_thread(nonce, buf.len()) => {
                 par.open_in_place(crate::pool(), n12, aad, buf, t16).is_ok()
             }
             _ => self
@@ -62,32 +80,89 @@ impl AesGcm {
         }
     }
 
-    /// Seal (`encrypt`) `data` into `out` (`data.len() + 16` bytes), or
-    /// open it (ciphertext ‖ tag) into `out` (`data.len() - 16` bytes; zeroed
-    /// on failure).
-    fn run(
+    /// `encrypt`/`decrypt` into a new `bytes`: the buffer is initialised
+    /// with the text (ciphertext without its tag when decrypting), which
+    /// is then sealed or opened in place.
+    fn run_new<'py>(
+        &self,
+        py: Python<'py>,
+        encrypt: bool,
+        [nonce, aad]: [&[u8]; 2],
+        data: &[u8],
+        out_len: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if encrypt {
+            return new_bytes_from(py, out_len, data, |out| {
+                let (body, tag) = out.split_at_mut(data.len());
+                let t = self
+                    .seal_in_place(nonce, aad, body)
+                    .map_err(errors::engine)?;
+                tag.copy_from_slice(&t);
+                Ok(())
+            });
+        }
+        let (ct, tag) = data.split_at(out_len);
+        new_bytes_from(py, out_len, ct, |out| {
+            if self.open_in_place(nonce, aad, out, tag) {
+                Ok(())
+            } else {
+                Err(InvalidTag::new_err("authentication failed"))
+            }
+        })
+    }
+
+    /// `encrypt_into`/`decrypt_into`: seal `data` into `out` (`data.len() +
+    /// 16` bytes), or open it (ciphertext ‖ tag) into `out` (`data.len() -
+    /// 16` bytes; zeroed on failure). On one thread the fused kernel reads
+    /// `data` and writes `out` in one pass; on several, `out` gets a copy
+    /// of the text (piece by piece on the pool) that the engine seals or
+    /// opens in place.
+    fn run_into(
         &self,
         encrypt: bool,
-        (nonce, aad): (&[u8], &[u8]),
+        [nonce, aad]: [&[u8]; 2],
         data: &[u8],
         out: &mut [u8],
     ) -> PyResult<()> {
+        let n = if encrypt { data.len() } else { out.len() };
+        let one = self.one_thread(nonce, n);
+        let copy = |dst: &mut [u8], src: &[u8]| {
+            crate::pool().for_each_piece(dst, PIECE, |i, p| {
+                p.copy_from_slice(&src[i * PIECE..][..p.len()]);
+            })
+        };
         if encrypt {
-            let (body, tag) = out.split_at_mut(data.len());
-            body.copy_from_slice(data);
-            let t = self.seal(nonce, aad, body).map_err(errors::engine)?;
+            let (body, tag) = out.split_at_mut(n);
+            let t = if one {
+                self.gcm
+                    .seal_into(nonce, aad, data, body)
+                    .map_err(errors::modes)?
+            } else {
+                copy(body, data);
+                self.seal_in_place(nonce, aad, body)
+                    .map_err(errors::engine)?
+            };
             tag.copy_from_slice(&t);
             return Ok(());
         }
-        let (ct, tag) = data.split_at(data.len() - TAG);
-        out.copy_from_slice(ct);
-        if self.open(nonce, aad, out, tag) {
+        let (ct, tag) = data.split_at(n);
+        let ok = if one {
+            self.gcm.open_into(nonce, aad, ct, tag, out).is_ok()
+        } else {
+            copy(out, ct);
+            self.open_in_place(nonce, aad, out, tag)
+        };
+        if ok {
             Ok(())
         } else {
             Err(InvalidTag::new_err("authentication failed"))
         }
     }
 }
+
+/// pyca/cryptography's limit on the plaintext and the associated data of
+/// one call (`OverflowError` beyond it).
+const MAX_LEN: usize = i32::MAX as usize;
 
 /// The arguments of an AEAD call, read and checked, and its output length.
 struct Args {
@@ -108,6 +183,11 @@ impl Args {
         let data = View::read(data, "data")?;
         let aad = read_opt(associated_data, "associated_data")?;
         check_nonce(nonce.bytes())?;
+        if aad.as_ref().is_some_and(|a| a.len() > MAX_LEN) || (encrypt && data.len() > MAX_LEN) {
+            return Err(PyOverflowError::new_err(
+                "Data or associated data too long. Max 2**31 - 1 bytes",
+            ));
+        }
         let out_len = if encrypt {
             data.len() + TAG
         } else {
@@ -123,9 +203,9 @@ impl Args {
     }
 
     /// The nonce and the associated data.
-    fn nonce_aad(&self) -> (&[u8], &[u8]) {
+    fn nonce_aad(&self) -> [&[u8]; 2] {
         let aad = self.aad.as_ref().map_or(&[][..], |v| v.bytes());
-        (self.nonce.bytes(), aad)
+        [self.nonce.bytes(), aad]
     }
 }
 
@@ -164,7 +244,8 @@ macro_rules! aesgcm_methods {
             /// A new random key of ``bit_length`` (128, 192 or 256) bits, from the
             /// operating system's CSPRNG.
             #[staticmethod]
-            fn generate_key(py: Python<'_>, bit_length: i64) -> PyResult<Bound<'_, PyBytes>> {
+            fn generate_key(py: Python<'_>, bit_length: u32) -> PyResult<Bound<'_, PyBytes>> {
+                // `u32`: a negative or huge int is pyca's `OverflowError`.
                 if ![128, 192, 256].contains(&bit_length) {
                     return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
                 }
@@ -182,8 +263,7 @@ macro_rules! aesgcm_methods {
                     associated_data: Option<&Bound<'py, PyAny>>,
                 ) -> PyResult<Bound<'py, PyBytes>> {
                     let a = Args::read($encrypt, nonce, data, associated_data)?;
-                    let (nonce_aad, input) = (a.nonce_aad(), a.data.bytes());
-                    new_bytes(py, a.out_len, |out| self.run($encrypt, nonce_aad, input, out))
+                    self.run_new(py, $encrypt, a.nonce_aad(), a.data.bytes(), a.out_len)
                 }
 
                 $(#[$doc_into])*
@@ -197,9 +277,9 @@ macro_rules! aesgcm_methods {
                     buf: &Bound<'_, PyAny>,
                 ) -> PyResult<usize> {
                     let a = Args::read($encrypt, nonce, data, associated_data)?;
-                    let nonce_aad = a.nonce_aad();
-                    write_into(py, &a.data, buf, a.out_len, true, |input, out| {
-                        self.run($encrypt, nonce_aad, input, out)
+                    let inputs = [Some(&a.nonce), a.aad.as_ref(), Some(&a.data)];
+                    write_into(py, inputs, buf, a.out_len, true, |[nonce, aad, data], out| {
+                        self.run_into($encrypt, [nonce, aad], data, out)
                     })??;
                     Ok(a.out_len)
                 }

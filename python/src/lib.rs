@@ -130,8 +130,6 @@ mod _aesflow {
         Cobblestone256Encryptor,
     };
     #[pymodule_export]
-    use crate::errors::{AlreadyFinalized, InvalidTag};
-    #[pymodule_export]
     use crate::files::{
         cobblestone_ciphertext_len, cobblestone_plaintext_len, cobblestone_prefix, decrypt_file,
         encrypt_file, open_file_range, seal_file_range,
@@ -139,7 +137,7 @@ mod _aesflow {
     #[pymodule_export]
     use crate::gcm::AesGcm;
     #[pymodule_export]
-    use crate::multi::cbc_encrypt_many;
+    use crate::multi::{cbc_encrypt_many, multistream_backend};
     #[pymodule_export]
     use crate::raw::{decrypt, decrypt_into, encrypt, encrypt_into};
 

@@ -252,7 +252,7 @@ macro_rules! raw_functions {
             let (p, d) = params(mode, key, iv, data, padding)?;
             let whole = d.bytes();
             let n = py.detach(|| p.out_len($encrypt, whole))?;
-            write_into(py, &d, buf, n, false, |input, out| p.run($encrypt, input, out))?
+            write_into(py, [Some(&d)], buf, n, false, |[input], out| p.run($encrypt, input, out))?
                 .map_err(errors::engine)?;
             Ok(n)
         }

@@ -1,5 +1,6 @@
 """Shared fixtures: random data in every buffer type, the aesflow binary."""
 
+import array
 import os
 import random
 import shutil
@@ -39,7 +40,7 @@ def rng():
     return random.Random(seed)
 
 
-BUFFER_TYPES = ["bytes", "bytearray", "memoryview", "numpy_u8", "numpy_u32", "memoryview_slice"]
+BUFFER_TYPES = ["bytes", "bytearray", "memoryview", "numpy_u8", "array_B", "memoryview_slice"]
 
 
 def as_buffer(data: bytes, kind: str):
@@ -52,11 +53,8 @@ def as_buffer(data: bytes, kind: str):
         return memoryview(data)
     if kind == "numpy_u8":
         return np.frombuffer(data, dtype=np.uint8).copy()
-    if kind == "numpy_u32":
-        # A 4-byte dtype: read as its raw bytes, the length padded to 4.
-        if len(data) % 4:
-            return None
-        return np.frombuffer(data, dtype=np.uint32).copy()
+    if kind == "array_B":
+        return array.array("B", data)
     if kind == "memoryview_slice":
         return memoryview(b"\x00" * 7 + data + b"\x00" * 5)[7 : 7 + len(data)]
     raise ValueError(kind)

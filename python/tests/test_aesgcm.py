@@ -26,7 +26,7 @@ def test_differential_random(rng, bits):
 @pytest.mark.parametrize("kind", BUFFER_TYPES)
 def test_buffer_types(rng, kind):
     key = AESGCM.generate_key(256)
-    ours, theirs = AESGCM(as_buffer(key, kind) if kind != "numpy_u32" else key), PycaGCM(key)
+    ours, theirs = AESGCM(as_buffer(key, kind)), PycaGCM(key)
     for n in [0, 4, 16, 1000, 65536, (1 << 20) + 4]:
         data = rng.randbytes(n)
         buf = as_buffer(data, kind)
@@ -113,11 +113,14 @@ def test_errors_like_pyca():
     for bad in ["x" * 16, None, 16, 1.5]:
         with pytest.raises(TypeError):
             AESGCM(bad)
-    for bits in [0, 64, 100, 512, -128, True]:
+    for bits in [0, 64, 100, 512, True]:
         with pytest.raises(ValueError, match="bit_length must be 128, 192, or 256"):
             AESGCM.generate_key(bits)
     with pytest.raises(TypeError):
         AESGCM.generate_key("128")
+    for bits in [-1, -128, 1 << 64]:
+        with pytest.raises(OverflowError):
+            AESGCM.generate_key(bits)
     a = AESGCM(bytes(32))
     for n in [0, 7, 129, 1000]:
         with pytest.raises(ValueError, match="Nonce must be between 8 and 128 bytes"):
@@ -142,7 +145,7 @@ def test_non_contiguous_rejected():
     np = pytest.importorskip("numpy")
     a = AESGCM(bytes(16))
     arr = np.arange(100, dtype=np.uint8)[::2]
-    with pytest.raises(TypeError, match="contiguous"):
+    with pytest.raises(BufferError, match="contiguous"):
         a.encrypt(bytes(12), arr, None)
 
 

@@ -5,6 +5,7 @@ any one range leaves no output file (and no temporary file)."""
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -14,13 +15,19 @@ from aesflow import InvalidTag
 
 distributed = pytest.importorskip("distributed")
 
+# The tasks some tests substitute are functions of this module: send them by
+# value (the workers need not import the tests).
+import cloudpickle  # noqa: E402
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
 SIZE = (64 << 20) + 12_345  # > 64 MiB, last chunk partial
 
 
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     c = distributed.Client(cluster)
     assert len(c.scheduler_info()["workers"]) == 2
@@ -166,3 +173,121 @@ def test_many_files(client, tmp_path):
     ad.decrypt_files(outs, KEY, client=client, context=b"m", outputs=backs)
     for p, b in zip(paths, backs):
         assert b.read_bytes() == p.read_bytes()
+
+
+def test_directory_source_refused(client, tmp_path):
+    with pytest.raises(IsADirectoryError, match="directory"):
+        ad.encrypt_file(tmp_path, tmp_path / "out.cob", KEY, client=client)
+    with pytest.raises(IsADirectoryError, match="directory"):
+        ad.decrypt_file(tmp_path, tmp_path / "out", KEY, client=client)
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.cob").exists()
+
+
+def _stuck(*_args):
+    """A range task that outlives the job's timeout (briefly: a cancelled
+    task that already runs keeps its worker until it returns)."""
+    import time
+
+    time.sleep(5)
+
+
+def test_timeout_removes_output(client, tmp_path, monkeypatch):
+    src = tmp_path / "in.bin"
+    src.write_bytes(os.urandom(100_000))
+    # Every range task hangs: the job gives up after the timeout.
+    monkeypatch.setattr(ad, "_seal_range", _stuck)
+    with pytest.raises(TimeoutError, match="did not finish within"):
+        ad.encrypt_file(src, tmp_path / "out.cob", KEY, client=client, timeout=1.5, chunks_per_task=2)
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.cob").exists()
+    with pytest.raises(ValueError):
+        ad.encrypt_file(src, tmp_path / "o2.cob", KEY, client=client, timeout=0)
+
+
+def _die_on_range(src, dst, key, context, salt, plain_len, first, count, fail=False):
+    """A range task whose worker process dies (the first range), while the
+    others succeed."""
+    if first == 0:
+        import time
+
+        time.sleep(0.5)
+        os._exit(1)
+    return aesflow._aesflow.seal_file_range(src, dst, key, context, salt, plain_len, first, count)
+
+
+def test_lost_worker_raises_killed_worker(tmp_path, monkeypatch):
+    """With ``allowed-failures=0`` a worker that dies surfaces as
+    ``KilledWorker`` (the real error), not as an error about the temporary
+    file, and leaves nothing behind."""
+    import dask
+
+    src = tmp_path / "in.bin"
+    src.write_bytes(os.urandom(8 * 16384 + 5))
+    monkeypatch.setattr(ad, "_seal_range", _die_on_range)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
+        try:
+            with distributed.Client(cluster) as c:
+                with pytest.raises(distributed.KilledWorker):
+                    ad.encrypt_file(src, tmp_path / "out.cob", KEY, client=c, chunks_per_task=1, timeout=120)
+        finally:
+            cluster.close()
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out.cob").exists()
+
+
+def test_stale_temporaries_removed(client, tmp_path, big):
+    """A driver killed mid-job leaves its temporary; the next job in that
+    directory removes it (its process is gone), but not a live one's."""
+    host = ad._host()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f".aesflow-dask-tmp-{host}-{dead.pid}-0123456789abcdef"
+    stale.write_bytes(b"x" * 1000)
+    live = tmp_path / f".aesflow-dask-tmp-{host}-{os.getppid()}-0123456789abcdef"
+    live.write_bytes(b"y")
+    other = tmp_path / ".aesflow-dask-tmp-notours"
+    other.write_bytes(b"z")
+    # Another host's file: removed only once nobody holds its lock.
+    import fcntl
+
+    remote = tmp_path / ".aesflow-dask-tmp-otherhost.example-12-00112233aabbccdd"
+    remote.write_bytes(b"r")
+    held = os.open(remote, os.O_WRONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    src = tmp_path / "small.bin"
+    src.write_bytes(b"hello")
+    ad.encrypt_file(src, tmp_path / "small.cob", KEY, client=client)
+    assert not stale.exists()
+    assert live.exists() and other.exists() and remote.exists()
+    os.close(held)
+    assert ad.remove_stale(tmp_path) == [str(remote)]
+    assert live.exists() and other.exists()
+
+
+def test_killed_driver_leaves_temporary_that_next_run_removes(client, tmp_path, big):
+    """A real driver process SIGKILLed while its job runs."""
+    import signal
+    import sys
+    import time
+
+    addr = client.scheduler.address
+    script = (
+        "import sys, aesflow.dask as ad, distributed\n"
+        f"c = distributed.Client({addr!r})\n"
+        f"ad.encrypt_file({str(big)!r}, {str(tmp_path / 'killed.cob')!r}, bytes(range(32)), client=c, chunks_per_task=16)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not leftovers(tmp_path):
+        time.sleep(0.05)
+    assert leftovers(tmp_path), "the driver never created its temporary file"
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    time.sleep(0.5)  # its tasks may still be writing; they never create files
+    left = leftovers(tmp_path)
+    assert left and not (tmp_path / "killed.cob").exists()
+    src = tmp_path / "small.bin"
+    src.write_bytes(b"hello")
+    ad.encrypt_file(src, tmp_path / "small.cob", KEY, client=client)
+    assert leftovers(tmp_path) == []

@@ -52,6 +52,29 @@ def test_env_forces_kernel(env_kernel, rng):
         ]
 
 
+def test_multistream_follows_kernel(env_kernel, rng):
+    """cbc_encrypt_many runs the multi-stream backend of the kernel
+    AESFLOW_KERNEL names (vaes256 included), else of the default kernel."""
+    os.environ.pop("AESFLOW_KERNEL", None)
+    assert aesflow.multistream_backend() == {"vaes": "vaes", "vaes256": "vaes256", "aesni": "aesni"}.get(
+        aesflow.default_kernel(), "portable"
+    )
+    expect = {"vaes": "vaes", "vaes256": "vaes256", "aesni": "aesni", "ctime": "portable"}
+    available = {k["name"] for k in aesflow.kernels() if k["available"]}
+    if "vaes256" not in available:
+        import sys
+
+        print("skipped: vaes256 not available on this CPU", file=sys.stderr)
+    key, iv, data = rng.randbytes(32), rng.randbytes(16), rng.randbytes(3 * 65536)
+    want = aesflow.encrypt("cbc", key, iv, data, padding=False)
+    for name, backend in expect.items():
+        if name not in available:
+            continue
+        os.environ["AESFLOW_KERNEL"] = name
+        assert aesflow.multistream_backend() == backend, name
+        assert aesflow.cbc_encrypt_many([key] * 3, [iv] * 3, [data] * 3) == [want] * 3
+
+
 def test_variable_time_kernel_refused(env_kernel):
     """As the command: a variable-time kernel needs an explicit opt-in."""
     os.environ.pop("AESFLOW_ALLOW_VARIABLE_TIME", None)

@@ -7,7 +7,15 @@ from pathlib import Path
 import aesflow
 from aesflow import _aesflow
 
-STUB = Path(__file__).resolve().parents[1] / "aesflow" / "_aesflow.pyi"
+# The stubs the installed package ships (what a type checker sees).
+STUB = Path(aesflow.__file__).resolve().parent / "_aesflow.pyi"
+
+
+def test_installed_package_not_the_source_tree():
+    """The tests exercise the installed wheel: the source tree keeps the
+    package under src/, so no directory can shadow it."""
+    assert (Path(aesflow.__file__).parent / "py.typed").exists()
+    assert "site-packages" in aesflow.__file__ or "dist-packages" in aesflow.__file__
 
 
 def stub_names():

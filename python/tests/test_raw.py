@@ -155,6 +155,20 @@ def test_cbc_encrypt_many(rng):
     assert aesflow.cbc_encrypt_many([], [], []) == []
 
 
+def test_cbc_encrypt_many_long_streams(rng):
+    """Streams longer than one round's segment and more bytes than one
+    batch: every chaining value is carried from segment to segment."""
+    seg = 64 * 1024
+    lens = [0, 16, seg - 16, seg, seg + 16, 5 * seg + 48, (1 << 20) + 32]
+    lens += [16 * rng.randrange(0, 20_000) for _ in range(120)]
+    keys = [rng.randbytes(rng.choice([16, 24, 32])) for _ in lens]
+    ivs = [rng.randbytes(16) for _ in lens]
+    bufs = [rng.randbytes(n) for n in lens]
+    out = aesflow.cbc_encrypt_many(keys, ivs, bufs)
+    for k, iv, b, o in zip(keys, ivs, bufs, out):
+        assert o == pyca("cbc", k, iv, b, False, True)
+
+
 def test_cbc_encrypt_many_errors():
     with pytest.raises(ValueError, match="same length"):
         aesflow.cbc_encrypt_many([bytes(16)], [], [b""])

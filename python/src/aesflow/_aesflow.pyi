@@ -16,12 +16,6 @@ ENC_CHUNK_SIZE: int
 PREFIX_SIZE: int
 SALT_SIZE: int
 
-class InvalidTag(Exception):
-    """Authentication failed; no plaintext was released."""
-
-class AlreadyFinalized(Exception):
-    """The encryptor or decryptor was already finalized (or failed)."""
-
 class AESGCM:
     """AES-GCM with pyca/cryptography's ``AESGCM`` interface."""
 
@@ -40,7 +34,7 @@ class AESGCM:
 # The four streaming classes share one interface; these bases exist only
 # in the stubs (at run time each class stands alone).
 class _CobblestoneStream:
-    def __init__(self, key: Buffer, context: Optional[Buffer] = None) -> None: ...
+    def __init__(self, key: Buffer, context: Buffer) -> None: ...
     def update(self, data: Buffer) -> bytes: ...
     def update_into(self, data: Buffer, buf: Buffer) -> int: ...
     def finalize(self) -> bytes: ...
@@ -66,6 +60,7 @@ def encrypt_into(
 def decrypt_into(
     mode: str, key: Buffer, iv: Optional[Buffer], data: Buffer, buf: Buffer, padding: bool = True
 ) -> int: ...
+def multistream_backend() -> str: ...
 def cbc_encrypt_many(
     keys: Sequence[Buffer], ivs: Sequence[Buffer], buffers: Sequence[Buffer]
 ) -> List[bytes]: ...

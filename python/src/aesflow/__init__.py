@@ -5,8 +5,11 @@ AES-GCM, the multi-core engine and the multi-stream engine), with
 interfaces that mirror pyca/cryptography where it has the same thing, so
 code ports by changing an import:
 
-* :class:`AESGCM` -- ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``;
-  a failed tag raises :class:`InvalidTag`.
+* :class:`AESGCM` -- ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``,
+  with pyca's limits and errors; a failed tag raises :class:`InvalidTag`.
+* :class:`InvalidTag` / :class:`AlreadyFinalized` -- subclasses of
+  ``cryptography.exceptions.InvalidTag`` / ``AlreadyFinalized`` when
+  cryptography is importable, so existing ``except`` clauses catch them.
 * :class:`Cobblestone256Encryptor` / :class:`Cobblestone256Decryptor` and
   the 128-bit variants -- ``cryptography.cobblestone`` (C2SP chunked
   encryption), byte-compatible with it and with the ``aesflow`` command.
@@ -26,14 +29,13 @@ buffer (bytes, bytearray, memoryview, mmap, numpy arrays) in place. Keys
 are held only in Rust and zeroized when the object is dropped.
 """
 
+from .exceptions import AlreadyFinalized, InvalidTag
 from ._aesflow import (
     AESGCM,
-    AlreadyFinalized,
     Cobblestone128Decryptor,
     Cobblestone128Encryptor,
     Cobblestone256Decryptor,
     Cobblestone256Encryptor,
-    InvalidTag,
     cbc_encrypt_many,
     decrypt,
     decrypt_file,
@@ -43,6 +45,7 @@ from ._aesflow import (
     encrypt_file,
     encrypt_into,
     kernels,
+    multistream_backend,
     threads,
 )
 
@@ -65,5 +68,6 @@ __all__ = [
     "encrypt_file",
     "encrypt_into",
     "kernels",
+    "multistream_backend",
     "threads",
 ]

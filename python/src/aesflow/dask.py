@@ -12,18 +12,30 @@ cluster.
 
 How a file is processed:
 
-1. The driver (this process) sizes the job, creates a temporary file beside
-   the destination (``.aesflow-dask-tmp-*``; not the ``.aesflow-tmp-<pid>-*`` form that
-   ``aesflow``'s clean-up of stale files removes, since the driver's pid means
-   nothing on the other machines) at its final length, and splits the
-   chunks into ranges.
+1. The driver (this process) sizes the job, removes the temporaries of
+   earlier drivers that are gone (see *Temporary files*), creates its own
+   temporary file beside the destination at its final length, and splits
+   the chunks into ranges.
 2. Each range is a task: the worker reads its own range of the input and
    writes its sealed (or opened) chunks at their own offsets of the
    temporary file, on all of its cores, with the GIL released.
-3. Only when every range succeeded does the driver write the 56-byte prefix
-   (encryption), sync the file and rename it into place. If any range fails
-   (an authentication failure, an I/O error, a lost worker) the temporary
-   file is removed and the first error is raised: no output is left.
+3. The driver collects the tasks as they finish. Only when every range
+   succeeded does it write the 56-byte prefix (encryption), sync the file
+   and rename it into place. At the first failed range (an authentication
+   failure, an I/O error, a lost worker: ``distributed.KilledWorker``) the
+   job's other tasks are cancelled, the temporary file is removed and that
+   range's own error is raised; with ``timeout=`` a job still unfinished
+   after that many seconds is cancelled the same way and raises
+   :class:`TimeoutError`. No output is left either way.
+
+**Temporary files.** The driver's temporary file is named
+``.aesflow-dask-tmp-<host>-<pid>-<16 hex digits>`` and the driver holds an
+exclusive ``flock`` on it while the job runs. A driver killed before it
+could clean up leaves the file behind; the next job writing into that
+directory removes it once its owner is gone: on the same host, when
+process ``<pid>`` no longer exists; from another host, when the lock can be
+taken (the owner's lock dies with it). Only names of exactly that form are
+touched.
 
 The result is byte-identical to ``aesflow encrypt`` / :func:`aesflow.encrypt_file`
 with the same salt (pass ``salt=`` to choose it; by default it is random),
@@ -44,12 +56,19 @@ does not cross the network in the clear.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hmac
 import os
-import tempfile
+import re
+import secrets
+import socket
+import stat
+import time
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _aesflow
+from .exceptions import InvalidTag
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -62,6 +81,7 @@ SALT_SIZE = _aesflow.SALT_SIZE
 DEFAULT_CHUNKS_PER_TASK = 1024
 
 __all__ = [
+    "remove_stale",
     "encrypt_file",
     "decrypt_file",
     "encrypt_files",
@@ -80,6 +100,78 @@ def _umask() -> int:
     except (OSError, ValueError):
         pass
     return 0o022
+
+
+#: The prefix of the driver's temporary files.
+TEMP_PREFIX = ".aesflow-dask-tmp-"
+_TEMP_NAME = re.compile(r"^\.aesflow-dask-tmp-(?P<host>[A-Za-z0-9._]+)-(?P<pid>[0-9]+)-[0-9a-f]{16}$")
+
+
+def _host() -> str:
+    """This host's name as it appears in temporary names."""
+    return re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "localhost"
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists on this host."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _unlocked(path: str) -> bool:
+    """Whether nobody holds the lock on ``path`` (then it is taken and
+    released again)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def remove_stale(directory: PathLike) -> List[str]:
+    """Remove the temporary files that drivers which are gone left in
+    ``directory`` (see *Temporary files* above); returns their paths. Run
+    by every job before it creates its own temporary file."""
+    d = os.fspath(directory)
+    me, host = os.getpid(), _host()
+    removed = []
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return removed
+    for name in names:
+        m = _TEMP_NAME.match(name)
+        if m is None:
+            continue
+        path = os.path.join(d, name)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+        except OSError:
+            continue
+        pid = int(m.group("pid"))
+        if m.group("host") == host:
+            gone = pid != me and not _alive(pid)
+        else:
+            gone = _unlocked(path)
+        if gone:
+            try:
+                os.unlink(path)
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
 
 
 class _ForcedFailure(RuntimeError):
@@ -123,8 +215,19 @@ class _Job:
         self.encrypt = encrypt
         self.force = force
         self.tmp: Optional[str] = None
+        self.fd: Optional[int] = None
         self.futures: list = []
+        self.sizes: dict = {}
+        self.failed = False
         self.prefix = b""
+        try:
+            st = os.stat(self.src)
+        except FileNotFoundError:
+            raise FileNotFoundError(errno.ENOENT, "no such file", self.src) from None
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "the input is a directory, not a file", self.src)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{self.src}: not a regular file (a job splits a file by offsets)")
         if not force and os.path.lexists(self.dst):
             raise FileExistsError(f"{self.dst} already exists (use force=True to overwrite it)")
         if os.path.isdir(self.dst):
@@ -134,15 +237,29 @@ class _Job:
 
     def create_tmp(self, length: int) -> None:
         d = os.path.dirname(os.path.abspath(self.dst))
-        fd, self.tmp = tempfile.mkstemp(prefix=".aesflow-dask-tmp-", dir=d)
-        try:
-            # The command's modes: 0o666 for a ciphertext, the input's mode
-            # for a plaintext, less the umask (mkstemp made it 0o600).
-            mode = 0o666 if self.encrypt else os.stat(self.src).st_mode & 0o777
-            os.fchmod(fd, mode & ~_umask())
-            os.ftruncate(fd, length)
-        finally:
-            os.close(fd)
+        remove_stale(d)
+        while True:
+            name = f"{TEMP_PREFIX}{_host()}-{os.getpid()}-{secrets.token_hex(8)}"
+            path = os.path.join(d, name)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                break
+            except FileExistsError:
+                continue
+        self.tmp, self.fd = path, fd
+        # Held until the job ends: a later job on another host sees the
+        # file as live while this lock exists.
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        # The command's modes: 0o666 for a ciphertext, the input's mode
+        # for a plaintext, less the umask.
+        mode = 0o666 if self.encrypt else os.stat(self.src).st_mode & 0o777
+        os.fchmod(fd, mode & ~_umask())
+        os.ftruncate(fd, length)
+
+    def _close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
     def discard(self) -> None:
         if self.tmp is not None:
@@ -151,16 +268,13 @@ class _Job:
             except FileNotFoundError:
                 pass
             self.tmp = None
+        self._close()
 
     def commit(self) -> None:
-        assert self.tmp is not None
-        fd = os.open(self.tmp, os.O_WRONLY)
-        try:
-            if self.prefix:
-                os.pwrite(fd, self.prefix, 0)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        assert self.tmp is not None and self.fd is not None
+        if self.prefix:
+            os.pwrite(self.fd, self.prefix, 0)
+        os.fsync(self.fd)
         if self.force:
             os.replace(self.tmp, self.dst)
         else:
@@ -169,6 +283,7 @@ class _Job:
             os.link(self.tmp, self.dst)
             os.unlink(self.tmp)
         self.tmp = None
+        self._close()
         dfd = os.open(os.path.dirname(os.path.abspath(self.dst)), os.O_RDONLY)
         try:
             os.fsync(dfd)
@@ -207,45 +322,78 @@ def _submit_decrypt(client, job: _Job, key, context, per, fail_range):
     # Check the key commitment here, before any task: a wrong key or context
     # fails fast, without a cluster round trip.
     if not hmac.compare_digest(_aesflow.cobblestone_prefix(key, context, head[:SALT_SIZE]), head):
-        raise _aesflow.InvalidTag(
+        raise InvalidTag(
             "wrong key or context (the key commitment does not match), or the header is corrupted"
         )
     args = (bytes(key), bytes(context), ct_len)
     _submit_ranges(client, job, plain_len, plain_len, per, fail_range, _open_range, args)
 
 
-def _run(client, jobs: Sequence[_Job], submit) -> List[int]:
-    """Submit every job's ranges, wait for all, commit the jobs whose ranges
-    all succeeded, discard the others, and raise the first error."""
+def _run(client, jobs: Sequence[_Job], submit, timeout: Optional[float] = None) -> List[int]:
+    """Submit every job's ranges and collect them as they finish; commit a
+    job when all its ranges succeeded; at a job's first failed range cancel
+    its other ranges, discard its output and keep that range's error. A
+    finished range's result is taken at once and its future released, so
+    that a worker lost later does not make the scheduler run it again
+    (into a file that may be gone). Raises the first error, or
+    :class:`TimeoutError` after ``timeout`` seconds."""
     from distributed import wait
 
+    if timeout is not None and timeout <= 0:
+        raise ValueError("timeout must be a positive number of seconds")
+    deadline = None if timeout is None else time.monotonic() + timeout
     errors: List[BaseException] = []
     try:
         for job in jobs:
             submit(job)
-        wait([f for j in jobs for f in j.futures])
-        sizes = []
-        for job in jobs:
-            failed = [f for f in job.futures if f.status != "finished"]
-            if failed:
-                job.discard()
-                try:
-                    failed[0].result()
-                except BaseException as e:  # noqa: BLE001 - re-raised below
-                    errors.append(e)
-                else:
-                    errors.append(RuntimeError(f"{job.src}: a range task was {failed[0].status}"))
-                sizes.append(-1)
+        owner = {f.key: job for job in jobs for f in job.futures}
+        pending = {f for job in jobs for f in job.futures}
+        while pending:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError(
+                    f"the job did not finish within {timeout} s "
+                    f"({len(pending)} of {len(owner)} chunk-range tasks left; "
+                    "are the workers alive?); its output was removed"
+                )
+            try:
+                done, _ = wait(list(pending), timeout=left, return_when="FIRST_COMPLETED")
+            except TimeoutError:
                 continue
-            sizes.append(sum(f.result() for f in job.futures))
-            job.commit()
+            except Exception as e:  # dask's own timeout class in some versions
+                if "timeout" in type(e).__name__.lower():
+                    continue
+                raise
+            for f in done:
+                pending.discard(f)
+                job = owner[f.key]
+                if job.failed:
+                    continue
+                if f.status == "finished":
+                    job.sizes[f.key] = f.result()
+                    f.release()
+                    if len(job.sizes) == len(job.futures):
+                        job.commit()
+                    continue
+                # The range's own error (or KilledWorker for a lost worker).
+                job.failed = True
+                err = f.exception() if f.status == "error" else None
+                errors.append(
+                    err if err is not None else RuntimeError(f"{job.src}: a chunk-range task was {f.status}")
+                )
+                for g in job.futures:
+                    if g.key not in job.sizes:
+                        g.cancel()
+                        pending.discard(g)
+                job.discard()
         if errors:
             raise errors[0]
-        return sizes
+        return [sum(job.sizes.values()) for job in jobs]
     finally:
         for job in jobs:
             for f in job.futures:
-                f.cancel()
+                if f.key not in job.sizes:
+                    f.cancel()
             job.discard()
 
 
@@ -259,6 +407,7 @@ def encrypt_file(
     salt: Optional[bytes] = None,
     chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
     force: bool = False,
+    timeout: Optional[float] = None,
     _fail_range: Optional[int] = None,
 ) -> int:
     """Encrypt the file ``src`` to ``dst`` as Cobblestone (-256 for a 32-byte
@@ -268,7 +417,11 @@ def encrypt_file(
     ``salt`` (24 bytes) is random unless given; with the same salt the
     output is byte-identical to ``aesflow encrypt``. ``dst`` appears only
     when every range succeeded; an existing ``dst`` is refused unless
-    ``force``. Returns the plaintext bytes encrypted.
+    ``force``. ``timeout``: seconds after which an unfinished job is
+    cancelled (its output removed) and :class:`TimeoutError` raised; by
+    default it waits as long as the cluster takes (with no worker left,
+    forever). A failed range raises its own error (``KilledWorker`` for a
+    lost worker). Returns the plaintext bytes encrypted.
     """
     client = _client(client)
     job = _Job(src, dst, True, force)
@@ -276,6 +429,7 @@ def encrypt_file(
     return _run(
         client, [job],
         lambda j: _submit_encrypt(client, j, key, ctx, salt, chunks_per_task, _fail_range),
+        timeout,
     )[0]
 
 
@@ -288,22 +442,25 @@ def decrypt_file(
     *,
     chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
     force: bool = False,
+    timeout: Optional[float] = None,
     _fail_range: Optional[int] = None,
 ) -> int:
     """Decrypt the Cobblestone file ``src`` to ``dst`` on the workers of
     ``client``. ``dst`` appears only if every chunk authenticated; otherwise
     :class:`aesflow.InvalidTag` (or the I/O error) is raised and nothing is
-    left. Returns the plaintext bytes written."""
+    left. ``timeout`` and failures as in :func:`encrypt_file`. Returns the
+    plaintext bytes written."""
     client = _client(client)
     job = _Job(src, dst, False, force)
     ctx = bytes(context)
     return _run(
         client, [job],
         lambda j: _submit_decrypt(client, j, key, ctx, chunks_per_task, _fail_range),
+        timeout,
     )[0]
 
 
-def _many(client, paths, outputs, suffix, encrypt, force, submit) -> List[str]:
+def _many(client, paths, outputs, suffix, encrypt, force, submit, timeout=None) -> List[str]:
     """Name the outputs (``path + suffix``, or ``path`` less ``suffix`` when
     decrypting, unless ``outputs`` names them) and run every file's ranges
     at once."""
@@ -323,7 +480,7 @@ def _many(client, paths, outputs, suffix, encrypt, force, submit) -> List[str]:
     if len(set(outs)) != len(outs):
         raise ValueError("two inputs would write the same output")
     jobs = [_Job(s, d, encrypt, force) for s, d in zip(paths, outs)]
-    _run(client, jobs, lambda j: submit(client, j))
+    _run(client, jobs, lambda j: submit(client, j), timeout)
     return outs
 
 
@@ -337,6 +494,7 @@ def encrypt_files(
     suffix: str = ".cob",
     chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
     force: bool = False,
+    timeout: Optional[float] = None,
 ) -> List[str]:
     """Encrypt many files at once: every range of every file is a task, so
     small and large files share the cluster. Outputs are ``path + suffix``
@@ -347,6 +505,7 @@ def encrypt_files(
     return _many(
         client, paths, outputs, suffix, True, force,
         lambda c, j: _submit_encrypt(c, j, key, ctx, None, chunks_per_task, None),
+        timeout,
     )
 
 
@@ -360,6 +519,7 @@ def decrypt_files(
     suffix: str = ".cob",
     chunks_per_task: int = DEFAULT_CHUNKS_PER_TASK,
     force: bool = False,
+    timeout: Optional[float] = None,
 ) -> List[str]:
     """Decrypt many Cobblestone files at once (outputs: the paths without
     ``suffix`` unless ``outputs`` names them). Returns the output paths."""
@@ -367,4 +527,5 @@ def decrypt_files(
     return _many(
         client, paths, outputs, suffix, False, force,
         lambda c, j: _submit_decrypt(c, j, key, ctx, chunks_per_task, None),
+        timeout,
     )
