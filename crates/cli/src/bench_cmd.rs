@@ -113,6 +113,12 @@ pub struct BenchArgs {
     /// of `--mode-size`).
     #[arg(long, value_name = "BYTES")]
     pub xts_unit: Option<usize>,
+    /// Modes section: run these plan variants in the default rows instead
+    /// of the plan in force (`aesflow kernels` lists the plan; e.g.
+    /// `--variant groups16,lanes16`); the other variants of each operation
+    /// are still measured beside them.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES", value_parser = parse_variant)]
+    pub variant: Vec<aesflow_plan::Variant>,
     /// Engine section: file size in MiB (default 1024; 0 skips the file
     /// benchmark).
     #[arg(long, value_name = "MIB")]
@@ -244,8 +250,26 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
         o.buffer_slack = s;
     }
     o.xts_unit = a.xts_unit;
+    o.plan = a
+        .variant
+        .iter()
+        .fold(crate::plan_cmd::resolved().plan, |p, &v| p.with(v));
     measuring_options(a, &mut o.measuring);
     Ok(o)
+}
+
+/// A `--variant` name: one of the plan's variants.
+fn parse_variant(name: &str) -> Result<aesflow_plan::Variant, String> {
+    aesflow_plan::Variant::from_name(name).ok_or_else(|| {
+        let all: Vec<String> = aesflow_plan::Operation::ALL
+            .iter()
+            .map(|o| {
+                let names: Vec<&str> = o.variants().iter().map(|v| v.name()).collect();
+                format!("{}: {}", o.name(), names.join(", "))
+            })
+            .collect();
+        format!("unknown variant {name:?} (variants: {})", all.join("; "))
+    })
 }
 
 /// Options of the engine section.
@@ -295,6 +319,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
         ("--mode-ops", !a.mode_ops.is_empty()),
         ("--buffer-slack", a.buffer_slack.is_some()),
         ("--xts-unit", a.xts_unit.is_some()),
+        ("--variant", !a.variant.is_empty()),
     ];
     let engine_only = [
         ("--file-size", a.file_size.is_some()),

@@ -36,14 +36,19 @@ pub(crate) enum Variant {
     XtsKernel(&'static str),
 }
 
-/// The variants measured beside the default for `op`.
-pub(crate) fn variants(op: ModeOp) -> &'static [Variant] {
+/// The variants measured beside the default for `op`: GCM with the
+/// plan's other blocks-in-flight variants, XTS on its variant kernel.
+pub(crate) fn variants(op: ModeOp, plan: &aesflow_plan::Plan) -> Vec<Variant> {
+    use aesflow_plan::Operation;
     match op {
-        ModeOp::GcmSeal | ModeOp::GcmOpen => {
-            &[Variant::Gcm(aesflow_modes::gcm::FusedChoice::Vaes32)]
-        }
-        ModeOp::XtsEnc | ModeOp::XtsDec => &[Variant::XtsKernel("vaes-vtweak")],
-        _ => &[],
+        ModeOp::GcmSeal | ModeOp::GcmOpen => Operation::Gcm
+            .variants()
+            .iter()
+            .filter(|&&v| v != plan.variant(Operation::Gcm))
+            .map(|&v| Variant::Gcm(aesflow_modes::gcm::FusedChoice::Plan(plan.with(v))))
+            .collect(),
+        ModeOp::XtsEnc | ModeOp::XtsDec => vec![Variant::XtsKernel("vaes-vtweak")],
+        _ => Vec::new(),
     }
 }
 
@@ -57,6 +62,7 @@ pub(crate) fn one_stream(
     n: usize,
     xts_unit: usize,
     variant: Variant,
+    plan: &aesflow_plan::Plan,
 ) -> Result<Option<(Contender<'static>, String)>, BenchError> {
     let kernel = match variant {
         Variant::XtsKernel(name) => match aesflow_cipher::kernel_by_name(name) {
@@ -68,7 +74,7 @@ pub(crate) fn one_stream(
     };
     let fused = match variant {
         Variant::Gcm(f) => f,
-        _ => aesflow_modes::gcm::FusedChoice::Auto,
+        _ => aesflow_modes::gcm::FusedChoice::Plan(*plan),
     };
     let aes = Aes::with_kernel(key, kernel, KeyExpansion::Offline).map_err(setup)?;
     let name = format!("modes/{}", aes.kernel().name());

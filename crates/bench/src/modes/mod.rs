@@ -130,6 +130,10 @@ pub struct ModesOptions {
     pub buffer_slack: usize,
     /// Time, repetitions and peers.
     pub measuring: Measuring,
+    /// The plan the default rows run (GCM's blocks in flight, the
+    /// multi-stream lanes); every other variant of the plan's operations
+    /// that this CPU runs is measured in a row of its own beside them.
+    pub plan: aesflow_plan::Plan,
 }
 
 impl Default for ModesOptions {
@@ -147,6 +151,7 @@ impl Default for ModesOptions {
             buffer_slack: 0,
             xts_unit: None,
             measuring: Measuring::new(Duration::from_millis(200)),
+            plan: aesflow_plan::Plan::for_this_cpu(),
         }
     }
 }
@@ -249,9 +254,16 @@ impl Run<'_> {
         let unit = o.xts_unit.unwrap_or(n);
         let variants = [aesflow::Variant::Default]
             .into_iter()
-            .chain(aesflow::variants(op).iter().copied());
+            .chain(aesflow::variants(op, &o.plan));
         for v in variants {
-            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, v)? {
+            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, v, &o.plan)? {
+                // A variant this CPU runs as the default is one row.
+                if who
+                    .iter()
+                    .any(|(w, _)| matches!(w, Who::Aesflow(m, 1) if *m == name))
+                {
+                    continue;
+                }
                 contenders.push(f);
                 who.push((Who::Aesflow(name, 1), n));
             }
@@ -265,8 +277,16 @@ impl Run<'_> {
                     n,
                     o.buffer_slack,
                 ));
+                let lanes = if self.engine.backend() == aesflow_multistream::Backend::Vaes {
+                    format!(
+                        " {}",
+                        o.plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
+                    )
+                } else {
+                    String::new()
+                };
                 who.push((
-                    Who::Aesflow(format!("multistream/{}", self.engine.backend()), s),
+                    Who::Aesflow(format!("multistream/{}{lanes}", self.engine.backend()), s),
                     s * n,
                 ));
             }
@@ -360,7 +380,8 @@ pub fn run_modes(
 ) -> Result<Report, BenchError> {
     opts.check()?;
     let engine = MultiStream::new(opts.backend)
-        .map_err(|e| BenchError::Setup(format!("multistream: {e}")))?;
+        .map_err(|e| BenchError::Setup(format!("multistream: {e}")))?
+        .with_plan(&opts.plan);
     let mut notes = Vec::new();
     let use_openssl = opts.measuring.peers.openssl_available(&mut notes);
     let mut run = Run {
