@@ -31,9 +31,8 @@ pub(crate) fn one_stream(
     key: &[u8],
     n: usize,
     xts_unit: usize,
+    kernel: &'static dyn aesflow_cipher::Kernel,
 ) -> Result<(Contender<'static>, String), BenchError> {
-    // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
-    let kernel = aesflow_cipher::default_kernel().map_err(setup)?;
     let aes = Aes::with_kernel(key, kernel, KeyExpansion::Offline).map_err(setup)?;
     let name = format!("modes/{}", aes.kernel().name());
     let mut buf = vec![0u8; n];
