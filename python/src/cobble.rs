@@ -23,8 +23,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 /// Reads the key and the context (required, as by pyca/cryptography: `b""`
 /// for none; `None` is a `TypeError`); checks the key length, and
-/// `AESFLOW_KERNEL` as the command does (the chunk keys themselves run on
-/// the engine's best kernel).
+/// `AESFLOW_KERNEL` as the command does (the chunk keys run on that kernel).
 fn key_and_context<T>(
     suite: Suite,
     key: &Bound<'_, PyAny>,
@@ -122,7 +121,7 @@ pub struct EncState {
 impl EncState {
     fn new(suite: Suite, key: &[u8], context: &[u8]) -> PyResult<Self> {
         Ok(EncState {
-            keys: ChunkKeys::for_encryption(suite, key, context).map_err(errors::engine)?,
+            keys: ChunkKeys::for_encryption(crate::kernel()?, suite, key, context).map_err(errors::engine)?,
             buf: Zeroizing::new(Vec::with_capacity(CHUNK_SIZE)),
             index: 0,
             started: false,
@@ -239,7 +238,7 @@ impl DecState {
         let p = (PREFIX_SIZE - self.prefix.len()).min(d.len());
         self.prefix.extend_from_slice(&d[..p]);
         if self.prefix.len() == PREFIX_SIZE {
-            let keys = ChunkKeys::from_prefix(self.suite, &self.key, &self.context, &self.prefix)
+            let keys = ChunkKeys::from_prefix(crate::kernel()?, self.suite, &self.key, &self.context, &self.prefix)
                 .map_err(|_| auth_failed())?;
             self.keys = Some(keys);
             self.key.zeroize();

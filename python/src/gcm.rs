@@ -228,13 +228,8 @@ macro_rules! aesgcm_methods {
                     ));
                 }
                 let aes = crate::aes(k.bytes())?;
-                // The multi-core path runs the engine's kernel, which `crate::aes`
-                // has set to this one.
-                let par = if aes.kernel().name() == aesflow_engine::kernel::kernel().name() {
-                    Some(ParGcm::new(k.bytes()).map_err(errors::engine)?)
-                } else {
-                    None
-                };
+                // The multi-core path runs the same kernel.
+                let par = Some(ParGcm::new(k.bytes(), aes.kernel()).map_err(errors::engine)?);
                 Ok(AesGcm {
                     gcm: Gcm::from_aes(aes),
                     par,

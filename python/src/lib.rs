@@ -56,8 +56,6 @@ pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
             aesflow_cipher::KERNEL_ENV
         )));
     }
-    // Cobblestone and the multi-core GCM of the engine run on it too.
-    aesflow_engine::kernel::use_kernel(k);
     Ok(k)
 }
 

@@ -130,11 +130,13 @@ pub enum Arch {
 }
 
 impl Arch {
-    /// `Sse` when `AESFLOW_KERNEL=aesni` asks for the AES-NI-only paths.
-    pub fn from_env() -> Arch {
-        match std::env::var(aesflow_cipher::KERNEL_ENV) {
-            Ok(v) if v.trim().eq_ignore_ascii_case("aesni") => Arch::Sse,
-            _ => Arch::Auto,
+    /// The manager to compare with aesflow on `kernel`: `Sse` for the
+    /// `aesni` kernel (the AES-NI-only paths on both sides), else `Auto`.
+    pub fn for_kernel(kernel: &dyn aesflow_cipher::Kernel) -> Arch {
+        if kernel.name() == "aesni" {
+            Arch::Sse
+        } else {
+            Arch::Auto
         }
     }
 }
@@ -410,11 +412,12 @@ pub fn contender(
     lanes: usize,
     n: usize,
     slack: usize,
+    arch: Arch,
 ) -> Result<Contender<'static>, String> {
     if matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec) {
         return Err("peer skipped: ipsec-mb 1.3 has no XTS".into());
     }
-    let mut m = Manager::new(Arch::from_env(), &test_key(size))?;
+    let mut m = Manager::new(arch, &test_key(size))?;
     let mut batch = Batch::with_slack(op, lanes, n, slack);
     // One run up front: errors surface here, not inside the timing loop.
     m.run(&batch.specs(op))?;
@@ -427,7 +430,12 @@ pub fn contender(
 /// The engine rows' peer: `op` (`ctr`, `gcm-seal`, `gcm-open`) on `bytes`
 /// bytes split between `threads` threads, each with its own manager and
 /// one job; GB/s, best of two runs after a warm-up. `None` for other ops.
-pub fn engine_gbps(op: &str, bytes: usize, threads: usize) -> Option<Result<f64, String>> {
+pub fn engine_gbps(
+    op: &str,
+    bytes: usize,
+    threads: usize,
+    arch: Arch,
+) -> Option<Result<f64, String>> {
     let op = match op {
         "ctr" => ModeOp::Ctr,
         "gcm-seal" => ModeOp::GcmSeal,
@@ -441,7 +449,7 @@ pub fn engine_gbps(op: &str, bytes: usize, threads: usize) -> Option<Result<f64,
             let hs: Vec<_> = (0..threads)
                 .map(|_| {
                     sc.spawn(move || -> Result<f64, String> {
-                        let mut m = Manager::new(Arch::from_env(), &[0x42u8; 32])?;
+                        let mut m = Manager::new(arch, &[0x42u8; 32])?;
                         let mut b = Batch::new(op, 1, per);
                         m.run(&b.specs(op))?;
                         let mut t = f64::INFINITY;
@@ -511,16 +519,18 @@ mod tests {
     #[test]
     fn contenders_and_engine_peer_run() {
         for op in ModeOp::ALL {
-            match contender(op, KeySize::Aes256, 3, 256, 48) {
+            match contender(op, KeySize::Aes256, 3, 256, 48, Arch::Auto) {
                 Ok(mut f) => f(),
                 Err(e) => {
                     assert!(e.contains("XTS") && matches!(op, ModeOp::XtsEnc | ModeOp::XtsDec))
                 }
             }
         }
-        let g = engine_gbps("gcm-open", 1 << 20, 2).unwrap().unwrap();
+        let g = engine_gbps("gcm-open", 1 << 20, 2, Arch::Auto)
+            .unwrap()
+            .unwrap();
         assert!(g > 0.0);
-        assert!(engine_gbps("memcpy", 1 << 20, 1).is_none());
+        assert!(engine_gbps("memcpy", 1 << 20, 1, Arch::Auto).is_none());
         assert!(version().starts_with('1'));
     }
 }

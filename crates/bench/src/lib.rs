@@ -201,12 +201,20 @@ pub(crate) fn ipsec_mb_contender(
     lanes: usize,
     n: usize,
     slack: usize,
+    kernel: &'static dyn aesflow_cipher::Kernel,
 ) -> Result<measure::Contender<'static>, String> {
     #[cfg(feature = "ipsec-mb")]
-    return ipsec_mb::contender(op, size, lanes, n, slack);
+    return ipsec_mb::contender(
+        op,
+        size,
+        lanes,
+        n,
+        slack,
+        ipsec_mb::Arch::for_kernel(kernel),
+    );
     #[cfg(not(feature = "ipsec-mb"))]
     {
-        let _ = (op, size, lanes, n, slack);
+        let _ = (op, size, lanes, n, slack, kernel);
         Err("peer skipped: ipsec-mb not built in (cargo feature ipsec-mb)".into())
     }
 }
@@ -216,10 +224,11 @@ pub(crate) fn ipsec_mb_engine(
     op: &str,
     bytes: usize,
     threads: usize,
+    kernel: &'static dyn aesflow_cipher::Kernel,
     notes: &mut Vec<String>,
 ) -> Option<f64> {
     #[cfg(feature = "ipsec-mb")]
-    return match ipsec_mb::engine_gbps(op, bytes, threads)? {
+    return match ipsec_mb::engine_gbps(op, bytes, threads, ipsec_mb::Arch::for_kernel(kernel))? {
         Ok(g) => Some(g),
         Err(e) => {
             note_once(notes, e);
@@ -228,7 +237,7 @@ pub(crate) fn ipsec_mb_engine(
     };
     #[cfg(not(feature = "ipsec-mb"))]
     {
-        let _ = (op, bytes, threads);
+        let _ = (op, bytes, threads, kernel);
         note_once(
             notes,
             "peer skipped: ipsec-mb not built in (cargo feature ipsec-mb)".into(),

@@ -124,7 +124,8 @@ pub struct Machine {
     pub clock_ghz: f64,
     /// Where `clock_ghz` came from.
     pub clock_source: String,
-    /// aesflow's default AES kernel on this CPU.
+    /// The AES kernel aesflow's rows ran on: the fastest constant-time
+    /// one of this CPU unless the run chose another ([`Machine::with_kernel`]).
     pub default_kernel: String,
     /// `/proc/loadavg` before the run (the machine may be shared).
     pub load_before: Option<String>,
@@ -149,15 +150,19 @@ impl Machine {
             logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
             clock_ghz,
             clock_source,
-            default_kernel: aesflow_cipher::default_kernel()
-                .map(|k| k.name().to_string())
-                .unwrap_or_else(|e| format!("none ({e})")),
+            default_kernel: aesflow_cipher::detect_best().name().to_string(),
             load_before: loadavg(),
             load_after: None,
             rustc: env!("AESFLOW_BENCH_RUSTC").to_string(),
             openssl: crate::openssl::openssl_version(),
             ipsec_mb: crate::ipsec_mb_version(),
         }
+    }
+
+    /// This description with `kernel` as the kernel aesflow ran on.
+    pub fn with_kernel(mut self, kernel: &dyn aesflow_cipher::Kernel) -> Machine {
+        self.default_kernel = kernel.name().to_string();
+        self
     }
 
     /// Record the load average after the run.

@@ -62,6 +62,11 @@ pub fn run_suite(
     progress: &mut dyn FnMut(&str),
 ) -> Result<SuiteReport, BenchError> {
     let mut machine = Machine::describe();
+    // The kernel the sections ran on (they share the one the caller chose).
+    let kernel = (opts.modes.as_ref().map(|o| o.kernel)).or(opts.engine.as_ref().map(|o| o.kernel));
+    if let Some(k) = kernel {
+        machine = machine.with_kernel(k);
+    }
     let mut sections = Vec::new();
     let mut timed = |section: Section, f: &mut SectionFn<'_>| -> Result<(), BenchError> {
         let t = Instant::now();

@@ -227,7 +227,10 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
 
 /// Options of the modes section.
 pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
-    let mut o = ModesOptions::default();
+    let mut o = ModesOptions {
+        kernel: aesflow_cipher::default_kernel()?,
+        ..ModesOptions::default()
+    };
     if !a.key_size.is_empty() {
         o.key_sizes = key_sizes(a);
     }
@@ -274,7 +277,10 @@ fn parse_variant(name: &str) -> Result<aesflow_plan::Variant, String> {
 
 /// Options of the engine section.
 pub fn engine_options(a: &BenchArgs) -> anyhow::Result<EngineOptions> {
-    let mut o = EngineOptions::default();
+    let mut o = EngineOptions {
+        kernel: aesflow_cipher::default_kernel()?,
+        ..EngineOptions::default()
+    };
     if let Some(m) = a.mem_size {
         o.mem_size = m
             .checked_mul(1 << 20)

@@ -157,10 +157,11 @@ fn file_round_trip() -> anyhow::Result<()> {
     let size = 64 << 20;
     let (e, d) = round_trip(size)?;
     println!(
-        "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
+        "File round trip (Cobblestone-256, {} MiB in {}, {} threads, {} kernel): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
         size >> 20,
         aesflow_bench::default_dir().display(),
         Pool::global().threads(),
+        default_kernel()?.name(),
         e.gbps(),
         d.gbps()
     );
@@ -188,7 +189,7 @@ fn round_trip(size: usize) -> anyhow::Result<(Report, Report)> {
         context: b"aesflow demo".to_vec(),
         key: KeyMaterial::Key(Zeroizing::new(vec![0x5c; 32])),
     };
-    let pool = Pool::global();
+    let pool = &Pool::global().clone().with_kernel(default_kernel()?);
     let enc = dir.path().join("demo.bin.cob");
     let back = dir.path().join("demo.out");
     let j1 = Job {

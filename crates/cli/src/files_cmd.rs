@@ -231,7 +231,6 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
     };
     if a.raw {
         let mode = a.mode.ok_or_else(|| anyhow!("--raw needs --mode"))?;
-        let kernel = aesflow_cipher::default_kernel()?;
         if a.pbkdf2 {
             let src = pass.ok_or_else(|| {
                 exit::usage("--pbkdf2 needs --passphrase, --passphrase-file or --passphrase-env")
@@ -242,7 +241,6 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
                 passphrase: keys::passphrase(&src, encrypt)?,
                 iterations: a.iter,
                 pad: !a.no_pad,
-                kernel: Some(kernel),
             }));
         }
         let key = a
@@ -250,7 +248,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
             .as_deref()
             .ok_or_else(|| exit::usage("--raw needs --key HEX (or --pbkdf2 with a passphrase)"))?;
         let p = exit::as_usage(RawParams::new(mode, key, a.iv.as_deref(), !a.no_pad))?;
-        return Ok(Operation::Raw(p.with_kernel(kernel)));
+        return Ok(Operation::Raw(p));
     }
     let context = context(a)?;
     let key_src = match (&a.key_file, &a.key_env) {
@@ -286,8 +284,14 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
     })
 }
 
-/// The checks before any work: stdio, terminals, the kernel.
-fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool, armor: bool) -> Result<&'static str> {
+/// The checks before any work: stdio, terminals, the kernel (returned: the
+/// one `AESFLOW_KERNEL` forces, else the fastest constant-time one).
+fn preflight(
+    a: &FileArgs,
+    jobs: &[Job],
+    encrypt: bool,
+    armor: bool,
+) -> Result<&'static dyn aesflow_cipher::Kernel> {
     let reads_stdin = jobs.iter().any(|j| j.input.is_none());
     let writes_stdout = jobs.iter().any(|j| j.output.is_none());
     if reads_stdin && stdio::stdin_closed() {
@@ -315,10 +319,10 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool, armor: bool) -> Result<&
              redirect it, use -o FILE, or force it with -o - or --force",
         ));
     }
-    // The one resolution of AESFLOW_KERNEL: every engine operation (the
-    // Cobblestone format, parallel GCM, the raw modes) runs on it.
+    // The one resolution of AESFLOW_KERNEL: the pool carries it, so every
+    // engine operation (the Cobblestone format, parallel GCM, the raw
+    // modes) runs on it.
     let kernel = aesflow_cipher::default_kernel()?;
-    aesflow_engine::kernel::use_kernel(kernel);
     if !kernel.is_constant_time() {
         let what = format!(
             "the {} kernel (chosen by {}) is not constant-time: its memory accesses \
@@ -341,7 +345,7 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool, armor: bool) -> Result<&
              the data in (Ctrl-D ends the input, Ctrl-C cancels)"
         );
     }
-    Ok(kernel.name())
+    Ok(kernel)
 }
 
 fn run(
@@ -355,7 +359,8 @@ fn run(
     let jobs = jobs::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
     let kernel = preflight(&a, &jobs, encrypt, armor)?;
     let op = operation(&a, encrypt, params)?;
-    let pool = exit::as_usage(Pool::new(a.threads))?;
+    let pool = exit::as_usage(Pool::new(a.threads))?.with_kernel(kernel);
+    let kernel = kernel.name();
     let opts = JobOptions {
         encrypt,
         force: a.force,

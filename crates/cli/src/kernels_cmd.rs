@@ -1,22 +1,20 @@
 //! `aesflow kernels`: the kernel registry as a table, and the truth about
 //! which kernel runs: the fastest constant-time one this CPU has, or the
-//! one `AESFLOW_KERNEL` forces (which `--raw` modes honour; Cobblestone
-//! always runs on the fastest constant-time kernel).
+//! one `AESFLOW_KERNEL` forces for every command (resolved once, by
+//! [`default_kernel`], as every other command does).
 
 use aesflow_cipher::{KERNEL_ENV, default_kernel, detect_best, kernels};
 
 pub fn run() -> anyhow::Result<()> {
     let best = detect_best().name();
     let chosen = default_kernel()?.name();
-    let forced = std::env::var(KERNEL_ENV)
-        .ok()
-        .filter(|v| !v.trim().is_empty());
+    let forced = chosen != best;
     println!(
         "{:<10} {:<10} {:<14} description",
         "kernel", "available", "constant-time"
     );
     for k in kernels() {
-        let mark = match (k.name() == chosen, forced.is_some()) {
+        let mark = match (k.name() == chosen, forced) {
             (true, true) => " (forced)",
             (true, false) => " (default)",
             _ => "",
@@ -29,16 +27,13 @@ pub fn run() -> anyhow::Result<()> {
             k.description(),
         );
     }
-    match forced {
-        Some(v) => println!(
-            "\n{KERNEL_ENV}={} forces the {chosen} kernel (raw modes, benchmarks); \
-             autodetected: {best} (Cobblestone encrypt/decrypt always runs on it).",
-            v.trim()
-        ),
-        None => println!(
+    if forced {
+        println!("\n{KERNEL_ENV} forces the {chosen} kernel; autodetected: {best}.");
+    } else {
+        println!(
             "\nin use: {best} (autodetected: the fastest constant-time kernel); \
              set {KERNEL_ENV}=<name> to force another."
-        ),
+        );
     }
     crate::plan_cmd::print_plan();
     Ok(())

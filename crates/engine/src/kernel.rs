@@ -1,38 +1,27 @@
-//! The AES kernel the engine runs on.
+//! The AES kernel the engine runs on: a value, chosen at the application's
+//! edge and handed down.
 //!
-//! By default the fastest constant-time kernel of this CPU
-//! ([`aesflow_cipher::detect_best`]). An application chooses another at its
-//! edge with [`use_kernel`]: the `aesflow` command passes
-//! [`aesflow_cipher::default_kernel`], which follows `AESFLOW_KERNEL`, so
-//! that the variable forces Cobblestone, parallel GCM and the raw modes
-//! alike. The library itself never reads the environment.
+//! A [`Pool`](crate::Pool) carries its kernel ([`Pool::with_kernel`],
+//! [`Pool::kernel`](crate::Pool::kernel)); keys set up outside a pool take
+//! it as a parameter ([`ParGcm::new`](crate::par::ParGcm::new)). Without a
+//! choice it is the fastest constant-time kernel of this CPU
+//! ([`aesflow_cipher::detect_best`]). The library never reads the
+//! environment and keeps no kernel of its own: the `aesflow` command and
+//! the Python package resolve `AESFLOW_KERNEL` once, through
+//! [`aesflow_cipher::default_kernel`], and pass the result in.
+//!
+//! [`Pool::with_kernel`]: crate::Pool::with_kernel
 
 use crate::Result;
-use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
+use aesflow_cipher::{Aes, Kernel, KeyExpansion};
 use aesflow_modes::Gcm;
-use std::sync::RwLock;
 
-static CHOSEN: RwLock<Option<&'static dyn Kernel>> = RwLock::new(None);
-
-/// Run the engine operations that start from now on `kernel`. An operation
-/// keeps the kernel it started with (its keys hold their cipher), so a later
-/// choice never mixes kernels within one message.
-pub fn use_kernel(kernel: &'static dyn Kernel) {
-    *CHOSEN.write().unwrap_or_else(|e| e.into_inner()) = Some(kernel);
-}
-
-/// The kernel engine operations run on.
-pub fn kernel() -> &'static dyn Kernel {
-    let chosen = *CHOSEN.read().unwrap_or_else(|e| e.into_inner());
-    chosen.unwrap_or_else(detect_best)
-}
-
-/// AES-GCM under `key` on [`kernel`] (offline key expansion, so the fused
+/// AES-GCM under `key` on `kernel` (offline key expansion, so the fused
 /// AES+GHASH kernels apply where the kernel has them).
-pub fn gcm(key: &[u8]) -> Result<Gcm> {
+pub fn gcm(key: &[u8], kernel: &'static dyn Kernel) -> Result<Gcm> {
     Ok(Gcm::from_aes(Aes::with_kernel(
         key,
-        kernel(),
+        kernel,
         KeyExpansion::Offline,
     )?))
 }

@@ -211,9 +211,10 @@ impl std::fmt::Debug for ParGcm {
 }
 
 impl ParGcm {
-    /// GCM with a 16-, 24- or 32-byte key.
-    pub fn new(key: &[u8]) -> Result<Self> {
-        let gcm = crate::kernel::gcm(key)?;
+    /// GCM with a 16-, 24- or 32-byte key on `kernel` (e.g. the
+    /// [`Pool::kernel`] of the pool it will run on).
+    pub fn new(key: &[u8], kernel: &'static dyn aesflow_cipher::Kernel) -> Result<Self> {
+        let gcm = crate::kernel::gcm(key, kernel)?;
         let mut hb = [0u8; 16];
         gcm.aes().encrypt_block(&mut hb);
         let ghash = GhashKey::new(&hb, GhashImpl::detect());
@@ -382,7 +383,7 @@ mod tests {
 
     #[test]
     fn piece_step() {
-        let g = ParGcm::new(&[0x24u8; 32]).unwrap();
+        let g = ParGcm::new(&[0x24u8; 32], aesflow_cipher::detect_best()).unwrap();
         let hm = gf128_pow(g.h, (GCM_PIECE / 16) as u64);
         assert_eq!(g.by_piece.mul(g.h ^ 5), gf128_mul(g.h ^ 5, hm));
     }
@@ -404,7 +405,7 @@ mod tests {
     #[test]
     fn piecewise_seal_matches_serial() {
         let key = [0x24u8; 32];
-        let g = ParGcm::new(&key).unwrap();
+        let g = ParGcm::new(&key, aesflow_cipher::detect_best()).unwrap();
         for threads in [2, 3] {
             let pool = Pool::new(threads).unwrap();
             for len in [4 * GCM_PIECE, 4 * GCM_PIECE + 5, 5 * GCM_PIECE - 16] {

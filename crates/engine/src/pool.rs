@@ -1,10 +1,18 @@
-//! The thread pool: persistent workers, created once and reused.
+//! The thread pool: persistent workers, created once and reused, and the
+//! AES kernel they run.
 //!
 //! A [`Pool`] owns `n` worker threads for its whole life; parallel operations
 //! split their input into pieces and run them on those workers — no thread
 //! is spawned per call. A one-thread pool runs everything inline on the
 //! calling thread (no hand-off at all), which is what the "one thread"
 //! benchmarks measure.
+//!
+//! The pool also carries the AES kernel that keys set up for its work run
+//! on ([`Pool::kernel`]): the fastest constant-time kernel of this CPU
+//! unless the application chose another at its edge ([`Pool::with_kernel`];
+//! the `aesflow` command passes [`aesflow_cipher::default_kernel`], which
+//! honours `AESFLOW_KERNEL`). The choice is a value handed down, never
+//! process-wide state: two pools in one process may run different kernels.
 //!
 //! The workers are a `rayon` thread pool: running work that *borrows* the
 //! caller's buffer on threads that outlive the call needs lifetime erasure,
@@ -13,25 +21,41 @@
 //! processed concurrently, each one split into chunks).
 
 use crate::{Error, Result};
-use std::sync::OnceLock;
+use aesflow_cipher::{Kernel, detect_best};
+use std::sync::{Arc, OnceLock};
 
 /// Bytes per piece for single-pass streaming operations (CTR, ECB, CBC
 /// decryption): big enough to amortize the hand-off, small enough that a
 /// piece stays in a core's L2 cache.
 pub const PIECE: usize = 256 * 1024;
 
-/// A reusable pool of worker threads.
+/// A reusable pool of worker threads and the AES kernel they run. Cloning
+/// is cheap and shares the workers (e.g. to run them on another kernel).
+#[derive(Clone)]
 pub struct Pool {
-    inner: Option<rayon::ThreadPool>,
+    /// The workers; `None` for a one-thread pool (everything runs inline).
+    workers: Option<Arc<Workers>>,
     threads: usize,
-    /// The I/O loops' workers (one more than `threads`), created on first
-    /// use; `None` inside for a one-thread pool.
+    /// The chosen kernel; `None`: [`detect_best`].
+    kernel: Option<&'static dyn Kernel>,
+}
+
+/// The worker threads of a pool of more than one thread.
+struct Workers {
+    compute: rayon::ThreadPool,
+    /// The I/O loops' workers (one more than the compute threads), created
+    /// on first use; `None` inside if they could not be started.
     io: OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pool({} threads)", self.threads)
+        write!(
+            f,
+            "Pool({} threads, {})",
+            self.threads,
+            self.kernel().name()
+        )
     }
 }
 
@@ -53,37 +77,53 @@ impl Pool {
                 "--threads {threads}: at most 4096"
             )));
         }
-        let inner = if threads == 1 {
+        let workers = if threads == 1 {
             None
         } else {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("aesflow-{i}"))
-                    .build()
-                    .map_err(|e| {
-                        Error::InvalidInput(format!("cannot start worker threads: {e}"))
-                    })?,
-            )
+            let compute = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("aesflow-{i}"))
+                .build()
+                .map_err(|e| Error::InvalidInput(format!("cannot start worker threads: {e}")))?;
+            Some(Arc::new(Workers {
+                compute,
+                io: OnceLock::new(),
+            }))
         };
         Ok(Pool {
-            inner,
+            workers,
             threads,
-            io: OnceLock::new(),
+            kernel: None,
         })
     }
 
-    /// The one-thread pool: everything runs on the calling thread.
+    /// This pool (its workers shared) running `kernel`: keys set up for
+    /// work on it ([`Pool::kernel`]) run on that kernel.
+    pub fn with_kernel(mut self, kernel: &'static dyn Kernel) -> Pool {
+        self.kernel = Some(kernel);
+        self
+    }
+
+    /// The AES kernel of this pool: the one given to [`Pool::with_kernel`],
+    /// else the fastest constant-time kernel of this CPU ([`detect_best`]).
+    pub fn kernel(&self) -> &'static dyn Kernel {
+        self.kernel.unwrap_or_else(detect_best)
+    }
+
+    /// The one-thread pool: everything runs on the calling thread, on the
+    /// fastest constant-time kernel.
     pub fn inline() -> &'static Pool {
         static INLINE: Pool = Pool {
-            inner: None,
+            workers: None,
             threads: 1,
-            io: OnceLock::new(),
+            kernel: None,
         };
         &INLINE
     }
 
-    /// The shared pool with one worker per available CPU, created on first use.
+    /// The shared pool with one worker per available CPU, created on first
+    /// use, on the fastest constant-time kernel (`Pool::global().clone()
+    /// .with_kernel(k)` shares its workers on another).
     pub fn global() -> &'static Pool {
         static GLOBAL: OnceLock<Pool> = OnceLock::new();
         GLOBAL.get_or_init(|| Pool::new(0).expect("cannot start the worker threads"))
@@ -97,7 +137,7 @@ impl Pool {
     /// Run `f` on the pool (inline for a one-thread pool): inside it,
     /// `rayon` parallel iterators use this pool's workers.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match &self.inner {
+        match self.compute() {
             Some(p) => p.install(f),
             None => f(),
         }
@@ -110,7 +150,7 @@ impl Pool {
         F: Fn(usize, &mut [u8]) + Sync + Send,
     {
         assert!(piece > 0);
-        match &self.inner {
+        match self.compute() {
             Some(p) if data.len() > piece => p.install(|| {
                 use rayon::prelude::*;
                 data.par_chunks_mut(piece)
@@ -137,7 +177,7 @@ impl Pool {
         E: Send,
     {
         assert!(piece > 0);
-        match &self.inner {
+        match self.compute() {
             Some(p) if data.len() > piece => p.install(|| {
                 use rayon::prelude::*;
                 data.par_chunks_mut(piece)
@@ -158,7 +198,7 @@ impl Pool {
         F: Fn(usize) -> std::result::Result<(), E> + Sync + Send,
         E: Send,
     {
-        match &self.inner {
+        match self.compute() {
             Some(p) if n > 1 => p.install(|| {
                 use rayon::prelude::*;
                 (0..n).into_par_iter().with_max_len(1).try_for_each(&f)
@@ -176,20 +216,22 @@ impl Pool {
         }
     }
 
+    /// The compute workers (`None` for a one-thread pool).
+    fn compute(&self) -> Option<&rayon::ThreadPool> {
+        self.workers.as_ref().map(|w| &w.compute)
+    }
+
     fn io_pool(&self) -> Option<&rayon::ThreadPool> {
-        self.io
-            .get_or_init(|| {
-                if self.threads == 1 {
-                    return None;
-                }
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(self.threads + 1)
-                    .thread_name(|i| format!("aesflow-io-{i}"))
-                    .build()
-                    .ok()
-            })
-            .as_ref()
-            .or(self.inner.as_ref())
+        let w = self.workers.as_ref()?;
+        w.io.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads + 1)
+                .thread_name(|i| format!("aesflow-io-{i}"))
+                .build()
+                .ok()
+        })
+        .as_ref()
+        .or(Some(&w.compute))
     }
 
     /// Run `f(i)` for `i in 0..n` (`n` at most [`Pool::io_loops`]), each on
@@ -215,7 +257,7 @@ impl Pool {
 
     /// Map `f` over `items` across the workers (results in order).
     pub fn map<T: Sync, R: Send>(&self, items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-        match &self.inner {
+        match self.compute() {
             Some(p) if items.len() > 1 => p.install(|| {
                 use rayon::prelude::*;
                 items.par_iter().with_max_len(1).map(&f).collect()
@@ -226,7 +268,7 @@ impl Pool {
 
     /// Call `f` on every item across the workers.
     pub fn for_each_mut<T: Send>(&self, items: &mut [T], f: impl Fn(&mut T) + Sync + Send) {
-        match &self.inner {
+        match self.compute() {
             Some(p) if items.len() > 1 => p.install(|| {
                 use rayon::prelude::*;
                 items.par_iter_mut().with_max_len(1).for_each(&f)

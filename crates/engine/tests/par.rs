@@ -1,7 +1,7 @@
 //! The parallel modes equal the serial ones (and RustCrypto's AES-GCM).
 
 use aes_gcm::aead::{AeadInPlace, KeyInit};
-use aesflow_cipher::Aes;
+use aesflow_cipher::{Aes, available_kernels, detect_best};
 use aesflow_engine::{Pool, par};
 
 fn data(n: usize) -> Vec<u8> {
@@ -84,7 +84,7 @@ fn gf128_is_a_field() {
 #[test]
 fn gcm_matches_rustcrypto() {
     for key in [vec![3u8; 16], vec![4u8; 32]] {
-        let g = par::ParGcm::new(&key).unwrap();
+        let g = par::ParGcm::new(&key, detect_best()).unwrap();
         for threads in [1, 2, 4] {
             let pool = Pool::new(threads).unwrap();
             for &n in LENS {
@@ -120,4 +120,35 @@ fn gcm_matches_rustcrypto() {
             }
         }
     }
+}
+
+/// The kernel is a value: a pool runs the kernel it was given (and the
+/// fastest constant-time one without), parallel GCM runs the kernel it was
+/// keyed on, and every kernel of this CPU seals as RustCrypto does.
+#[test]
+fn kernel_travels_as_a_value() {
+    let pool = Pool::new(2).unwrap();
+    assert_eq!(pool.kernel().name(), detect_best().name());
+    assert_eq!(Pool::inline().kernel().name(), detect_best().name());
+    let key = [5u8; 32];
+    let n = par::GCM_PARALLEL_MIN + par::GCM_PIECE + 5;
+    let p = data(n);
+    let mut want = p.clone();
+    let want_tag = aes_gcm::Aes256Gcm::new_from_slice(&key)
+        .unwrap()
+        .encrypt_in_place_detached(&[9u8; 12].into(), b"", &mut want)
+        .unwrap();
+    for k in available_kernels() {
+        let on_k = pool.clone().with_kernel(k);
+        assert_eq!(on_k.kernel().name(), k.name());
+        assert_eq!(on_k.threads(), 2, "the workers are shared");
+        let g = par::ParGcm::new(&key, on_k.kernel()).unwrap();
+        assert_eq!(g.gcm().aes().kernel().name(), k.name());
+        let mut got = p.clone();
+        let tag = g.seal_in_place(&on_k, &[9u8; 12], b"", &mut got).unwrap();
+        assert!(got == want, "{}", k.name());
+        assert_eq!(&tag[..], &want_tag[..], "{}", k.name());
+    }
+    // The original pool kept its kernel.
+    assert_eq!(pool.kernel().name(), detect_best().name());
 }

@@ -45,8 +45,9 @@ fn main() {
     let mib: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(256);
     let reps: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     let size = mib << 20;
-    let gcm = ParGcm::new(&[0x42; 32]).unwrap();
-    let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &[0x42; 32], b"").unwrap();
+    let kernel = aesflow_cipher::detect_best();
+    let gcm = ParGcm::new(&[0x42; 32], kernel).unwrap();
+    let keys = ChunkKeys::for_encryption(kernel, Suite::Cobblestone256, &[0x42; 32], b"").unwrap();
     let mut buf = vec![0x5au8; size];
     let mut out = Vec::new();
     let mut back = Vec::new();

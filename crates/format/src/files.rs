@@ -94,8 +94,6 @@ pub struct SaltedRaw {
     pub iterations: u32,
     /// PKCS#7 padding for ECB/CBC (`false`: `-nopad`).
     pub pad: bool,
-    /// The AES kernel (`None`: the fastest constant-time one).
-    pub kernel: Option<&'static dyn aesflow_cipher::Kernel>,
 }
 
 impl std::fmt::Debug for SaltedRaw {
@@ -386,10 +384,7 @@ fn process_salted(
         })?;
         SaltedHeader::parse(&h, s.iterations)?
     };
-    let mut p = RawParams::from_passphrase(s.mode, s.key_len, &s.passphrase, &header, s.pad)?;
-    if let Some(k) = s.kernel {
-        p = p.with_kernel(k);
-    }
+    let p = RawParams::from_passphrase(s.mode, s.key_len, &s.passphrase, &header, s.pad)?;
     let mut counted = CountingReader {
         inner: reader(src),
         n: 0,
@@ -499,7 +494,7 @@ fn process(
         (e, _) => e,
     };
     if encrypt {
-        let keys = ChunkKeys::for_encryption(suite, &input_key, &context)?;
+        let keys = ChunkKeys::for_encryption(pool.kernel(), suite, &input_key, &context)?;
         let pt = match (&*src, out) {
             (Src::File(f, len, true), Out::File(o)) => {
                 if let Some(h) = header {

@@ -119,7 +119,6 @@ pub struct RawParams {
     key: Zeroizing<Vec<u8>>,
     iv: [u8; 16],
     pad: bool,
-    kernel: Option<&'static dyn aesflow_cipher::Kernel>,
 }
 
 impl std::fmt::Debug for RawParams {
@@ -164,13 +163,7 @@ impl RawParams {
             }
             None => {}
         }
-        Ok(RawParams {
-            mode,
-            key,
-            iv,
-            pad,
-            kernel: None,
-        })
+        Ok(RawParams { mode, key, iv, pad })
     }
 
     /// Key and IV from a passphrase as `openssl enc -pbkdf2 -md sha256
@@ -197,14 +190,7 @@ impl RawParams {
             key: Zeroizing::new(okm[..key_len].to_vec()),
             iv,
             pad,
-            kernel: None,
         })
-    }
-
-    /// Run on `kernel` instead of the fastest constant-time one.
-    pub fn with_kernel(mut self, kernel: &'static dyn aesflow_cipher::Kernel) -> Self {
-        self.kernel = Some(kernel);
-        self
     }
 
     /// The mode.
@@ -362,8 +348,7 @@ pub fn raw_stream(
     writer: &mut (impl Write + ?Sized),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64> {
-    let kernel = p.kernel.unwrap_or_else(crate::kernel::kernel);
-    let aes = Aes::with_kernel(&p.key, kernel, aesflow_cipher::KeyExpansion::Offline)?;
+    let aes = Aes::with_kernel(&p.key, pool.kernel(), aesflow_cipher::KeyExpansion::Offline)?;
     let werr = |e| Error::io("writing output", e);
     let mut buf = Zeroizing::new(vec![0u8; BATCH]);
     let mut out = Zeroizing::new(Vec::with_capacity(BATCH + 32));

@@ -1,6 +1,7 @@
 //! Cobblestone: interop vectors from Python `cryptography` 50, spec facts,
 //! round trips, every tampering, and random access.
 
+use aesflow_cipher::{available_kernels, detect_best};
 use aesflow_format::cobblestone::{self, ChunkKeys, RandomAccess, Suite};
 use aesflow_format::{Error, Pool};
 use std::io::Cursor;
@@ -78,7 +79,8 @@ fn python_cryptography_vectors_reencrypt_identically() {
     for pool in pools() {
         for v in vectors() {
             let salt: [u8; 24] = v.ct[..24].try_into().unwrap();
-            let keys = ChunkKeys::derive(v.suite, &v.key, &salt, &v.context).unwrap();
+            let keys =
+                ChunkKeys::derive(detect_best(), v.suite, &v.key, &salt, &v.context).unwrap();
             let ct = cobblestone::encrypt_with_keys(&pool, &keys, &v.plain).unwrap();
             assert_eq!(ct, v.ct, "{}", v.name);
         }
@@ -116,7 +118,7 @@ fn round_trips_all_sizes_both_suites() {
                     p
                 );
                 // Streams, read in odd pieces.
-                let keys = ChunkKeys::for_encryption(suite, &key, b"c").unwrap();
+                let keys = ChunkKeys::for_encryption(detect_best(), suite, &key, b"c").unwrap();
                 let mut out = Vec::new();
                 cobblestone::encrypt_stream(&pool, &keys, &mut Cursor::new(&p), &mut out, &|_| {})
                     .unwrap();
@@ -148,7 +150,7 @@ fn all_decrypts_fail(ct: &[u8], key: &[u8], what: &str) -> Error {
     assert_eq!(e.to_string(), e2.to_string(), "{what}");
     // Random access: opening checks the commitment and the final chunk; a
     // read of everything checks the rest.
-    if let Ok(mut ra) = RandomAccess::open(Cursor::new(ct), s, key, b"") {
+    if let Ok(mut ra) = RandomAccess::open(detect_best(), Cursor::new(ct), s, key, b"") {
         let len = ra.len();
         assert!(ra.read_range(0..len, &pool).is_err(), "{what}");
     }
@@ -267,7 +269,7 @@ fn random_access_ranges() {
     for n in [0usize, 1, 16384, 16385, 5 * 16384 + 77] {
         let p = plaintext(n);
         let ct = cobblestone::encrypt(Pool::global(), s, &key, b"ra", &p).unwrap();
-        let mut ra = RandomAccess::open(Cursor::new(&ct), s, &key, b"ra").unwrap();
+        let mut ra = RandomAccess::open(detect_best(), Cursor::new(&ct), s, &key, b"ra").unwrap();
         assert_eq!(ra.len(), n as u64);
         let n64 = n as u64;
         let mut ranges = vec![0..0, 0..n64, n64..n64];
@@ -298,7 +300,7 @@ fn random_access_ranges() {
     let p = plaintext(4 * 16384 + 5);
     let mut ct = cobblestone::encrypt(Pool::global(), s, &key, b"", &p).unwrap();
     ct[56 + 2 * 16400 + 9] ^= 4;
-    let mut ra = RandomAccess::open(Cursor::new(&ct), s, &key, b"").unwrap();
+    let mut ra = RandomAccess::open(detect_best(), Cursor::new(&ct), s, &key, b"").unwrap();
     assert_eq!(ra.read_range(10..20, Pool::global()).unwrap(), &p[10..20]);
     assert!(matches!(
         ra.read_range(2 * 16384..2 * 16384 + 1, Pool::global()),
@@ -306,7 +308,16 @@ fn random_access_ranges() {
     ));
     // A truncated message cannot be opened (final chunk authenticated).
     let ct = cobblestone::encrypt(Pool::global(), s, &key, b"", &p).unwrap();
-    assert!(RandomAccess::open(Cursor::new(&ct[..56 + 2 * 16400 + 16]), s, &key, b"").is_err());
+    assert!(
+        RandomAccess::open(
+            detect_best(),
+            Cursor::new(&ct[..56 + 2 * 16400 + 16]),
+            s,
+            &key,
+            b""
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -328,7 +339,8 @@ fn files_positional_io() {
             let p = plaintext(n);
             let ip = dir.path().join("in");
             std::fs::write(&ip, &p).unwrap();
-            let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"f").unwrap();
+            let keys = ChunkKeys::for_encryption(detect_best(), Suite::Cobblestone256, &key, b"f")
+                .unwrap();
             let inf = std::fs::File::open(&ip).unwrap();
             let op = dir.path().join("out");
             let of = std::fs::File::create(&op).unwrap();
@@ -373,7 +385,7 @@ fn files_match_memory_and_detect_tampering() {
     let ip = dir.path().join("in");
     std::fs::write(&ip, &p).unwrap();
     for pool in pools() {
-        let keys = ChunkKeys::derive(s, &key, &[1u8; 24], b"").unwrap();
+        let keys = ChunkKeys::derive(detect_best(), s, &key, &[1u8; 24], b"").unwrap();
         let want = cobblestone::encrypt_with_keys(&pool, &keys, &p).unwrap();
         let op = dir.path().join("out");
         let of = std::fs::File::create(&op).unwrap();
@@ -431,7 +443,8 @@ fn files_match_memory_and_detect_tampering() {
 /// still seal.
 #[test]
 fn seal_chunks_partial_nonfinal_is_an_error() {
-    let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &[3u8; 32], b"ctx").unwrap();
+    let keys = ChunkKeys::for_encryption(detect_best(), Suite::Cobblestone256, &[3u8; 32], b"ctx")
+        .unwrap();
     for pool in pools() {
         for len in [1, cobblestone::CHUNK_SIZE - 1, cobblestone::CHUNK_SIZE + 5] {
             let mut out = vec![0xAAu8; 7];
@@ -466,7 +479,8 @@ fn seal_chunks_partial_nonfinal_is_an_error() {
 /// output.
 #[test]
 fn chunk_runs_into_slices() {
-    let keys = ChunkKeys::for_encryption(Suite::Cobblestone128, &[8u8; 16], b"s").unwrap();
+    let keys =
+        ChunkKeys::for_encryption(detect_best(), Suite::Cobblestone128, &[8u8; 16], b"s").unwrap();
     for pool in pools() {
         for len in [0, 1, 16384, 16 * 16384, 16 * 16384 + 9, 40 * 16384 + 3] {
             let p = plaintext(len);
@@ -499,5 +513,28 @@ fn chunk_runs_into_slices() {
         }
         assert!(cobblestone::opened_len(16400 + 3, false).is_err());
         assert!(cobblestone::opened_len(16400 + 15, true).is_err());
+    }
+}
+
+/// The kernel is a value: keys derived on a kernel run on it, a pool's
+/// kernel is the one its messages are sealed and opened on, and every
+/// kernel of this CPU writes the same message.
+#[test]
+fn kernel_travels_as_a_value() {
+    let (key, salt, p) = ([6u8; 32], [2u8; 24], plaintext(3 * 16384 + 9));
+    let pool = Pool::new(2).unwrap();
+    let reference =
+        ChunkKeys::derive(detect_best(), Suite::Cobblestone256, &key, &salt, b"k").unwrap();
+    assert_eq!(reference.kernel().name(), detect_best().name());
+    let want = cobblestone::encrypt_with_keys(&pool, &reference, &p).unwrap();
+    for k in available_kernels() {
+        let keys = ChunkKeys::derive(k, Suite::Cobblestone256, &key, &salt, b"k").unwrap();
+        assert_eq!(keys.kernel().name(), k.name());
+        let on_k = pool.clone().with_kernel(k);
+        assert!(cobblestone::encrypt_with_keys(&on_k, &keys, &p).unwrap() == want);
+        let ra = RandomAccess::open(k, Cursor::new(&want), Suite::Cobblestone256, &key, b"k");
+        assert_eq!(ra.unwrap().len(), p.len() as u64);
+        let back = cobblestone::decrypt(&on_k, Suite::Cobblestone256, &key, b"k", &want);
+        assert!(back.unwrap() == p, "{}", k.name());
     }
 }

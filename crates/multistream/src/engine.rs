@@ -47,17 +47,18 @@ impl Default for MultiStream {
 }
 
 impl MultiStream {
-    /// An engine on `backend`; an error if the CPU lacks it. `Auto` follows
-    /// the selected `aesflow-cipher` kernel
-    /// ([`default_kernel`](aesflow_cipher::default_kernel): `AESFLOW_KERNEL`
-    /// if set, else the best this CPU runs) as [`with_kernel`](Self::with_kernel)
-    /// does, so `AESFLOW_KERNEL=aesni` gives the 128-bit engine on a VAES
-    /// CPU; `Portable` runs each stream alone on that kernel.
+    /// An engine on `backend`; an error if the CPU lacks it. `Auto` is
+    /// [`auto`](Self::auto), the engine of the fastest constant-time kernel
+    /// of this CPU; `Portable` runs each stream alone on that kernel. The
+    /// library never reads the environment: an application that honours
+    /// `AESFLOW_KERNEL` resolves it at its edge
+    /// ([`default_kernel`](aesflow_cipher::default_kernel)) and passes the
+    /// kernel to [`with_kernel`](Self::with_kernel).
     pub fn new(backend: Backend) -> Result<Self, Error> {
-        let selected = || aesflow_cipher::default_kernel().map_err(Error::Kernel);
+        let best = aesflow_cipher::detect_best();
         match backend {
-            Backend::Auto => Self::with_kernel(selected()?),
-            Backend::Portable => Self::portable_with_kernel(selected()?),
+            Backend::Auto => Self::with_kernel(best),
+            Backend::Portable => Self::portable_with_kernel(best),
             b => Self::hardware(b).ok_or_else(|| Error::BackendUnavailable {
                 backend,
                 available: Backend::available(),
@@ -103,8 +104,7 @@ impl MultiStream {
     }
 
     /// The engine of the best kernel this CPU runs
-    /// ([`detect_best`](aesflow_cipher::detect_best)); unlike
-    /// `new(Backend::Auto)` it does not read `AESFLOW_KERNEL`.
+    /// ([`detect_best`](aesflow_cipher::detect_best)).
     pub fn auto() -> Self {
         Self::with_kernel(aesflow_cipher::detect_best())
             .expect("the best kernel of this CPU is available")

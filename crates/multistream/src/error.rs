@@ -40,7 +40,7 @@ pub enum Error {
     },
     /// No backend has this name.
     UnknownBackend(String),
-    /// The portable backend's kernel could not be chosen (`AESFLOW_KERNEL`).
+    /// The kernel asked for cannot run on this CPU.
     Kernel(KernelError),
     /// [`MultiStreamQueue`](crate::MultiStreamQueue): no tunnel with this id.
     UnknownTunnel(TunnelId),

@@ -71,8 +71,8 @@
 //!   keys are expanded once ([`MultiStreamQueue`] does this). Lane copies of
 //!   round keys are zeroized.
 //! * **Backends** ([`Backend`]) follow the `aesflow-cipher` kernel a caller
-//!   selects ([`MultiStream::with_kernel`], or `MultiStream::new(Backend::Auto)`
-//!   for the kernel `AESFLOW_KERNEL` names): the `vaes` kernel's family
+//!   selects ([`MultiStream::with_kernel`]; `MultiStream::new(Backend::Auto)`
+//!   for the fastest constant-time one): the `vaes` kernel's family
 //!   gives the 512-bit engine, `aesni` the 128-bit one, a portable kernel
 //!   runs each stream alone on that kernel (correct, slower). The CPU's
 //!   features come from `aesflow-cipher`'s one detection token; forcing a

@@ -24,6 +24,7 @@ pub use threads::{ENGINE_STREAMS, bench_threads};
 use crate::openssl::OpensslSpeed;
 use crate::row::{Peer, Row};
 use crate::{BenchError, Report};
+use aesflow_cipher::{Kernel, detect_best};
 use aesflow_engine::Pool;
 use std::path::PathBuf;
 
@@ -48,11 +49,15 @@ pub struct EngineOptions {
     pub ipsec_mb: bool,
     /// `-seconds` of each `openssl speed` run.
     pub openssl_seconds: u32,
+    /// The AES kernel aesflow runs on (the application resolves it, e.g.
+    /// from `AESFLOW_KERNEL`; ipsec-mb runs its SSE manager for `aesni`).
+    pub kernel: &'static dyn Kernel,
 }
 
 impl Default for EngineOptions {
     /// 256 MiB in memory (best of 3), a 1 GiB file (best of 3) in
-    /// [`default_dir`], all threads, every peer, 1 s OpenSSL runs.
+    /// [`default_dir`], all threads, every peer, 1 s OpenSSL runs, the
+    /// fastest constant-time kernel.
     fn default() -> Self {
         EngineOptions {
             mem_size: 256 << 20,
@@ -64,6 +69,7 @@ impl Default for EngineOptions {
             openssl: true,
             ipsec_mb: cfg!(feature = "ipsec-mb"),
             openssl_seconds: 1,
+            kernel: detect_best(),
         }
     }
 }
@@ -111,7 +117,8 @@ fn memory_rows(
     let mut mb: Vec<(String, usize, f64)> = Vec::new();
     for round in 1..=rounds {
         progress(&format!("engine: memory, round {round} of {rounds}"));
-        let measured = bench_threads(opts.mem_size, 1, opts.threads, clock).map_err(setup)?;
+        let measured =
+            bench_threads(opts.mem_size, 1, opts.threads, clock, opts.kernel).map_err(setup)?;
         let mut round_peers: Vec<OpensslSpeed> = Vec::new();
         for r in measured {
             if let Some(p) = memory_peer(&r.op, opts.mem_size, r.threads, opts.openssl_seconds)
@@ -122,7 +129,8 @@ fn memory_rows(
             }
             if opts.ipsec_mb
                 && !mb.iter().any(|(o, t, _)| *o == r.op && *t == r.threads)
-                && let Some(g) = crate::ipsec_mb_engine(&r.op, opts.mem_size, r.threads, notes)
+                && let Some(g) =
+                    crate::ipsec_mb_engine(&r.op, opts.mem_size, r.threads, opts.kernel, notes)
             {
                 mb.push((r.op.clone(), r.threads, g));
             }
@@ -171,7 +179,9 @@ pub fn run_engine(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, BenchError> {
     let setup = |e: aesflow_format::Error| BenchError::Setup(format!("engine: {e}"));
-    let pool = Pool::new(opts.threads).map_err(|e| setup(e.into()))?;
+    let pool = Pool::new(opts.threads)
+        .map_err(|e| setup(e.into()))?
+        .with_kernel(opts.kernel);
     let clock = crate::machine::cpuinfo().clock_ghz().0;
     let mut notes = Vec::new();
     let mut o = opts.clone();
@@ -232,6 +242,7 @@ mod tests {
             openssl: false,
             ipsec_mb: false,
             openssl_seconds: 1,
+            kernel: detect_best(),
         };
         let r = run_engine(&opts, &mut |_| {}).unwrap();
         for op in [

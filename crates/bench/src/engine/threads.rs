@@ -5,12 +5,12 @@
 
 use crate::measure::{best_seconds, fill};
 use crate::row::{Row, Section};
-use aesflow_cipher::{Aes, RoundKeys};
+use aesflow_cipher::{Aes, Kernel, KeyExpansion, RoundKeys};
 use aesflow_engine::par::{self, ParGcm};
 use aesflow_engine::{Pool, streams};
 use aesflow_format::Result;
 use aesflow_format::cobblestone::{ChunkKeys, Suite};
-use aesflow_multistream::{Backend, Job, Mode, MultiStream};
+use aesflow_multistream::{Job, Mode, MultiStream};
 use std::time::Instant;
 
 /// Streams of the multi-core multi-stream rows.
@@ -94,19 +94,25 @@ impl Rows {
 }
 
 /// The in-memory rows on `size` bytes with one thread and with `threads`
-/// (0: all cores); best of `reps`.
-pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Result<Vec<Row>> {
+/// (0: all cores), on `kernel`; best of `reps`.
+pub fn bench_threads(
+    size: usize,
+    reps: usize,
+    threads: usize,
+    clock: f64,
+    kernel: &'static dyn Kernel,
+) -> Result<Vec<Row>> {
     let key = [0x42u8; 32];
-    let aes = Aes::new(&key)?;
-    let gcm = ParGcm::new(&key)?;
+    let aes = Aes::with_kernel(&key, kernel, KeyExpansion::Offline)?;
+    let gcm = ParGcm::new(&key, kernel)?;
     let mut buf = vec![0x5au8; size];
     fill(&mut buf);
     let mut out = Rows {
         rows: Vec::new(),
         size: size as u64,
         clock,
-        one: Pool::new(1)?,
-        all: Pool::new(threads)?,
+        one: Pool::new(1)?.with_kernel(kernel),
+        all: Pool::new(threads)?.with_kernel(kernel),
         reps,
     };
     let mut dst = vec![0u8; size];
@@ -139,7 +145,7 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
         let tag = gcm.seal_in_place(pool, &[2; 12], b"", &mut buf)?;
         secs(|| gcm.open_in_place(pool, &[2; 12], b"", &mut buf, &tag))
     })?;
-    let keys = ChunkKeys::for_encryption(Suite::Cobblestone256, &key, b"")?;
+    let keys = ChunkKeys::for_encryption(kernel, Suite::Cobblestone256, &key, b"")?;
     let (mut sealed, mut opened) = (Vec::new(), Vec::new());
     out.measure("cobblestone-seal", "engine (out of place)", |pool| {
         secs(|| keys.seal_chunks(pool, 0, &buf, true, &mut sealed))
@@ -149,19 +155,19 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
     })?;
     drop((sealed, opened));
     let s = multistream_pair(&out.one, &out.all, &buf, reps)?;
-    let name = format!("engine/streams+{}", multistream()?.backend());
+    let name = format!("engine/streams+{}", multistream(kernel)?.backend());
     out.push_pair("cbc-enc", &name, ENGINE_STREAMS, s);
     Ok(out.rows)
 }
 
-fn multistream() -> Result<MultiStream> {
-    MultiStream::new(Backend::Auto).map_err(|e| aesflow_format::Error::InvalidInput(e.to_string()))
+fn multistream(kernel: &'static dyn Kernel) -> Result<MultiStream> {
+    MultiStream::with_kernel(kernel).map_err(|e| aesflow_format::Error::InvalidInput(e.to_string()))
 }
 
 /// CBC encryption of [`ENGINE_STREAMS`] streams (distinct AES-128 keys)
 /// that share `buf` equally, through [`streams::process`].
 fn multistream_pair(one: &Pool, all: &Pool, buf: &[u8], reps: usize) -> Result<(f64, f64)> {
-    let engine = multistream()?;
+    let engine = multistream(all.kernel())?;
     let per = (buf.len() / ENGINE_STREAMS / 16).max(1) * 16;
     let keys: Vec<RoundKeys> = (0..ENGINE_STREAMS)
         .map(|i| RoundKeys::from_bytes(&[i as u8 ^ 0x3c; 16]).expect("16-byte key"))

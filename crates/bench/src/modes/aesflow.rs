@@ -61,6 +61,7 @@ pub(crate) fn one_stream(
     key: &[u8],
     n: usize,
     xts_unit: usize,
+    kernel: &'static dyn aesflow_cipher::Kernel,
     variant: Variant,
     plan: &aesflow_plan::Plan,
 ) -> Result<Option<(Contender<'static>, String)>, BenchError> {
@@ -69,8 +70,8 @@ pub(crate) fn one_stream(
             Ok(k) if k.is_available() => k,
             _ => return Ok(None),
         },
-        // The kernel `AESFLOW_KERNEL` asks for (else the best this CPU runs).
-        _ => aesflow_cipher::default_kernel().map_err(setup)?,
+        // The kernel the caller chose.
+        _ => kernel,
     };
     let fused = match variant {
         Variant::Gcm(f) => f,

@@ -30,7 +30,7 @@ use crate::openssl::OpensslSpeed;
 use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
 use crate::{BenchError, Measuring, Report};
-use aesflow_cipher::KeySize;
+use aesflow_cipher::{Kernel, KeySize};
 use aesflow_multistream::{Backend, MultiStream};
 use serde::Serialize;
 use std::time::Duration;
@@ -121,8 +121,12 @@ pub struct ModesOptions {
     pub key_sizes: Vec<KeySize>,
     /// Operations.
     pub ops: Vec<ModeOp>,
-    /// Multi-stream backend (`Auto`: the best this CPU runs).
+    /// Multi-stream backend (`Auto`: the one of [`ModesOptions::kernel`]).
     pub backend: Backend,
+    /// The AES kernel of aesflow's one-stream rows and of the `Auto`
+    /// multi-stream backend (the application resolves it, e.g. from
+    /// `AESFLOW_KERNEL`; ipsec-mb runs its SSE manager for `aesni`).
+    pub kernel: &'static dyn Kernel,
     /// XTS data-unit length in bytes (`None`: each message is one unit).
     pub xts_unit: Option<usize>,
     /// Spare bytes allocated after each multi-stream buffer, aesflow's
@@ -148,6 +152,7 @@ impl Default for ModesOptions {
             key_sizes: KeySize::ALL.to_vec(),
             ops: ModeOp::ALL.to_vec(),
             backend: Backend::Auto,
+            kernel: aesflow_cipher::detect_best(),
             buffer_slack: 0,
             xts_unit: None,
             measuring: Measuring::new(Duration::from_millis(200)),
@@ -256,7 +261,7 @@ impl Run<'_> {
             .into_iter()
             .chain(aesflow::variants(op, &o.plan));
         for v in variants {
-            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, v, &o.plan)? {
+            if let Some((f, name)) = aesflow::one_stream(op, &key, n, unit, o.kernel, v, &o.plan)? {
                 // A variant this CPU runs as the default is one row.
                 if who
                     .iter()
@@ -305,7 +310,7 @@ impl Run<'_> {
         }
         if o.measuring.peers.ipsec_mb {
             for &l in &lanes {
-                match crate::ipsec_mb_contender(op, size, l, n, o.buffer_slack) {
+                match crate::ipsec_mb_contender(op, size, l, n, o.buffer_slack, o.kernel) {
                     Ok(f) => {
                         contenders.push(f);
                         who.push((Who::Peer(Peer::IpsecMb, l), l * n));
@@ -379,9 +384,12 @@ pub fn run_modes(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, BenchError> {
     opts.check()?;
-    let engine = MultiStream::new(opts.backend)
-        .map_err(|e| BenchError::Setup(format!("multistream: {e}")))?
-        .with_plan(&opts.plan);
+    let engine = match opts.backend {
+        Backend::Auto => MultiStream::with_kernel(opts.kernel),
+        b => MultiStream::new(b),
+    }
+    .map_err(|e| BenchError::Setup(format!("multistream: {e}")))?
+    .with_plan(&opts.plan);
     let mut notes = Vec::new();
     let use_openssl = opts.measuring.peers.openssl_available(&mut notes);
     let mut run = Run {

@@ -24,8 +24,14 @@ impl<R> std::fmt::Debug for RandomAccess<R> {
 
 impl<R: Read + Seek> RandomAccess<R> {
     /// Open the message that starts at the current position of `src` and
-    /// runs to its end.
-    pub fn open(mut src: R, suite: Suite, input_key: &[u8], context: &[u8]) -> Result<Self> {
+    /// runs to its end; its chunks are opened on `kernel`.
+    pub fn open(
+        kernel: &'static dyn Kernel,
+        mut src: R,
+        suite: Suite,
+        input_key: &[u8],
+        context: &[u8],
+    ) -> Result<Self> {
         let ioe = |e| Error::io("reading input", e);
         let base = src.stream_position().map_err(ioe)?;
         let end = src.seek(SeekFrom::End(0)).map_err(ioe)?;
@@ -34,7 +40,7 @@ impl<R: Read + Seek> RandomAccess<R> {
         let mut prefix = [0u8; PREFIX_SIZE];
         src.seek(SeekFrom::Start(base)).map_err(ioe)?;
         src.read_exact(&mut prefix).map_err(ioe)?;
-        let keys = ChunkKeys::from_prefix(suite, input_key, context, &prefix)?;
+        let keys = ChunkKeys::from_prefix(kernel, suite, input_key, context, &prefix)?;
         let mut ra = RandomAccess {
             src,
             base,
@@ -106,5 +112,5 @@ pub fn decrypt_range<R: Read + Seek>(
     context: &[u8],
     range: Range<u64>,
 ) -> Result<Vec<u8>> {
-    RandomAccess::open(src, suite, input_key, context)?.read_range(range, pool)
+    RandomAccess::open(pool.kernel(), src, suite, input_key, context)?.read_range(range, pool)
 }
