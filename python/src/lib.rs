@@ -59,6 +59,21 @@ pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
     Ok(k)
 }
 
+/// The plan in force, resolved once as by the `aesflow` command: the file
+/// `AESFLOW_PLAN` names, else the one `aesflow tune` wrote to the user's
+/// cache directory, else the table of measured CPUs; a plan file that is
+/// ignored (unreadable, or written on another CPU) is said once on stderr.
+pub(crate) fn plan() -> aesflow_plan::Plan {
+    static PLAN: std::sync::OnceLock<aesflow_plan::Plan> = std::sync::OnceLock::new();
+    *PLAN.get_or_init(|| {
+        let r = aesflow_plan::resolve();
+        if let Some(w) = r.warning {
+            eprintln!("aesflow: warning: {w}");
+        }
+        r.plan
+    })
+}
+
 /// AES under `key` with [`kernel`] and offline key expansion.
 pub(crate) fn aes(key: &[u8]) -> PyResult<aesflow_cipher::Aes> {
     aesflow_cipher::Aes::with_kernel(key, kernel()?, aesflow_cipher::KeyExpansion::Offline)

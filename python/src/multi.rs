@@ -13,9 +13,12 @@ use pyo3::types::PyBytes;
 /// (`AESFLOW_KERNEL`, else the best constant-time one), through
 /// [`MultiStream::with_kernel`]: `vaes` runs the 512-bit VAES engine,
 /// `vaes256` the 256-bit one, `aesni` the 128-bit AES-NI one, a portable
-/// kernel each stream alone on that kernel.
+/// kernel each stream alone on that kernel; its lanes for streams with keys
+/// of their own follow [`crate::plan`].
 fn engine() -> PyResult<MultiStream> {
-    MultiStream::with_kernel(crate::kernel()?).map_err(|e| PyValueError::new_err(e.to_string()))
+    MultiStream::with_kernel(crate::kernel()?)
+        .map(|e| e.with_plan(&crate::plan()))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The name of the multi-stream backend :func:`cbc_encrypt_many` runs on
