@@ -95,13 +95,6 @@ impl Matrix {
             .filter(|i| v >> i & 1 == 1)
             .fold(0, |acc, i| acc ^ self.cols[i])
     }
-
-    /// The input bits that output bit `j` XORs together.
-    pub fn row(&self, j: usize) -> Vec<usize> {
-        (0..self.n)
-            .filter(|&i| self.cols[i] >> j & 1 == 1)
-            .collect()
-    }
 }
 
 /// The AES polynomial evaluated at `h` in GF((2^4)^2).

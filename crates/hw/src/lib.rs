@@ -43,7 +43,9 @@
 pub mod design;
 pub mod gf;
 pub mod multistream;
+pub mod paper;
 pub mod sim;
+pub mod sweep;
 pub mod synth;
 mod tools;
 pub mod verify;

@@ -1,7 +1,8 @@
 //! The S-box modules of Hodjat & Verbauwhede's Fig. 4: a look-up table, or
 //! the composite-field datapath (isomorphic mapping δ, square-and-scale,
 //! GF(2^4) multipliers, the 16-entry GF(2^4) inverse, δ⁻¹ with the affine
-//! map) with 0, 1 or 2 pipeline register sets.
+//! map, each a Verilog function named after its box in the figure) with 0,
+//! 1 or 2 pipeline register sets.
 //!
 //! Every kind is a module `sub_byte (clk, a, s)`; the clock is unused by the
 //! unpipelined kinds so that the rounds instantiate any kind alike.
@@ -32,92 +33,75 @@ fn lut(out: &mut Src) {
     out.line("");
 }
 
-/// `assign y[j] = …;` for a GF(2)-linear map, plus a constant.
-fn linear(out: &mut Src, m: &Matrix, bits_out: usize, constant: u8) {
-    for j in 0..bits_out {
-        let mut terms: Vec<String> = m.row(j).iter().map(|i| format!("a[{i}]")).collect();
-        if constant >> j & 1 == 1 {
-            terms.push("1'b1".into());
-        }
-        out.line(format!("  assign y[{j}] = {};", xor(&terms)));
+/// A function body for a GF(2)-linear map plus a constant, as one vector
+/// expression: the XOR of the images of the input's set bits.
+fn linear(out: &mut Src, name: &str, m: &Matrix, bits: usize, constant: u8) {
+    let mut terms: Vec<String> = (0..m.n)
+        .map(|i| format!("({{{bits}{{a[{i}]}}}} & {bits}'h{:0w$x})", m.cols[i], w = bits / 4))
+        .collect();
+    if constant != 0 {
+        terms.push(format!("{bits}'h{constant:0w$x}", w = bits / 4));
     }
+    out.line(format!(
+        "  function [{}:0] {name} (input [{}:0] a);",
+        bits - 1,
+        m.n - 1
+    ));
+    out.line(format!("    {name} = {};", xor(&terms)));
+    out.line("  endfunction");
 }
 
 fn composite(kind: SboxKind, out: &mut Src) {
-    out.line("// Multiplication in GF(2^4) = GF(2)[y]/(y^4 + y + 1).");
-    out.line("module gf4_mul (input [3:0] a, input [3:0] b, output [3:0] y);");
-    for j in 0..4 {
-        let mut terms = Vec::new();
-        for i in 0..4 {
-            for k in 0..4 {
-                if gf::gf4_mul(1 << i, 1 << k) >> j & 1 == 1 {
-                    terms.push(format!("(a[{i}] & b[{k}])"));
-                }
-            }
+    let title = match kind {
+        SboxKind::Composite => "not pipelined (Fig. 4b)",
+        SboxKind::Composite2 => {
+            "in two stages: d^-1, a_h and a_h ^ a_l registered after the inversion (Fig. 4c)"
         }
-        out.line(format!("  assign y[{j}] = {};", xor(&terms)));
-    }
-    out.line("endmodule");
-    out.line("");
-
+        _ => {
+            "in three stages: registers after the addition that forms d and after the inversion (Fig. 4d)"
+        }
+    };
+    out.line(format!("// SubBytes of one byte in the composite field GF((2^4)^2), {title}."));
+    out.line("// a = a_h x + a_l modulo x^2 + x + lambda, a_h and a_l in GF(2^4) = GF(2)[y]/(y^4 + y + 1):");
+    out.line("// d = lambda a_h^2 + (a_h + a_l) a_l, a^-1 = (a_h d^-1) x + (a_h + a_l) d^-1.");
+    out.line("module sub_byte (input clk, input [7:0] a, output [7:0] s);");
+    out.line("  // The isomorphic mapping delta: GF(2^8) -> GF((2^4)^2), result {a_h, a_l}.");
+    linear(out, "iso_map", &gf::delta(), 8, 0);
     out.line(format!(
-        "// Square and multiply by lambda = 4'h{:x} (x^2 + x + lambda defines GF((2^4)^2)).",
+        "  // Square and multiply by lambda = 4'h{:x}.",
         gf::LAMBDA
     ));
-    out.line("module gf4_sq_scl (input [3:0] a, output [3:0] y);");
-    linear(out, &gf::sq_scl_matrix(), 4, 0);
-    out.line("endmodule");
-    out.line("");
-
-    out.line("// The multiplicative inverse in GF(2^4): a 16-entry table.");
-    out.line("module gf4_inv (input [3:0] a, output reg [3:0] y);");
-    out.line("  always @* begin");
-    out.line("    case (a)");
+    linear(out, "gf4_sq_scl", &gf::sq_scl_matrix(), 4, 0);
+    out.text(
+        "  // Multiplication in GF(2^4): the carry-less product, then y^4 = y + 1,
+  // y^5 = y^2 + y, y^6 = y^3 + y^2.
+  function [3:0] gf4_mul (input [3:0] a, input [3:0] b);
+    reg [6:0] p;
+    begin
+      p = ({7{b[0]}} & {3'b000, a}) ^ ({7{b[1]}} & {2'b00, a, 1'b0})
+        ^ ({7{b[2]}} & {1'b0, a, 2'b00}) ^ ({7{b[3]}} & {a, 3'b000});
+      gf4_mul = p[3:0] ^ {2'b00, p[4], p[4]} ^ {1'b0, p[5], p[5], 1'b0} ^ {p[6], p[6], 2'b00};
+    end
+  endfunction
+  // The multiplicative inverse in GF(2^4): a 16-entry table.
+  function [3:0] gf4_inv (input [3:0] a);
+    case (a)",
+    );
     for a in 0..16u8 {
-        out.line(format!("      4'h{a:x}: y = 4'h{:x};", gf::gf4_inv(a)));
+        out.line(format!("      4'h{a:x}: gf4_inv = 4'h{:x};", gf::gf4_inv(a)));
     }
     out.line("    endcase");
-    out.line("  end");
-    out.line("endmodule");
-    out.line("");
-
-    out.line("// The isomorphic mapping delta: GF(2^8) -> GF((2^4)^2), y = {a_h, a_l}.");
-    out.line("module iso_map (input [7:0] a, output [7:0] y);");
-    linear(out, &gf::delta(), 8, 0);
-    out.line("endmodule");
-    out.line("");
-
-    out.line("// delta^-1 and the affine transformation of FIPS-197 in one XOR network.");
-    out.line("module inv_map_affine (input [7:0] a, output [7:0] y);");
-    linear(out, &gf::inverse_delta_affine(), 8, 0x63);
-    out.line("endmodule");
-    out.line("");
-
-    let (title, regs_d, regs_inv) = match kind {
-        SboxKind::Composite => ("not pipelined (Fig. 4b)", false, false),
-        SboxKind::Composite2 => (
-            "in two stages: d^-1, a_h and a_h ^ a_l registered after the inversion (Fig. 4c)",
-            false,
-            true,
-        ),
-        _ => (
-            "in three stages: registers after the addition that forms d and after the inversion (Fig. 4d)",
-            true,
-            true,
-        ),
-    };
-    out.line(format!("// SubBytes of one byte in the composite field, {title}."));
-    out.line("module sub_byte (input clk, input [7:0] a, output [7:0] s);");
+    out.line("  endfunction");
+    out.line("  // delta^-1 and the affine transformation of FIPS-197 in one XOR network.");
+    linear(out, "inv_map_affine", &gf::inverse_delta_affine(), 8, 0x63);
+    let regs_d = kind == SboxKind::Composite3;
+    let regs_inv = kind != SboxKind::Composite;
     out.text(
-        "  wire [7:0] m;
-  iso_map u_map (.a(a), .y(m));
+        "  wire [7:0] m = iso_map(a);
   wire [3:0] ah = m[7:4];
   wire [3:0] al = m[3:0];
   wire [3:0] sum = ah ^ al;
-  wire [3:0] sq, prod;
-  gf4_sq_scl u_sq (.a(ah), .y(sq));
-  gf4_mul u_mul_d (.a(sum), .b(al), .y(prod));
-  wire [3:0] d = sq ^ prod;",
+  wire [3:0] d = gf4_sq_scl(ah) ^ gf4_mul(sum, al);",
     );
     if regs_d {
         out.text(
@@ -135,10 +119,7 @@ fn composite(kind: SboxKind, out: &mut Src) {
   wire [3:0] sum_q = sum;",
         );
     }
-    out.text(
-        "  wire [3:0] dinv;
-  gf4_inv u_inv (.a(d_q), .y(dinv));",
-    );
+    out.line("  wire [3:0] dinv = gf4_inv(d_q);");
     if regs_inv {
         out.text(
             "  reg [3:0] dinv_q, ah_qq, sum_qq;
@@ -156,10 +137,7 @@ fn composite(kind: SboxKind, out: &mut Src) {
         );
     }
     out.text(
-        "  wire [3:0] hi, lo;
-  gf4_mul u_mul_h (.a(ah_qq), .b(dinv_q), .y(hi));
-  gf4_mul u_mul_l (.a(sum_qq), .b(dinv_q), .y(lo));
-  inv_map_affine u_out (.a({hi, lo}), .y(s));
+        "  assign s = inv_map_affine({gf4_mul(ah_qq, dinv_q), gf4_mul(sum_qq, dinv_q)});
 endmodule
 ",
     );
