@@ -1,11 +1,11 @@
 //! The design space of Hodjat & Verbauwhede's fully pipelined AES-128
 //! processors: S-box kind × pipeline stages per round × key schedule.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How SubBytes is built (the paper's Fig. 4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SboxKind {
     /// A 256-entry look-up table (Fig. 4a).
@@ -56,7 +56,7 @@ impl SboxKind {
 }
 
 /// Where the round keys come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyMode {
     /// Key expansion unrolled beside the rounds, each block carrying its own
@@ -86,7 +86,7 @@ impl KeyMode {
 }
 
 /// One fully pipelined AES-128 counter-mode processor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Variant {
     /// The S-box.
     pub sbox: SboxKind,

@@ -40,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+pub mod charts;
 pub mod design;
 pub mod gf;
 pub mod multistream;

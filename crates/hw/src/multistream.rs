@@ -20,11 +20,11 @@ use crate::tools::{Error, run};
 use crate::verilog::{Src, blocks};
 use crate::SboxKind;
 use aesflow_cipher::{Aes, Block};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// One multi-stream core.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MultiStream {
     /// Streams (folded cores), 1-8.
     pub streams: usize,
@@ -284,7 +284,7 @@ pub struct Packet {
 }
 
 /// What a multi-stream run measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MsRun {
     /// Blocks encrypted in all.
     pub blocks: usize,

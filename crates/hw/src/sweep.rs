@@ -8,10 +8,10 @@ use crate::synth::{Synthesis, synthesize, yosys_version};
 use crate::tools::Error;
 use crate::verify::SplitMix;
 use crate::{KeyMode, SboxKind, Variant, processor};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One S-box kind synthesised alone (with its internal registers).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SboxPoint {
     /// The kind.
     pub kind: SboxKind,
@@ -20,7 +20,7 @@ pub struct SboxPoint {
 }
 
 /// One processor variant synthesised whole (`aes_ctr`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ProcessorPoint {
     /// The variant.
     pub variant: Variant,
@@ -38,7 +38,7 @@ pub struct ProcessorPoint {
 }
 
 /// One percentage of the paper beside the measured one.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClaimCheck {
     /// Identifier.
     pub id: String,
@@ -57,7 +57,7 @@ pub struct ClaimCheck {
 }
 
 /// The multi-stream core at one configuration.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MsPoint {
     /// The configuration.
     pub config: MultiStream,
@@ -71,7 +71,7 @@ pub struct MsPoint {
 }
 
 /// One point of the packet-size curve.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PacketPoint {
     /// Streams used.
     pub streams: usize,
@@ -82,7 +82,7 @@ pub struct PacketPoint {
 }
 
 /// The whole measured space.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Sweep {
     /// The Yosys version used.
     pub yosys: String,
@@ -105,6 +105,10 @@ pub struct SweepOptions {
     pub processors: bool,
     /// Simulate and synthesise the multi-stream core.
     pub multistream: bool,
+    /// Only the processors with this key schedule (`None`: both).
+    pub keys: Option<KeyMode>,
+    /// Synthesise the processors in reverse order.
+    pub reverse: bool,
 }
 
 fn pct(x: f64, base: f64) -> f64 {
@@ -200,7 +204,13 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
                 synthesis: synthesize(&processor(&v), "sub_byte")?,
             });
         }
-        let all = Variant::all();
+        let mut all: Vec<Variant> = Variant::all()
+            .into_iter()
+            .filter(|v| opts.keys.is_none_or(|k| v.keys == k))
+            .collect();
+        if opts.reverse {
+            all.reverse();
+        }
         for (i, v) in all.iter().enumerate() {
             progress(&format!("synthesising {} ({}/{})", v.name(), i + 1, all.len()));
             let syn = synthesize(&processor(v), "aes_ctr")?;

@@ -17,7 +17,7 @@
 //! pushed for speed; absolute figures differ in kind, ratios compare.
 
 use crate::tools::{Error, run};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Gate equivalents per generic cell (NanGate 45 nm X1 area / NAND2_X1).
@@ -37,7 +37,7 @@ pub const GE_WEIGHTS: [(&str, f64); 9] = [
 pub const GATES: &str = "AND,NAND,OR,NOR,XOR,XNOR,MUX";
 
 /// The synthesis figures of one top module.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Synthesis {
     /// Generic cells by type over the flattened hierarchy.
     pub cells: BTreeMap<String, u64>,

@@ -15,7 +15,7 @@ use crate::sim::{CoreOp, CtrOp, Trace, run_core, run_ctr};
 use crate::tools::Error;
 use crate::{KeyMode, Variant};
 use aesflow_cipher::{Aes, Block};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A key and the blocks encrypted under it.
 #[derive(Clone, Debug)]
@@ -27,7 +27,7 @@ pub struct Case {
 }
 
 /// What [`check_blocks`] measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BlocksReport {
     /// Blocks checked.
     pub blocks: usize,
@@ -40,7 +40,7 @@ pub struct BlocksReport {
 }
 
 /// What [`check_ctr`] measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CtrReport {
     /// Keystream blocks checked.
     pub blocks: usize,
