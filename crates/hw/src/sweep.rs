@@ -4,7 +4,7 @@
 
 use crate::multistream::{MultiStream, Packet, run_packets};
 use crate::paper::{CLAIMS, MS_CLOCK_MHZ};
-use crate::synth::{Synthesis, synthesize, yosys_version};
+use crate::synth::{Synthesis, stage_depth, synthesize, synthesize_with, yosys_version};
 use crate::tools::Error;
 use crate::verify::SplitMix;
 use crate::{KeyMode, SboxKind, Variant, processor};
@@ -30,7 +30,8 @@ pub struct ProcessorPoint {
     pub latency: usize,
     /// Cycles of the offline key schedule (0: online).
     pub key_schedule_cycles: usize,
-    /// Its figures.
+    /// Its figures: the area of the whole `aes_ctr`; the depth of the
+    /// slowest pipeline stage ([`stage_depth`]).
     pub synthesis: Synthesis,
     /// 128 bits per clock over the slowest stage's logic levels: the
     /// throughput in bits per gate delay, the flow's proxy for Gbit/s.
@@ -213,7 +214,8 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
         }
         for (i, v) in all.iter().enumerate() {
             progress(&format!("synthesising {} ({}/{})", v.name(), i + 1, all.len()));
-            let syn = synthesize(&processor(v), "aes_ctr")?;
+            let mut syn = synthesize_with(&processor(v), "aes_ctr", false)?;
+            syn.depth = stage_depth(v)?;
             s.processors.push(ProcessorPoint {
                 variant: *v,
                 name: v.name(),
@@ -269,4 +271,17 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
         }
     }
     Ok(s)
+}
+
+impl Sweep {
+    /// A sweep saved as JSON (`aesflow hw sweep --json`, e.g. the measured
+    /// `docs/hw-sweep.json`): what the report shows without running tools.
+    pub fn from_json(text: &str) -> Result<Sweep, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The sweep as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
 }

@@ -123,6 +123,11 @@ pub fn gate_equivalents(cells: &BTreeMap<String, u64>) -> Result<f64, Error> {
 
 /// Synthesise module `top` of `verilog`: area and depth.
 pub fn synthesize(verilog: &str, top: &str) -> Result<Synthesis, Error> {
+    synthesize_with(verilog, top, true)
+}
+
+/// Synthesise module `top`; its depth only when `depth` (0 otherwise).
+pub fn synthesize_with(verilog: &str, top: &str, depth: bool) -> Result<Synthesis, Error> {
     let dir = tempfile::tempdir()?;
     std::fs::write(dir.path().join("design.v"), verilog)?;
     let script = format!(
@@ -133,16 +138,23 @@ dfflegalize -cell $_DFF_P_ x
 abc -g {GATES}
 opt_clean
 tee -q -o stat.txt stat
-flatten
-tee -q -o ltp.txt ltp -noff
-"
+{}
+",
+        if depth {
+            "flatten\ntee -q -o ltp.txt ltp -noff"
+        } else {
+            ""
+        }
     );
     std::fs::write(dir.path().join("flow.ys"), script)?;
     run("yosys", &["-q", "-s", "flow.ys"], dir.path())?;
     let stat = std::fs::read_to_string(dir.path().join("stat.txt"))?;
-    let ltp = std::fs::read_to_string(dir.path().join("ltp.txt"))?;
     let cells = flatten_counts(&parse_stat(&stat), top);
-    let depth = ltp
+    let depth = if !depth {
+        0
+    } else {
+        let ltp = std::fs::read_to_string(dir.path().join("ltp.txt"))?;
+        ltp
         .split("length=")
         .nth(1)
         .and_then(|s| s.split(')').next())
@@ -150,13 +162,33 @@ tee -q -o ltp.txt ltp -noff
         .ok_or_else(|| Error::Tool {
             tool: "yosys".into(),
             message: "no ltp length in its output".into(),
-        })?;
+        })?
+    };
     Ok(Synthesis {
         ge: gate_equivalents(&cells)?,
         flip_flops: cells.get("$_DFF_P_").copied().unwrap_or(0),
         cells,
         depth,
     })
+}
+
+/// Logic levels of a processor's slowest pipeline stage: the deepest of its
+/// round modules (`aes_round`, `aes_final_round`, with the online key
+/// datapath inside) and, for offline keys, the key scheduling unit. The
+/// counter's 128-bit increment is not counted: its speed is the synthesis
+/// tool's choice of adder (a carry-lookahead or a split counter keeps it
+/// off the critical path), and the generic flow maps it as a ripple.
+pub fn stage_depth(v: &crate::Variant) -> Result<u64, Error> {
+    let text = crate::processor(v);
+    let mut tops = vec!["aes_round", "aes_final_round"];
+    if v.keys == crate::KeyMode::Offline {
+        tops.push("key_schedule_unit");
+    }
+    let mut d = 0;
+    for t in tops {
+        d = d.max(synthesize(&text, t)?.depth);
+    }
+    Ok(d)
 }
 
 /// The Yosys version line (for the record beside every figure).
