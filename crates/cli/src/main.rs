@@ -18,6 +18,7 @@ mod energy_cmd;
 mod exit;
 mod explore_cmd;
 mod files_cmd;
+mod hw_cmd;
 mod inspect_cmd;
 mod jobs;
 mod kernels_cmd;
@@ -88,6 +89,9 @@ enum Command {
     /// One self-contained HTML report: the engines beside the paper, their
     /// maps and graphs, this host's benchmark, the methods.
     Report(report_cmd::ReportArgs),
+    /// The hardware papers as hardware: Verilog of the pipelined AES-128 CTR
+    /// processors and the multi-stream core, simulated and synthesised.
+    Hw(hw_cmd::HwArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -156,6 +160,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
+        Command::Hw(args) => hw_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

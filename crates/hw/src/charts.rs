@@ -108,7 +108,10 @@ pub fn packet_chart(s: &Sweep) -> LineChart {
             .map(|p| (p.bytes as f64, p.mbps))
             .collect();
         v.push(series(
-            &format!("aesflow, {streams} stream{}", if streams == 1 { "" } else { "s" }),
+            &format!(
+                "aesflow, {streams} stream{}",
+                if streams == 1 { "" } else { "s" }
+            ),
             pts,
             Style::Line,
             streams - 1,
@@ -167,8 +170,14 @@ pub fn charts(s: &Sweep) -> Vec<(&'static str, String)> {
         out.push(("hw-sbox.svg", sbox_chart(s).render()));
     }
     if !s.processors.is_empty() {
-        out.push(("hw-online.svg", processor_chart(s, KeyMode::Online).render()));
-        out.push(("hw-offline.svg", processor_chart(s, KeyMode::Offline).render()));
+        out.push((
+            "hw-online.svg",
+            processor_chart(s, KeyMode::Online).render(),
+        ));
+        out.push((
+            "hw-offline.svg",
+            processor_chart(s, KeyMode::Offline).render(),
+        ));
     }
     if !s.packets.is_empty() {
         out.push(("hw-packets.svg", packet_chart(s).render()));
@@ -201,7 +210,10 @@ pub fn table1(s: &Sweep) -> Vec<(usize, f64, u64, f64, f64)> {
 /// fragment (an `<section>`; no scripts, styles inherited).
 pub fn report_html(s: &Sweep) -> String {
     let mut h = String::new();
-    let _ = writeln!(h, "<section id=\"hardware\">\n<h2>Hardware: the pipelined processors and the multi-stream core</h2>");
+    let _ = writeln!(
+        h,
+        "<section id=\"hardware\">\n<h2>Hardware: the pipelined processors and the multi-stream core</h2>"
+    );
     let _ = writeln!(
         h,
         "<p>Generated Verilog, simulated in Icarus Verilog against aesflow's cipher and modes, \
@@ -211,7 +223,10 @@ pub fn report_html(s: &Sweep) -> String {
         esc(&s.yosys)
     );
     if !s.claims.is_empty() {
-        let _ = writeln!(h, "<table><tr><th>claim</th><th>paper</th><th>aesflow</th><th>error (pp)</th><th>direction holds</th><th>source</th></tr>");
+        let _ = writeln!(
+            h,
+            "<table><tr><th>claim</th><th>paper</th><th>aesflow</th><th>error (pp)</th><th>direction holds</th><th>source</th></tr>"
+        );
         for c in &s.claims {
             let _ = writeln!(
                 h,
@@ -225,7 +240,10 @@ pub fn report_html(s: &Sweep) -> String {
             );
         }
         let _ = writeln!(h, "</table>");
-        let _ = writeln!(h, "<table><tr><th>variant</th><th>latency</th><th>kGE</th><th>flip-flops</th><th>levels</th><th>bit / gate delay</th></tr>");
+        let _ = writeln!(
+            h,
+            "<table><tr><th>variant</th><th>latency</th><th>kGE</th><th>flip-flops</th><th>levels</th><th>bit / gate delay</th></tr>"
+        );
         for p in &s.processors {
             let _ = writeln!(
                 h,
@@ -242,7 +260,10 @@ pub fn report_html(s: &Sweep) -> String {
     }
     let t1 = table1(s);
     if !t1.is_empty() {
-        let _ = writeln!(h, "<table><tr><th>streams</th><th>paper slices</th><th>paper Mbit/s</th><th>aesflow kGE</th><th>aesflow Mbit/s (100 MHz)</th><th>aesflow Mbit/s per kGE</th></tr>");
+        let _ = writeln!(
+            h,
+            "<table><tr><th>streams</th><th>paper slices</th><th>paper Mbit/s</th><th>aesflow kGE</th><th>aesflow Mbit/s (100 MHz)</th><th>aesflow Mbit/s per kGE</th></tr>"
+        );
         for (n, ge, _, mbps, per) in &t1 {
             let paper = MS_TABLE1.iter().find(|r| r.0 == *n);
             let _ = writeln!(
@@ -279,7 +300,11 @@ pub fn claims_text(s: &Sweep) -> String {
             c.paper,
             c.aesflow,
             c.error,
-            if c.direction_holds { "holds" } else { "does not hold" }
+            if c.direction_holds {
+                "holds"
+            } else {
+                "does not hold"
+            }
         );
     }
     debug_assert!(s.claims.len() <= CLAIMS.len());

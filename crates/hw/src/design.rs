@@ -130,10 +130,26 @@ impl Variant {
     /// 4 stages composite (Fig. 4d).
     pub fn paper(keys: KeyMode) -> [Variant; 4] {
         [
-            Variant { sbox: SboxKind::Lut, stages: 1, keys },
-            Variant { sbox: SboxKind::Lut, stages: 2, keys },
-            Variant { sbox: SboxKind::Composite2, stages: 3, keys },
-            Variant { sbox: SboxKind::Composite3, stages: 4, keys },
+            Variant {
+                sbox: SboxKind::Lut,
+                stages: 1,
+                keys,
+            },
+            Variant {
+                sbox: SboxKind::Lut,
+                stages: 2,
+                keys,
+            },
+            Variant {
+                sbox: SboxKind::Composite2,
+                stages: 3,
+                keys,
+            },
+            Variant {
+                sbox: SboxKind::Composite3,
+                stages: 4,
+                keys,
+            },
         ]
     }
 

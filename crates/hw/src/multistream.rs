@@ -15,10 +15,10 @@
 //! streams use 80 % of the bus, and ⌊5·W/128⌋ streams saturate it (the
 //! paper's Eq. 1).
 
+use crate::SboxKind;
 use crate::sim::parse_words;
 use crate::tools::{Error, run};
 use crate::verilog::{Src, blocks};
-use crate::SboxKind;
 use aesflow_cipher::{Aes, Block};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -105,7 +105,11 @@ pub fn multistream(m: &MultiStream) -> String {
     } else {
         format!("{{asm[{}:0], rd_data}}", 127 - w)
     };
-    let wcw = if q == 1 { 1 } else { q.trailing_zeros() as usize };
+    let wcw = if q == 1 {
+        1
+    } else {
+        q.trailing_zeros() as usize
+    };
     out.text(&format!(
         "module aes_multistream (input clk, input rst,
   input cmd_valid, input [{swm1}:0] cmd_stream, input [15:0] cmd_blocks, input cmd_cbc,

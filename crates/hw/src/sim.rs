@@ -182,7 +182,10 @@ pub(crate) fn parse_trace(text: &str) -> Result<Trace, Error> {
     for line in text.lines() {
         let mut f = line.split_whitespace();
         let kind = f.next();
-        let cycle: u64 = f.next().and_then(|c| c.parse().ok()).ok_or_else(|| bad(line))?;
+        let cycle: u64 = f
+            .next()
+            .and_then(|c| c.parse().ok())
+            .ok_or_else(|| bad(line))?;
         match kind {
             Some("A") => t.accepted.push(cycle),
             Some("O") => {
@@ -223,7 +226,9 @@ pub(crate) fn parse_words(text: &str, streams: usize, bus_bits: usize) -> Result
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         let num = |i: usize| -> Result<u64, Error> {
-            f.get(i).and_then(|x| x.parse().ok()).ok_or_else(|| bad(line))
+            f.get(i)
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| bad(line))
         };
         match f.first().copied() {
             Some("C") => t.first_command = t.first_command.min(num(1)?),
@@ -234,7 +239,8 @@ pub(crate) fn parse_words(text: &str, streams: usize, bus_bits: usize) -> Result
                     return Err(bad(line));
                 }
                 for i in 0..bus_bits / 8 {
-                    let b = u8::from_str_radix(&word[2 * i..2 * i + 2], 16).map_err(|_| bad(line))?;
+                    let b =
+                        u8::from_str_radix(&word[2 * i..2 * i + 2], 16).map_err(|_| bad(line))?;
                     partial[s].push(b);
                 }
                 if partial[s].len() == 16 {

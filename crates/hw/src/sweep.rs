@@ -128,12 +128,24 @@ pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
     let mut out = Vec::new();
     for c in CLAIMS {
         let v = match c.id {
-            "sbox-2" => sbox(SboxKind::Composite2).zip(sbox(SboxKind::Lut)).map(|(a, b)| pct(a, b)),
-            "sbox-3" => sbox(SboxKind::Composite3).zip(sbox(SboxKind::Lut)).map(|(a, b)| pct(a, b)),
-            "online-3" => ge("composite-2-3-online").zip(ge("lut-2-online")).map(|(a, b)| pct(a, b)),
-            "online-4" => ge("composite-3-4-online").zip(ge("lut-2-online")).map(|(a, b)| pct(a, b)),
-            "offline-3" => ge("composite-2-3-offline").zip(ge("lut-2-offline")).map(|(a, b)| pct(a, b)),
-            "offline-4" => ge("composite-3-4-offline").zip(ge("lut-2-offline")).map(|(a, b)| pct(a, b)),
+            "sbox-2" => sbox(SboxKind::Composite2)
+                .zip(sbox(SboxKind::Lut))
+                .map(|(a, b)| pct(a, b)),
+            "sbox-3" => sbox(SboxKind::Composite3)
+                .zip(sbox(SboxKind::Lut))
+                .map(|(a, b)| pct(a, b)),
+            "online-3" => ge("composite-2-3-online")
+                .zip(ge("lut-2-online"))
+                .map(|(a, b)| pct(a, b)),
+            "online-4" => ge("composite-3-4-online")
+                .zip(ge("lut-2-online"))
+                .map(|(a, b)| pct(a, b)),
+            "offline-3" => ge("composite-2-3-offline")
+                .zip(ge("lut-2-offline"))
+                .map(|(a, b)| pct(a, b)),
+            "offline-4" => ge("composite-3-4-offline")
+                .zip(ge("lut-2-offline"))
+                .map(|(a, b)| pct(a, b)),
             "offline" => ["lut-2", "composite-2-3", "composite-3-4"]
                 .iter()
                 .filter_map(|d| {
@@ -167,7 +179,13 @@ pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
 }
 
 /// `packets` packets of `blocks` random blocks on each of `streams` streams.
-pub fn random_packets(seed: u64, streams: usize, packets: usize, blocks: usize, cbc: bool) -> Vec<Packet> {
+pub fn random_packets(
+    seed: u64,
+    streams: usize,
+    packets: usize,
+    blocks: usize,
+    cbc: bool,
+) -> Vec<Packet> {
     let mut r = SplitMix(seed);
     let mut out = Vec::new();
     for _ in 0..packets {
@@ -213,7 +231,12 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
             all.reverse();
         }
         for (i, v) in all.iter().enumerate() {
-            progress(&format!("synthesising {} ({}/{})", v.name(), i + 1, all.len()));
+            progress(&format!(
+                "synthesising {} ({}/{})",
+                v.name(),
+                i + 1,
+                all.len()
+            ));
             let mut syn = synthesize_with(&processor(v), "aes_ctr", false)?;
             syn.depth = stage_depth(v)?;
             s.processors.push(ProcessorPoint {
@@ -238,7 +261,10 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
                 let run = run_packets(&m, &random_packets(n as u64, n, 1, 64, true))?;
                 let synthesis = if bus == 64 && n <= 2 {
                     progress(&format!("synthesising {}", m.name()));
-                    Some(synthesize(&crate::multistream::multistream(&m), "aes_multistream")?)
+                    Some(synthesize(
+                        &crate::multistream::multistream(&m),
+                        "aes_multistream",
+                    )?)
                 } else {
                     None
                 };
@@ -260,7 +286,10 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
                     16 * blocks
                 ));
                 let packets = (64 / blocks).max(1);
-                let run = run_packets(&m, &random_packets(blocks as u64, streams, packets, blocks, true))?;
+                let run = run_packets(
+                    &m,
+                    &random_packets(blocks as u64, streams, packets, blocks, true),
+                )?;
                 s.packets.push(PacketPoint {
                     streams,
                     bytes: 16 * blocks,

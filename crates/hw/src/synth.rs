@@ -57,7 +57,8 @@ fn parse_stat(text: &str) -> BTreeMap<String, BTreeMap<String, u64>> {
     for line in text.lines() {
         let t = line.trim();
         if let Some(name) = t.strip_prefix("=== ").and_then(|s| s.strip_suffix(" ===")) {
-            current = (name != "design hierarchy").then(|| name.trim_start_matches('\\').to_string());
+            current =
+                (name != "design hierarchy").then(|| name.trim_start_matches('\\').to_string());
             in_cells = false;
             if let Some(c) = &current {
                 modules.insert(c.clone(), BTreeMap::new());
@@ -71,11 +72,15 @@ fn parse_stat(text: &str) -> BTreeMap<String, BTreeMap<String, u64>> {
         }
         if in_cells {
             let mut f = t.split_whitespace();
-            match (f.next(), f.next().and_then(|n| n.parse::<u64>().ok()), f.next()) {
+            match (
+                f.next(),
+                f.next().and_then(|n| n.parse::<u64>().ok()),
+                f.next(),
+            ) {
                 (Some(ty), Some(n), None) => {
-                    modules
-                        .get_mut(c)
-                        .map(|m: &mut BTreeMap<String, u64>| m.insert(ty.trim_start_matches('\\').to_string(), n));
+                    modules.get_mut(c).map(|m: &mut BTreeMap<String, u64>| {
+                        m.insert(ty.trim_start_matches('\\').to_string(), n)
+                    });
                 }
                 _ => in_cells = false,
             }
@@ -154,15 +159,14 @@ tee -q -o stat.txt stat
         0
     } else {
         let ltp = std::fs::read_to_string(dir.path().join("ltp.txt"))?;
-        ltp
-        .split("length=")
-        .nth(1)
-        .and_then(|s| s.split(')').next())
-        .and_then(|s| s.trim().parse().ok())
-        .ok_or_else(|| Error::Tool {
-            tool: "yosys".into(),
-            message: "no ltp length in its output".into(),
-        })?
+        ltp.split("length=")
+            .nth(1)
+            .and_then(|s| s.split(')').next())
+            .and_then(|s| s.trim().parse().ok())
+            .ok_or_else(|| Error::Tool {
+                tool: "yosys".into(),
+                message: "no ltp length in its output".into(),
+            })?
     };
     Ok(Synthesis {
         ge: gate_equivalents(&cells)?,

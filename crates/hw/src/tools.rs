@@ -45,9 +45,8 @@ impl From<std::io::Error> for Error {
 
 /// Whether `tool` can be run (found on `PATH`).
 pub fn tool_available(tool: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
 }
 
 /// Run `tool args` in `dir`; its stdout on success.
@@ -59,7 +58,11 @@ pub(crate) fn run(tool: &str, args: &[&str], dir: &Path) -> Result<String, Error
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let text = if err.trim().is_empty() { &stdout } else { &*err };
+        let text = if err.trim().is_empty() {
+            &stdout
+        } else {
+            &*err
+        };
         let tail: Vec<&str> = text.lines().rev().take(12).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(Error::Tool {

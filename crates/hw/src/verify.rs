@@ -204,7 +204,8 @@ pub fn check_ctr(
     let keystream = |key: &Block, start: &Block, n: usize| -> Result<Vec<u8>, Error> {
         let aes = Aes::new(key).map_err(|e| fail(e.to_string()))?;
         let mut buf = vec![0u8; 16 * n];
-        aesflow_modes::ctr::apply_in_place(&aes, start, &mut buf).map_err(|e| fail(e.to_string()))?;
+        aesflow_modes::ctr::apply_in_place(&aes, start, &mut buf)
+            .map_err(|e| fail(e.to_string()))?;
         Ok(buf)
     };
     let mut expected = keystream(k1, seed, n1)?;
@@ -218,7 +219,9 @@ pub fn check_ctr(
             t.outputs.len()
         )));
     }
-    if let Some(i) = (0..n1 + n2).find(|&i| got[16 * i..16 * i + 16] != expected[16 * i..16 * i + 16]) {
+    if let Some(i) =
+        (0..n1 + n2).find(|&i| got[16 * i..16 * i + 16] != expected[16 * i..16 * i + 16])
+    {
         return Err(fail(format!(
             "{name}: keystream block {i} ({} key) is {}, aesflow-modes CTR gives {}",
             if i < n1 { "first" } else { "second" },

@@ -3,7 +3,7 @@
 //! shared as the paper's Eq. 1 says.
 
 use aesflow_hw::Error;
-use aesflow_hw::multistream::{MultiStream, MsRun, Packet, run_packets};
+use aesflow_hw::multistream::{MsRun, MultiStream, Packet, run_packets};
 use aesflow_hw::sweep::random_packets;
 
 fn skip_or(r: Result<MsRun, Error>) -> Option<MsRun> {

@@ -31,7 +31,8 @@ fn nist_cases(every_key: bool) -> Vec<Case> {
     }
     let mut cases: Vec<Case> = Vec::new();
     for fam in fams {
-        let f = aesflow_vectors::load(&format!("ECB/ECB{fam}128.rsp")).unwrap_or_else(|e| panic!("{e}"));
+        let f = aesflow_vectors::load(&format!("ECB/ECB{fam}128.rsp"))
+            .unwrap_or_else(|e| panic!("{e}"));
         for (section, rec) in f.records() {
             if section.name() != Some("ENCRYPT") {
                 continue;

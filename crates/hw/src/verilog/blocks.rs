@@ -134,9 +134,7 @@ fn round(v: &Variant, last: bool, out: &mut Src) {
     let mut sbq = "sb".to_string();
     if online {
         out.line("  wire [31:0] sw;");
-        out.line(
-            "  sub_word u_sub_word (.clk(clk), .a({key_in[23:0], key_in[31:24]}), .s(sw));",
-        );
+        out.line("  sub_word u_sub_word (.clk(clk), .a({key_in[23:0], key_in[31:24]}), .s(sw));");
         for i in 1..=inner {
             out.line(format!("  reg [127:0] key_d{i};"));
             out.line(format!("  always @(posedge clk) key_d{i} <= {key};"));

@@ -21,8 +21,9 @@ fn header(v: &Variant, out: &mut Src) {
         }
     };
     let change = match v.keys {
-        KeyMode::Online => "no bubble: the next cycle's block already uses the new key."
-            .to_string(),
+        KeyMode::Online => {
+            "no bubble: the next cycle's block already uses the new key.".to_string()
+        }
         KeyMode::Offline => format!(
             "ready falls; the pipeline drains (at most {} cycles),\n\
              //   the key unit computes the round keys ({} cycles), then ready rises again.",
@@ -100,7 +101,10 @@ fn pipeline(v: &Variant, out: &mut Src) {
         out.line("  reg [127:0] k0;");
         out.line("  always @(posedge clk) begin s0 <= in_block ^ in_key; k0 <= in_key; end");
     } else {
-        out.line(format!("  always @(posedge clk) s0 <= in_block ^ {};", rk(0)));
+        out.line(format!(
+            "  always @(posedge clk) s0 <= in_block ^ {};",
+            rk(0)
+        ));
     }
     for r in 1..=10 {
         let last = r == 10;
@@ -115,11 +119,7 @@ fn pipeline(v: &Variant, out: &mut Src) {
             } else {
                 format!(", .key_out(k{r})")
             };
-            format!(
-                ".key_in(k{}), .rcon(8'h{:02x}){ko}",
-                r - 1,
-                RCON[r - 1]
-            )
+            format!(".key_in(k{}), .rcon(8'h{:02x}){ko}", r - 1, RCON[r - 1])
         } else {
             format!(".round_key({})", rk(r))
         };
@@ -131,7 +131,10 @@ fn pipeline(v: &Variant, out: &mut Src) {
     out.line(format!("  reg [{}:0] valid;", l - 1));
     out.line("  always @(posedge clk)");
     out.line(format!("    if (rst) valid <= {l}'b0;"));
-    out.line(format!("    else valid <= {{valid[{}:0], in_valid}};", l - 2));
+    out.line(format!(
+        "    else valid <= {{valid[{}:0], in_valid}};",
+        l - 2
+    ));
     out.line(format!("  assign out_valid = valid[{}];", l - 1));
     out.line("  assign out_block = s10;");
     out.line(format!("  assign busy = |valid[{}:0];", l - 2));

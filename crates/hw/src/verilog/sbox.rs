@@ -37,7 +37,13 @@ fn lut(out: &mut Src) {
 /// expression: the XOR of the images of the input's set bits.
 fn linear(out: &mut Src, name: &str, m: &Matrix, bits: usize, constant: u8) {
     let mut terms: Vec<String> = (0..m.n)
-        .map(|i| format!("({{{bits}{{a[{i}]}}}} & {bits}'h{:0w$x})", m.cols[i], w = bits / 4))
+        .map(|i| {
+            format!(
+                "({{{bits}{{a[{i}]}}}} & {bits}'h{:0w$x})",
+                m.cols[i],
+                w = bits / 4
+            )
+        })
         .collect();
     if constant != 0 {
         terms.push(format!("{bits}'h{constant:0w$x}", w = bits / 4));
@@ -61,7 +67,9 @@ fn composite(kind: SboxKind, out: &mut Src) {
             "in three stages: registers after the addition that forms d and after the inversion (Fig. 4d)"
         }
     };
-    out.line(format!("// SubBytes of one byte in the composite field GF((2^4)^2), {title}."));
+    out.line(format!(
+        "// SubBytes of one byte in the composite field GF((2^4)^2), {title}."
+    ));
     out.line("// a = a_h x + a_l modulo x^2 + x + lambda, a_h and a_l in GF(2^4) = GF(2)[y]/(y^4 + y + 1):");
     out.line("// d = lambda a_h^2 + (a_h + a_l) a_l, a^-1 = (a_h d^-1) x + (a_h + a_l) d^-1.");
     out.line("module sub_byte (input clk, input [7:0] a, output [7:0] s);");
@@ -88,7 +96,10 @@ fn composite(kind: SboxKind, out: &mut Src) {
     case (a)",
     );
     for a in 0..16u8 {
-        out.line(format!("      4'h{a:x}: gf4_inv = 4'h{:x};", gf::gf4_inv(a)));
+        out.line(format!(
+            "      4'h{a:x}: gf4_inv = 4'h{:x};",
+            gf::gf4_inv(a)
+        ));
     }
     out.line("    endcase");
     out.line("  endfunction");
