@@ -12,8 +12,8 @@
 
 use crate::buffer::{View, new_bytes, write_into};
 use crate::errors::{self, AlreadyFinalized, InvalidTag};
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::{
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::{
     CHUNK_SIZE, ChunkKeys, ENC_CHUNK_SIZE, PREFIX_SIZE, Suite, opened_len, sealed_len,
 };
 use pyo3::exceptions::PyValueError;

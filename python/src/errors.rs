@@ -1,6 +1,6 @@
 //! The package's exceptions and the mapping of engine errors to Python ones.
 
-use aesflow_engine::Error;
+use aesflow_format::Error;
 use pyo3::exceptions::{
     PyException, PyFileExistsError, PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError,
 };
@@ -20,7 +20,8 @@ pyo3::create_exception!(
 );
 
 /// An engine error as the Python exception a user expects.
-pub fn engine(e: Error) -> PyErr {
+pub fn engine(e: impl Into<Error>) -> PyErr {
+    let e = e.into();
     match e {
         Error::WrongKey
         | Error::WrongPassphrase
@@ -58,7 +59,7 @@ fn output(e: aesflow_output::Error) -> PyErr {
 
 /// A modes error (bad key, IV, padding…) as `ValueError`.
 pub fn modes(e: aesflow_modes::Error) -> PyErr {
-    engine(e.into())
+    engine(e)
 }
 
 /// A cipher error (key length, unknown or unavailable kernel) as `ValueError`.

@@ -10,12 +10,12 @@
 
 use crate::buffer::View;
 use crate::errors::{self, InvalidTag};
-use aesflow_engine::Error;
-use aesflow_engine::cobblestone::{
+use aesflow_format::Error;
+use aesflow_format::cobblestone::{
     CHUNKS_PER_BATCH, ChunkKeys, PREFIX_SIZE, SALT_SIZE, Suite, chunk_bytes, chunk_count,
     chunk_runs, ciphertext_len, plaintext_len,
 };
-use aesflow_engine::files::{Job, KeyMaterial, Operation, run_job};
+use aesflow_format::files::{Job, KeyMaterial, Operation, run_job};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

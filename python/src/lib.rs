@@ -144,11 +144,11 @@ mod _aesflow {
     use crate::raw::{decrypt, decrypt_into, encrypt, encrypt_into};
 
     #[pymodule_export]
-    const CHUNK_SIZE: usize = aesflow_engine::cobblestone::CHUNK_SIZE;
+    const CHUNK_SIZE: usize = aesflow_format::cobblestone::CHUNK_SIZE;
     #[pymodule_export]
-    const ENC_CHUNK_SIZE: usize = aesflow_engine::cobblestone::ENC_CHUNK_SIZE;
+    const ENC_CHUNK_SIZE: usize = aesflow_format::cobblestone::ENC_CHUNK_SIZE;
     #[pymodule_export]
-    const PREFIX_SIZE: usize = aesflow_engine::cobblestone::PREFIX_SIZE;
+    const PREFIX_SIZE: usize = aesflow_format::cobblestone::PREFIX_SIZE;
     #[pymodule_export]
-    const SALT_SIZE: usize = aesflow_engine::cobblestone::SALT_SIZE;
+    const SALT_SIZE: usize = aesflow_format::cobblestone::SALT_SIZE;
 }

@@ -98,17 +98,21 @@ pub(crate) fn bind(app: &mut AppGraph, platform: &Platform) -> Bound {
 fn merge_trees(app: &AppGraph, platform: &Platform, b: &mut Bound) {
     let words: Vec<usize> = (0..app.edges.len()).map(|e| app.edge_words(e)).collect();
     let mut merge_count = 0;
-    for c in 0..app.actors.len() {
-        if app.actors[c].class != ActorClass::Compute {
+    // In-edges of every actor, in edge order: one pass over the edges, so
+    // that binding stays linear in the size of the application.
+    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); app.actors.len()];
+    for (edge, e) in app.edges.iter().enumerate() {
+        ins[e.dst].push(edge);
+    }
+    for (actor, in_edges) in app.actors.iter().zip(&ins) {
+        if actor.class != ActorClass::Compute {
             continue;
         }
         // Groups of in-edges by producer, in edge order (the application
         // lists related inputs, e.g. the columns of a state, together).
         let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (edge, e) in app.edges.iter().enumerate() {
-            if e.dst != c {
-                continue;
-            }
+        for &edge in in_edges {
+            let e = &app.edges[edge];
             match groups.iter_mut().find(|g| g.0 == e.src) {
                 Some(g) => g.1.push(edge),
                 None => groups.push((e.src, vec![edge])),
@@ -281,10 +285,20 @@ pub(crate) fn actor_programs(app: &AppGraph, cores: &mut [Core], r: &Routed) {
 /// the consumer's reads (merge) or the producer's writes (dispatch), with
 /// a fixed cost per firing and per word.
 pub(crate) fn comm_programs(app: &AppGraph, platform: &Platform, b: &mut Bound, r: &Routed) {
-    for id in app.actors.len()..b.cores.len() {
+    // The first edge whose path runs through each communication core.
+    let first = app.actors.len();
+    let mut first_edge: Vec<Option<usize>> = vec![None; b.cores.len().saturating_sub(first)];
+    for (e, p) in b.paths.iter().enumerate() {
+        for &id in p {
+            if id >= first && first_edge[id - first].is_none() {
+                first_edge[id - first] = Some(e);
+            }
+        }
+    }
+    for id in first..b.cores.len() {
         let is_merge = b.cores[id].class == CoreClass::Merge;
         // The actor whose program orders this core's words.
-        let Some(e0) = b.paths.iter().position(|p| p.contains(&id)) else {
+        let Some(e0) = first_edge[id - first] else {
             continue;
         };
         let oa = if is_merge {

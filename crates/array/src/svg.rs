@@ -2,26 +2,11 @@
 
 use std::fmt::Write;
 
+use aesflow_chart::esc;
+
 use crate::mapper::{CoreClass, Mapping};
 
-/// A stable colour for a kind label.
-pub fn kind_colour(kind: &str) -> String {
-    let fixed = [
-        ("MergeCore", "#9e9e9e"),
-        ("DispatchCore", "#616161"),
-        ("KeySubWord", "#ffb74d"),
-        ("KeySchedule", "#ff8a65"),
-    ];
-    if let Some((_, c)) = fixed.iter().find(|(k, _)| *k == kind) {
-        return (*c).to_string();
-    }
-    let mut h: u32 = 2166136261;
-    for b in kind.bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(16777619);
-    }
-    let hue = h % 360;
-    format!("hsl({hue},55%,62%)")
-}
+pub use aesflow_chart::kind_colour;
 
 /// Render the placement: one square per tile, cores coloured by kind, links
 /// as lines (dashed for long-distance links).
@@ -122,12 +107,4 @@ fn short(name: &str) -> String {
     } else {
         name[..12].to_string()
     }
-}
-
-/// XML/HTML-escape text (the one escaper of the SVG and HTML writers).
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

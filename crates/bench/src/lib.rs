@@ -54,6 +54,7 @@ pub mod openssl;
 pub mod row;
 pub mod rustcrypto;
 pub mod suite;
+pub mod tune;
 
 pub use engine::{EngineOptions, default_dir, run_engine};
 pub use host::measure_host;

@@ -127,35 +127,91 @@ pub fn features() -> Features {
     *CACHE.get_or_init(Features::detect_now)
 }
 
-/// The processor family of an AMD CPU as CPUID reports it (the base
-/// family, plus the extended family when the base is 0xF: 0x19 for Zen 3
-/// and Zen 4, 0x1A for Zen 5), `None` on other vendors and architectures.
-/// Read once (CPUID traps to the hypervisor in a VM). For tuning that
-/// depends on the microarchitecture, not on a feature flag (the
-/// multi-stream engine's lanes for streams with their own keys).
-pub fn amd_family() -> Option<u32> {
-    static CACHE: OnceLock<Option<u32>> = OnceLock::new();
+/// A CPU vendor, as CPUID's leaf 0 names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Vendor {
+    /// `AuthenticAMD`.
+    Amd,
+    /// `GenuineIntel`.
+    Intel,
+    /// Any other vendor, or not x86-64.
+    Other,
+}
+
+impl Vendor {
+    /// `"AMD"`, `"Intel"` or `"other"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vendor::Amd => "AMD",
+            Vendor::Intel => "Intel",
+            Vendor::Other => "other",
+        }
+    }
+}
+
+/// Which processor this is: vendor, family and model as CPUID reports them
+/// (the extended family and model folded in as the vendors document it).
+/// Tuning that depends on the microarchitecture rather than on a feature
+/// flag keys on this (see the `aesflow-plan` crate), never on the features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Identity {
+    /// The vendor.
+    pub vendor: Vendor,
+    /// The family (0x19 for Zen 3 and Zen 4, 0x1A for Zen 5, 6 for most
+    /// Intel cores).
+    pub family: u32,
+    /// The model within the family.
+    pub model: u32,
+}
+
+/// This CPU's [`Identity`], read once (CPUID traps to the hypervisor in a
+/// VM).
+pub fn identity() -> Identity {
+    static CACHE: OnceLock<Identity> = OnceLock::new();
     *CACHE.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
         {
             let (vendor, sig) = crate::x86::cpuid_vendor_signature();
-            amd_family_of(vendor, sig)
+            identity_of(vendor, sig)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            None
+            Identity {
+                vendor: Vendor::Other,
+                family: 0,
+                model: 0,
+            }
         }
     })
 }
 
-/// [`amd_family`] from CPUID's vendor words (leaf 0: EBX, EDX, ECX) and
-/// signature (leaf 1: EAX).
-fn amd_family_of(vendor: [u32; 3], sig: u32) -> Option<u32> {
+/// [`Identity`] from CPUID's vendor words (leaf 0: EBX, EDX, ECX) and
+/// signature (leaf 1: EAX). The extended family is added when the base
+/// family is 0xF; the extended model is the model's high nibble when the
+/// base family is 0xF, or 6 on Intel.
+fn identity_of(vendor: [u32; 3], sig: u32) -> Identity {
     let word = u32::from_le_bytes;
-    let amd = vendor == [word(*b"Auth"), word(*b"enti"), word(*b"cAMD")];
+    let vendor = if vendor == [word(*b"Auth"), word(*b"enti"), word(*b"cAMD")] {
+        Vendor::Amd
+    } else if vendor == [word(*b"Genu"), word(*b"ineI"), word(*b"ntel")] {
+        Vendor::Intel
+    } else {
+        Vendor::Other
+    };
     let base = (sig >> 8) & 0xf;
     let family = base + if base == 0xf { (sig >> 20) & 0xff } else { 0 };
-    amd.then_some(family)
+    let extended_model = base == 0xf || (base == 6 && vendor == Vendor::Intel);
+    let model = ((sig >> 4) & 0xf)
+        | if extended_model {
+            ((sig >> 16) & 0xf) << 4
+        } else {
+            0
+        };
+    Identity {
+        vendor,
+        family,
+        model,
+    }
 }
 
 /// A family of code paths: which instructions a kernel, and everything
@@ -218,22 +274,29 @@ impl Isa {
 mod tests {
     use super::*;
 
-    /// CPUID decoding of [`amd_family`]: family 19h is base 0xF plus
-    /// extended 0xA; other families and vendors are not.
+    /// CPUID decoding of [`identity`]: the extended family is added on
+    /// base family 0xF, the extended model on 0xF (AMD) and 6 (Intel).
     #[test]
-    fn zen4_family_from_cpuid() {
+    fn identity_from_cpuid() {
         let w = |s: &[u8; 4]| u32::from_le_bytes(*s);
         let amd = [w(b"Auth"), w(b"enti"), w(b"cAMD")];
         let intel = [w(b"Genu"), w(b"ineI"), w(b"ntel")];
-        // Signatures: Zen 4 (EPYC 9004, family 19h model 11h), Zen 5
-        // (family 1Ah), Zen 2 (17h), an Intel Ice Lake server (family 6).
-        let (zen4, zen5, zen2, icx) = (0x00a1_0f11, 0x00b0_0f11, 0x0083_0f10, 0x0006_06a6);
-        let zen4_family = |v, s| amd_family_of(v, s) == Some(0x19);
-        assert!(zen4_family(amd, zen4));
-        assert!(!zen4_family(amd, zen5));
-        assert!(!zen4_family(amd, zen2));
-        assert!(!zen4_family(intel, zen4));
-        assert!(!zen4_family(intel, icx));
+        let id = |vendor, family, model| Identity {
+            vendor,
+            family,
+            model,
+        };
+        // Zen 4 (EPYC 9004, family 19h model 11h), Zen 5 (family 1Ah model
+        // 02h), Zen 2 (17h model 31h), Ice Lake server (6, 6Ah), Cascade
+        // Lake (6, 55h).
+        assert_eq!(identity_of(amd, 0x00a1_0f11), id(Vendor::Amd, 0x19, 0x11));
+        assert_eq!(identity_of(amd, 0x00b0_0f20), id(Vendor::Amd, 0x1a, 0x02));
+        assert_eq!(identity_of(amd, 0x0083_0f10), id(Vendor::Amd, 0x17, 0x31));
+        assert_eq!(identity_of(intel, 0x0006_06a6), id(Vendor::Intel, 6, 0x6a));
+        assert_eq!(identity_of(intel, 0x0005_0657), id(Vendor::Intel, 6, 0x55));
+        assert_eq!(identity_of([0; 3], 0x0006_06a6).vendor, Vendor::Other);
+        // Another vendor's family 6 has no extended model.
+        assert_eq!(identity_of([0; 3], 0x0006_06a6).model, 0x0a);
     }
 
     #[test]

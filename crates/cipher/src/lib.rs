@@ -46,7 +46,7 @@ pub mod steps;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-pub use cpu::{Features, Isa, features};
+pub use cpu::{Features, Identity, Isa, Vendor, features, identity};
 pub use kernel::{
     Block, KERNEL_ENV, Kernel, KernelError, available_kernels, default_kernel, detect_best,
     kernel_by_name, kernels, xts_mul_alpha,

@@ -10,7 +10,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use aesflow_energy::host::{CpuChoice, HostFigure, KNOWN_CPUS, cpu_by_key, identify};
-use aesflow_energy::{Options, format_text, headline as headline_text, study_with_progress};
+use aesflow_energy::{Options, study_with_progress};
+
+mod text;
 
 /// `--host-cpu`: which CPU's silicon the host row of Table 5 assumes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -78,11 +80,11 @@ impl Default for EnergyArgs {
 /// constant-time kernel on AES-128-CTR over 16 KiB, one core, best of
 /// `runs` repetitions, at `/proc/cpuinfo`'s nominal clock.
 pub fn host_figure(runs: usize) -> anyhow::Result<HostFigure> {
-    Ok(HostFigure {
-        row: aesflow_bench::measure_host(runs, 64)?,
-        workload: format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
-        machine: aesflow_bench::Machine::describe(),
-    })
+    Ok(aesflow_report::host::host_figure_of(
+        &aesflow_bench::measure_host(runs, 64)?,
+        &aesflow_bench::Machine::describe(),
+        &format!("AES-128-CTR, 16 KiB, one core, best of {runs}"),
+    ))
 }
 
 /// The CPU the host row assumes, from `--host-cpu`.
@@ -116,8 +118,10 @@ pub fn cpu_choice_for(arg: HostCpuArg) -> CpuChoice {
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal;
-/// returns the callback `(part, done, total)` that moves it.
+/// Progress on stderr: a bar when stderr is a terminal, else one line
+/// when a part starts and one when it ends (with its seconds), so a long
+/// run shows where it is in a log too; returns the callback
+/// `(part, done, total)` that moves it.
 pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(0);
@@ -133,6 +137,12 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
     } else {
         None
     };
+    let what = what.to_string();
+    // When each part was first seen, and whether its end was reported.
+    let lines = std::sync::Mutex::new(std::collections::HashMap::<
+        String,
+        (std::time::Instant, bool),
+    >::new());
     move |part, done, total| {
         if let Some(b) = &bar {
             b.set_message(part.to_string());
@@ -141,6 +151,25 @@ pub fn progress_bar(what: &str) -> impl Fn(&str, usize, usize) + Sync + use<> {
             if done == total && part == "done" {
                 b.finish_and_clear();
             }
+            return;
+        }
+        if part == "done" {
+            return;
+        }
+        let Ok(mut parts) = lines.lock() else { return };
+        let new = !parts.contains_key(part);
+        let (start, ended) = parts
+            .entry(part.to_string())
+            .or_insert((std::time::Instant::now(), false));
+        if new && done < total {
+            eprintln!("{what}: {part} ...");
+        }
+        if done == total && total > 0 && !*ended {
+            eprintln!(
+                "{what}: {part} done ({total}/{total}, {:.1} s)",
+                start.elapsed().as_secs_f64()
+            );
+            *ended = true;
         }
     }
 }
@@ -189,7 +218,7 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
     let text = if a.json {
         aesflow_energy::to_json(&s)
     } else {
-        format_text(&s)
+        text::format_text(&s)
     };
     crate::text_out::write_reported(a.output.as_deref(), &text, a.force)?;
     if let Some(dir) = &a.charts {
@@ -205,5 +234,5 @@ pub fn run(a: EnergyArgs) -> anyhow::Result<()> {
 /// The headline lines for `demo` (paper vs model, with errors).
 pub fn headline() -> anyhow::Result<String> {
     let s = study_with_progress(&options(&EnergyArgs::default())?, &|_, _| {})?;
-    Ok(headline_text(&s))
+    Ok(text::headline(&s))
 }

@@ -1,14 +1,19 @@
 //! Exit codes: distinct, documented (in `--help` and the README), so that
 //! scripts can tell a wrong key from a file that already exists.
 
-use aesflow_engine::Error as EngineError;
+use aesflow_format::Error as EngineError;
 use aesflow_output::Error as OutputError;
 use std::fmt;
 
-// 0: success; 2: usage error (clap's code).
+// 0: success.
 
 /// Any other error (I/O, a missing input, a bad key file, …).
 pub const FAILURE: u8 = 1;
+/// A usage error: an unknown option or a bad value (clap's code for its
+/// own errors, and ours for values clap cannot check: bad hex, a thread
+/// count, inputs and outputs that do not pair, a key that contradicts
+/// `--suite`).
+pub const USAGE: u8 = 2;
 /// Authentication failed: wrong key, passphrase or context, or the data was
 /// corrupted, truncated or tampered with (nothing unauthenticated released).
 pub const AUTH: u8 = 3;
@@ -29,11 +34,13 @@ pub const HELP: &str = "\
 Exit status:
   0    success
   1    error (I/O, missing input, bad key file, ...)
-  2    usage error (unknown option or bad value)
+  2    usage error (unknown option, bad value, inputs and outputs that
+       do not pair)
   3    authentication failed: wrong key, passphrase or context, or the data
        is corrupted, truncated or tampered with
   4    not an aesflow/openssl file, or its header is refused (unknown
-       version, Argon2id parameters beyond --kdf-max-memory-kib)
+       version, Argon2id parameters beyond the limits that
+       --kdf-max-memory-kib raises)
   5    output refused: exists (no --force), directory, special file, or
        the input itself
   6    refused for safety: ciphertext to a terminal, or a variable-time
@@ -57,6 +64,20 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
+/// A usage error ([`USAGE`]).
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    CliError {
+        code: USAGE,
+        message: message.into(),
+    }
+    .into()
+}
+
+/// `r` with its error, if any, reported as a usage error ([`USAGE`]).
+pub fn as_usage<T, E: std::fmt::Display>(r: Result<T, E>) -> anyhow::Result<T> {
+    r.map_err(|e| usage(e.to_string()))
+}
+
 /// A refusal for safety ([`REFUSED`]).
 pub fn refused(message: impl Into<String>) -> anyhow::Error {
     CliError {
@@ -75,6 +96,14 @@ fn engine_code(e: &EngineError) -> u8 {
         | EngineError::BadPadding => AUTH,
         EngineError::BadHeader(_) | EngineError::KdfLimit(_) => FORMAT,
         EngineError::Output(o) => output_code(o),
+        // Damaged or cut ASCII armor: corrupted or truncated data.
+        EngineError::Io { source, .. }
+            if source
+                .get_ref()
+                .is_some_and(|e| e.is::<crate::armor::ArmorError>()) =>
+        {
+            AUTH
+        }
         EngineError::Interrupted => INTERRUPTED,
         _ => FAILURE,
     }

@@ -243,9 +243,21 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<()> {
         None
     };
     let t0 = Instant::now();
+    // Without a terminal, a line on stderr at every tenth of the designs.
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = params.len();
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);
+            return;
+        }
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if d == total || (d * 10 / total.max(1)) != ((d - 1) * 10 / total.max(1)) {
+            eprintln!(
+                "explore: AES-{} {d}/{total} designs ({:.1} s)",
+                key.bits(),
+                t0.elapsed().as_secs_f64()
+            );
         }
     };
     let x = run_points(key, &params, a.blocks, jobs, &tick);

@@ -1,6 +1,6 @@
 //! `aesflow encrypt` / `aesflow decrypt`: arguments, the safety checks of
 //! the command line (closed or terminal stdio, variable-time kernels), key
-//! sources and summaries. The work is `aesflow_engine::files`.
+//! sources and summaries. The work is `aesflow_format::files`.
 //!
 //! Decrypting to stdout writes each batch of chunks only after it
 //! authenticated; an error in a later batch exits non-zero after earlier
@@ -11,11 +11,11 @@ use crate::exit::{self, CliError};
 use crate::jobs::{self, Failure};
 use crate::keys::{self, KeySource, PassSource};
 use crate::stdio;
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::Suite;
-use aesflow_engine::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
-use aesflow_engine::passphrase::{KdfLimits, KdfParams};
-use aesflow_engine::raw::{RawMode, RawParams};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::Suite;
+use aesflow_format::files::{Job, JobOptions, KeyMaterial, Operation, SaltedRaw};
+use aesflow_format::passphrase::{KdfLimits, KdfParams};
+use aesflow_format::raw::{RawMode, RawParams};
 use anyhow::{Result, anyhow, bail};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
@@ -117,7 +117,8 @@ pub struct FileArgs {
     #[arg(long, requires = "raw", conflicts_with = "iv")]
     pub pbkdf2: bool,
     /// PBKDF2 iterations (`openssl enc -iter`).
-    #[arg(long, requires = "pbkdf2", default_value_t = aesflow_engine::raw::OPENSSL_DEFAULT_ITER)]
+    #[arg(long, requires = "pbkdf2", default_value_t = aesflow_format::raw::OPENSSL_DEFAULT_ITER,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub iter: u32,
     /// PBKDF2 digest (`openssl enc -md`).
     #[arg(long, requires = "pbkdf2", value_enum, default_value = "sha256")]
@@ -172,7 +173,8 @@ pub struct DecryptArgs {
     #[command(flatten)]
     pub args: FileArgs,
     /// Largest Argon2id memory (KiB) a passphrase file may ask for; a
-    /// header asking more is refused before any work (default 1 GiB).
+    /// header asking more, or more work than 4 passes over it, is refused
+    /// before any work (default 256 MiB: about 2 s at most).
     #[arg(long, value_name = "KIB", default_value_t = KdfLimits::default().max_memory_kib)]
     pub kdf_max_memory_kib: u32,
 }
@@ -184,26 +186,24 @@ pub fn run_encrypt(a: EncryptArgs) -> Result<()> {
         iterations: a.kdf_iterations,
         parallelism: a.kdf_parallelism,
     };
-    let limits = KdfLimits {
-        max_memory_kib: a.kdf_memory_kib.max(KdfLimits::default().max_memory_kib),
-        ..KdfLimits::default()
-    };
+    exit::as_usage(params.check())?;
+    if let Err(e) = params.check_limits(&KdfLimits::default()) {
+        eprintln!("aesflow: warning: decrypting will need the limits raised: {e}");
+    }
+    let limits = KdfLimits::at_least(&params);
     run(a.args, true, params, limits, a.armor)
 }
 
 /// Run `aesflow decrypt`.
 pub fn run_decrypt(a: DecryptArgs) -> Result<()> {
-    let limits = KdfLimits {
-        max_memory_kib: a.kdf_max_memory_kib,
-        ..KdfLimits::default()
-    };
+    let limits = KdfLimits::with_memory(a.kdf_max_memory_kib);
     run(a.args, false, KdfParams::default(), limits, false)
 }
 
 /// The context bytes from `--context`, `--context-hex` or `--context-file`.
 fn context(a: &FileArgs) -> Result<Vec<u8>> {
     if let Some(h) = &a.context_hex {
-        return Ok(aesflow_engine::raw::parse_hex(h, "--context-hex")?.to_vec());
+        return Ok(exit::as_usage(aesflow_format::raw::parse_hex(h, "--context-hex"))?.to_vec());
     }
     if let Some(p) = &a.context_file {
         use std::io::Read;
@@ -234,7 +234,7 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
         let kernel = aesflow_cipher::default_kernel()?;
         if a.pbkdf2 {
             let src = pass.ok_or_else(|| {
-                anyhow!("--pbkdf2 needs --passphrase, --passphrase-file or --passphrase-env")
+                exit::usage("--pbkdf2 needs --passphrase, --passphrase-file or --passphrase-env")
             })?;
             return Ok(Operation::Salted(SaltedRaw {
                 mode,
@@ -248,8 +248,8 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
         let key = a
             .key
             .as_deref()
-            .ok_or_else(|| anyhow!("--raw needs --key HEX (or --pbkdf2 with a passphrase)"))?;
-        let p = RawParams::new(mode, key, a.iv.as_deref(), !a.no_pad)?;
+            .ok_or_else(|| exit::usage("--raw needs --key HEX (or --pbkdf2 with a passphrase)"))?;
+        let p = exit::as_usage(RawParams::new(mode, key, a.iv.as_deref(), !a.no_pad))?;
         return Ok(Operation::Raw(p.with_kernel(kernel)));
     }
     let context = context(a)?;
@@ -272,10 +272,12 @@ fn operation(a: &FileArgs, encrypt: bool, params: KdfParams) -> Result<Operation
                 params,
             },
         ),
-        (None, None) => bail!(
-            "no key: give -k FILE (or -k - for stdin, --key-env VAR), \
-             --passphrase (or --passphrase-file / --passphrase-env), or --raw"
-        ),
+        (None, None) => {
+            return Err(exit::usage(
+                "no key: give -k FILE (or -k - for stdin, --key-env VAR), \
+                 --passphrase (or --passphrase-file / --passphrase-env), or --raw",
+            ));
+        }
     };
     Ok(Operation::Cobblestone {
         suite,
@@ -295,9 +297,12 @@ fn preflight(a: &FileArgs, jobs: &[Job], encrypt: bool, armor: bool) -> Result<&
         bail!("stdout is closed: the output would be lost (use -o FILE)");
     }
     if reads_stdin && a.key_file.as_ref().is_some_and(|k| k.as_os_str() == "-") {
-        bail!("-k - reads the key from stdin, so the input must be a file");
+        return Err(exit::usage(
+            "-k - reads the key from stdin, so the input must be a file",
+        ));
     }
-    let explicit_stdout = a.output.as_ref().is_some_and(|o| o.as_os_str() == "-");
+    // `-o -`, or `-o /dev/stdout` and the like (planned as stdout).
+    let explicit_stdout = a.output.is_some() && writes_stdout;
     if encrypt
         && !armor
         && writes_stdout
@@ -350,7 +355,7 @@ fn run(
     let jobs = jobs::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
     let kernel = preflight(&a, &jobs, encrypt, armor)?;
     let op = operation(&a, encrypt, params)?;
-    let pool = Pool::new(a.threads)?;
+    let pool = exit::as_usage(Pool::new(a.threads))?;
     let opts = JobOptions {
         encrypt,
         force: a.force,
@@ -399,7 +404,7 @@ fn failure(jobs: &[Job], failed: Vec<Failure>) -> Result<()> {
     } else {
         exit::FAILURE
     };
-    let message = if failed.len() == 1 && jobs.len() == 1 {
+    let mut message = if failed.len() == 1 && jobs.len() == 1 {
         format!("{}: {}", first.input, first.error)
     } else {
         for f in &failed {
@@ -411,20 +416,8 @@ fn failure(jobs: &[Job], failed: Vec<Failure>) -> Result<()> {
             jobs.len()
         )
     };
+    if let Some(note) = stdio::stdout_note() {
+        message = format!("{message}; {note}");
+    }
     Err(CliError { code, message }.into())
-}
-
-/// The demo's file round trip on built-in data, with the measured speed.
-pub fn demo_round_trip() -> Result<()> {
-    let size = 64 << 20;
-    let (e, d) = aesflow_engine::files::demo_round_trip(size)?;
-    println!(
-        "File round trip (Cobblestone-256, {} MiB in {}, {} threads): encrypt {:.2} GB/s, decrypt {:.2} GB/s, data identical",
-        size >> 20,
-        aesflow_engine::files::scratch_dir().display(),
-        Pool::global().threads(),
-        e.gbps(),
-        d.gbps()
-    );
-    Ok(())
 }

@@ -1,12 +1,16 @@
 //! `aesflow inspect FILE`: what a file is, from its header alone (no key):
 //! an aesflow passphrase file (suite, Argon2id parameters, salt), an
-//! `openssl enc` salted file, or a bare Cobblestone message (its suite is
-//! not recorded: the key's length tells), with sizes and the chunk count.
+//! `openssl enc` salted file, or a Cobblestone message encrypted with a
+//! key (which has no magic bytes: its length must be a message's, and its
+//! suite is the key's), armored or not, with sizes and the chunk count. A
+//! header that `decrypt` would refuse (damaged, or beyond the default
+//! Argon2id limits) is shown, and exits with code 4.
 
+use crate::armor;
 use crate::text_out::hex;
-use aesflow_engine::cobblestone::{self, CHUNK_SIZE, PREFIX_SIZE};
-use aesflow_engine::passphrase::{HEADER_SIZE, Header, MAGIC};
-use aesflow_engine::raw::SALTED_MAGIC;
+use aesflow_format::cobblestone::{self, CHUNK_SIZE, MIN_CIPHERTEXT, PREFIX_SIZE, SALT_SIZE};
+use aesflow_format::passphrase::{HEADER_SIZE, Header, KdfLimits, MAGIC};
+use aesflow_format::raw::SALTED_MAGIC;
 use anyhow::{Result, anyhow};
 use serde::Serialize;
 use std::io::Read;
@@ -44,12 +48,28 @@ struct Info {
     note: Option<String>,
 }
 
-/// Read the head of the file and its total size.
+/// Read the head of the file and its total size. Only a regular file is
+/// read: the size is part of the answer, and a FIFO or device would be
+/// consumed or block.
 fn head(a: &InspectArgs) -> Result<(Vec<u8>, u64)> {
     let mut buf = Vec::new();
     if a.file.as_os_str() == "-" {
+        return Err(crate::exit::usage(
+            "inspect needs a file name (the size is part of the answer)",
+        ));
+    }
+    let meta =
+        std::fs::metadata(&a.file).map_err(|e| anyhow!("cannot open {}: {e}", a.file.display()))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, device or socket)"
+        };
         return Err(anyhow!(
-            "inspect needs a file name (the size is part of the answer)"
+            "{} is {what}: inspect reads a file's header and size; \
+             save the data to a file first",
+            a.file.display()
         ));
     }
     let f = std::fs::File::open(&a.file)
@@ -58,11 +78,15 @@ fn head(a: &InspectArgs) -> Result<(Vec<u8>, u64)> {
         .metadata()
         .map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?
         .len();
-    f.take(256)
+    f.take(HEAD as u64)
         .read_to_end(&mut buf)
         .map_err(|e| anyhow!("cannot read {}: {e}", a.file.display()))?;
     Ok((buf, size))
 }
+
+/// Bytes of the head read: the passphrase header and, for armor, the
+/// text that decodes to it.
+const HEAD: usize = 512;
 
 /// The chunk count and plaintext size of a Cobblestone message of `len`.
 fn cobblestone_sizes(info: &mut Info, len: u64) {
@@ -75,11 +99,17 @@ fn cobblestone_sizes(info: &mut Info, len: u64) {
     }
 }
 
-fn describe(h: &[u8], size: u64) -> Info {
+/// What the head `h` of a message of `size` bytes (`None`: unknown, inside
+/// armor) says; `refused`: the reason `aesflow decrypt` would refuse the
+/// header (exit code 4).
+fn describe(h: &[u8], size: Option<u64>, refused: &mut Option<String>) -> Info {
     let mut info = Info {
-        size,
+        size: size.unwrap_or(0),
         ..Info::default()
     };
+    if h.starts_with(armor::BEGIN.as_bytes()) {
+        return describe_armored(h, size.unwrap_or(0), refused);
+    }
     if h.starts_with(MAGIC) {
         info.format = "aesflow passphrase file (Argon2id header + Cobblestone)".into();
         match Header::parse(h) {
@@ -89,9 +119,18 @@ fn describe(h: &[u8], size: u64) -> Info {
                 info.argon2id_iterations = Some(hd.params.iterations);
                 info.argon2id_lanes = Some(hd.params.parallelism);
                 info.salt = Some(hex(&hd.salt));
-                cobblestone_sizes(&mut info, size - HEADER_SIZE as u64);
+                if let Some(size) = size {
+                    cobblestone_sizes(&mut info, size.saturating_sub(HEADER_SIZE as u64));
+                }
+                if let Err(e) = hd.params.check_limits(&KdfLimits::default()) {
+                    info.note = Some(format!("decrypt refuses it by default: {e}"));
+                    *refused = Some(e.to_string());
+                }
             }
-            Err(e) => info.note = Some(e.to_string()),
+            Err(e) => {
+                info.note = Some(e.to_string());
+                *refused = Some(e.to_string());
+            }
         }
     } else if h.starts_with(SALTED_MAGIC) && h.len() >= 16 {
         info.format = "openssl enc salted file (Salted__; decrypt with --raw --pbkdf2)".into();
@@ -101,22 +140,65 @@ fn describe(h: &[u8], size: u64) -> Info {
              openssl's defaults are -md sha256 -iter 10000"
                 .into(),
         );
-    } else if size >= PREFIX_SIZE as u64 {
-        info.format = "bare Cobblestone message (key file; or not an aesflow file)".into();
-        info.salt = Some(hex(&h[..24]));
-        info.suite = Some(
-            "not recorded: Cobblestone-256 with a 32-byte key, Cobblestone-128 with 16".into(),
-        );
-        cobblestone_sizes(&mut info, size);
+    } else if size.is_none_or(|n| n >= MIN_CIPHERTEXT) && h.len() >= PREFIX_SIZE {
+        // A Cobblestone message made with a key has no magic: its salt is
+        // random. A length that no message can have rules it out.
+        match size.map_or(Ok(0), cobblestone::plaintext_len) {
+            Ok(_) => {
+                info.format = "Cobblestone message encrypted with a key (aesflow encrypt -k; \
+                               the format has no magic bytes)"
+                    .into();
+                info.salt = Some(hex(&h[..SALT_SIZE]));
+                info.suite = Some(
+                    "chosen by the key: Cobblestone-256 with a 32-byte key, \
+                     Cobblestone-128 with a 16-byte one"
+                        .into(),
+                );
+                if let Some(size) = size {
+                    cobblestone_sizes(&mut info, size);
+                }
+            }
+            Err(e) => {
+                info.format = "not an aesflow file".into();
+                info.note = Some(format!("its length is no Cobblestone message's: {e}"));
+            }
+        }
     } else {
-        info.format = "unknown (too short for any aesflow format)".into();
+        info.format = format!(
+            "not an aesflow file (shorter than the {MIN_CIPHERTEXT}-byte minimum of a \
+             Cobblestone message)"
+        );
     }
     info
 }
 
+/// An armored file: the header its first lines decode to.
+fn describe_armored(h: &[u8], size: u64, refused: &mut Option<String>) -> Info {
+    // The head ends anywhere: what it decodes to before that is enough.
+    let mut decoded = Vec::new();
+    let _ = armor::ArmorReader::new(h).read_to_end(&mut decoded);
+    let mut inner = describe(&decoded, None, refused);
+    inner.size = size;
+    inner.format = format!("ASCII-armored {}", inner.format);
+    inner
+}
+
 pub fn run(a: InspectArgs) -> Result<()> {
     let (h, size) = head(&a)?;
-    let info = describe(&h, size);
+    let mut refused = None;
+    let info = describe(&h, Some(size), &mut refused);
+    print(&a, &info, size)?;
+    match refused {
+        Some(why) => Err(crate::exit::CliError {
+            code: crate::exit::FORMAT,
+            message: format!("{}: decrypt refuses this header: {why}", a.file.display()),
+        }
+        .into()),
+        None => Ok(()),
+    }
+}
+
+fn print(a: &InspectArgs, info: &Info, size: u64) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string(&info)?);
         return Ok(());

@@ -1,14 +1,15 @@
 //! Job planning (inputs paired with outputs), running them on the pool with
 //! a progress bar, and the summaries (a line per file, or JSON).
 
-use aesflow_engine::Pool;
-use aesflow_engine::files::{self, Job, JobOptions, Operation, Report};
-use anyhow::{Result, bail};
+use crate::exit::usage;
+use aesflow_format::Pool;
+use aesflow_format::files::{self, Job, JobOptions, Operation, Report};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-pub use aesflow_engine::files::EXTENSION;
+pub use aesflow_format::files::EXTENSION;
 
 /// Inputs larger than this get a progress bar (when stderr is a terminal).
 pub const PROGRESS_MIN: u64 = 64 << 20;
@@ -16,6 +17,9 @@ pub const PROGRESS_MIN: u64 = 64 << 20;
 /// Pair inputs with outputs. `inputs` empty or `-` means stdin; `output`
 /// (`-o`) is allowed with one input only. Without `-o`, stdin goes to
 /// stdout and a file `F` to `F.cob` (encrypt) or `F` minus `.cob` (decrypt).
+/// An `-o` naming the file stdout already is (`/dev/stdout`, `/dev/fd/1`,
+/// or any other link to it) means stdout: the link is not replaced.
+/// Every error here is a usage error.
 pub fn plan_jobs(inputs: &[PathBuf], output: Option<&Path>, encrypt: bool) -> Result<Vec<Job>> {
     let stdin = |p: &PathBuf| p.as_os_str() == "-";
     let inputs: Vec<Option<PathBuf>> = if inputs.is_empty() {
@@ -27,17 +31,17 @@ pub fn plan_jobs(inputs: &[PathBuf], output: Option<&Path>, encrypt: bool) -> Re
             .collect()
     };
     if inputs.iter().filter(|i| i.is_none()).count() > 1 {
-        bail!("stdin (-) given more than once");
+        return Err(usage("stdin (-) given more than once"));
     }
     if output.is_some() && inputs.len() > 1 {
-        bail!(
-            "-o/--output takes a single input; with several inputs each output is named after its input"
-        );
+        return Err(usage(
+            "-o/--output takes a single input; with several inputs each output is named after its input",
+        ));
     }
     let mut jobs: Vec<Job> = Vec::new();
     for input in inputs {
         let output = match (output, &input) {
-            (Some(o), _) if o.as_os_str() == "-" => None,
+            (Some(o), _) if o.as_os_str() == "-" || crate::stdio::is_stdout(o) => None,
             (Some(o), _) => Some(o.to_path_buf()),
             (None, None) => None,
             (None, Some(i)) if encrypt => {
@@ -49,15 +53,17 @@ pub fn plan_jobs(inputs: &[PathBuf], output: Option<&Path>, encrypt: bool) -> Re
             (None, Some(i)) if i.extension().is_some_and(|e| e == EXTENSION) => {
                 Some(i.with_extension(""))
             }
-            (None, Some(i)) => bail!(
-                "{}: cannot name the output (the input does not end in .{EXTENSION}); use -o",
-                i.display()
-            ),
+            (None, Some(i)) => {
+                return Err(usage(format!(
+                    "{}: cannot name the output (the input does not end in .{EXTENSION}); use -o",
+                    i.display()
+                )));
+            }
         };
         if let Some(o) = &output
             && jobs.iter().any(|j| j.output.as_ref() == Some(o))
         {
-            bail!("two inputs would write {}", o.display());
+            return Err(usage(format!("two inputs would write {}", o.display())));
         }
         jobs.push(Job { input, output });
     }
@@ -82,6 +88,24 @@ fn bar(job: &Job, encrypt: bool, wanted: bool) -> Option<ProgressBar> {
     Some(b)
 }
 
+/// Whether a job goes through the command line's streaming path
+/// ([`crate::armor::run_job`]): armor written or read, output to stdout
+/// (its bytes are counted for the messages after an error or a signal),
+/// or an input that is not a regular file — stdin, a FIFO, `/dev/stdin`,
+/// a process substitution — which must be opened and read exactly once,
+/// so it is never peeked at by name first.
+fn streamed(j: &Job, opts: &JobOptions, armor: bool) -> bool {
+    let regular_input = match &j.input {
+        None => false,
+        // A directory (or a missing input) is the file path's to report.
+        Some(p) => std::fs::metadata(p).map_or(true, |m| m.is_file() || m.is_dir()),
+    };
+    armor
+        || j.output.is_none()
+        || !regular_input
+        || (!opts.encrypt && crate::armor::input_is_armored(j))
+}
+
 /// Run the jobs concurrently on the pool (a progress bar when there is
 /// one large job); results in job order.
 pub fn run_jobs(
@@ -94,21 +118,21 @@ pub fn run_jobs(
 ) -> Vec<Result<Report>> {
     let single = jobs.len() == 1;
     pool.map(jobs, |j| {
-        let streamed = !opts.encrypt && (j.input.is_none() || crate::armor::input_is_armored(j));
-        if armor || streamed {
-            return crate::armor::run_job(pool, op, j, opts, armor);
-        }
         let b = bar(j, opts.encrypt, progress && single);
         let add = |n: u64| {
             if let Some(b) = &b {
                 b.inc(n);
             }
         };
-        let r = files::run_job_with(pool, op, j, opts, &add);
+        let r = if streamed(j, opts, armor) {
+            crate::armor::run_job(pool, op, j, opts, armor, &add)
+        } else {
+            files::run_job_with(pool, op, j, opts, &add).map_err(Into::into)
+        };
         if let Some(b) = b {
             b.finish_and_clear();
         }
-        Ok(r?)
+        r
     })
 }
 

@@ -40,5 +40,6 @@ pub fn run() -> anyhow::Result<()> {
              set {KERNEL_ENV}=<name> to force another."
         ),
     }
+    crate::plan_cmd::print_plan();
     Ok(())
 }

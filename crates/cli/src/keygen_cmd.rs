@@ -1,7 +1,7 @@
 //! `aesflow keygen`: a fresh random key file for `encrypt --key-file`.
 
 use crate::files_cmd::SuiteArg;
-use aesflow_engine::cobblestone::Suite;
+use aesflow_format::cobblestone::Suite;
 use aesflow_output::AtomicFile;
 use std::io::Write;
 use std::path::PathBuf;

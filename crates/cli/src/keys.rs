@@ -6,7 +6,7 @@
 //! says otherwise, and a mismatch is named as such.
 
 use crate::prompt::{self, MAX_SECRET};
-use aesflow_engine::cobblestone::Suite;
+use aesflow_format::cobblestone::Suite;
 use anyhow::{Result, anyhow, bail};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub enum PassSource {
     Prompt,
     /// The first line of a file.
     File(PathBuf),
-    /// An environment variable.
+    /// The first line of an environment variable.
     Env(String),
 }
 
@@ -86,7 +86,7 @@ fn read_secret_file(path: &Path, max: usize, what: &str) -> Result<Zeroizing<Vec
 /// Decode hex digits (whitespace around them ignored).
 fn hex(s: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
     let t = std::str::from_utf8(s).ok()?.trim();
-    aesflow_engine::raw::parse_hex(t, "key").ok()
+    aesflow_format::raw::parse_hex(t, "key").ok()
 }
 
 /// The key in `data`: 16 or 32 raw bytes, or 32 or 64 hex digits.
@@ -129,19 +129,30 @@ pub fn load_key(src: &KeySource) -> Result<Zeroizing<Vec<u8>>> {
 pub fn suite_for(key_len: usize, asked: Option<Suite>) -> Result<Suite> {
     let by_len = Suite::for_key_len(key_len).unwrap_or_default();
     match asked {
-        Some(s) if s != by_len => bail!(
+        Some(s) if s != by_len => Err(crate::exit::usage(format!(
             "the key is {} bits, a {} key, but --suite asks for {} ({}-bit keys); \
              drop --suite (the key's length chooses) or use the matching key",
             8 * key_len,
             by_len.name(),
             s.name(),
             8 * s.key_len()
-        ),
+        ))),
         _ => Ok(by_len),
     }
 }
 
-/// Obtain a passphrase (`confirm`: ask twice on the terminal).
+/// The first line of a passphrase file or variable, without its line end
+/// (`\n` or `\r\n`): every source gives the same passphrase for the same
+/// line (`echo pw > f`, `PW=$(cat f)`, `PW="$(printf 'pw\n')"` and the
+/// prompt all give `pw`).
+fn first_line(data: &[u8]) -> Zeroizing<Vec<u8>> {
+    let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    Zeroizing::new(line.to_vec())
+}
+
+/// Obtain a passphrase (`confirm`: ask twice on the terminal): the first
+/// line of its source; an empty or all-whitespace one is refused.
 pub fn passphrase(src: &PassSource, confirm: bool) -> Result<Zeroizing<Vec<u8>>> {
     let p = match src {
         PassSource::Prompt => {
@@ -156,14 +167,15 @@ pub fn passphrase(src: &PassSource, confirm: bool) -> Result<Zeroizing<Vec<u8>>>
         }
         PassSource::File(path) => {
             let data = read_secret_file(path, MAX_SECRET, "passphrase file")?;
-            let line = data.split(|&b| b == b'\n').next().unwrap_or(&[]);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            Zeroizing::new(line.to_vec())
+            first_line(&data)
         }
-        PassSource::Env(var) => env_secret(var)?,
+        PassSource::Env(var) => first_line(&env_secret(var)?),
     };
     if p.is_empty() {
         bail!("the passphrase is empty");
+    }
+    if p.iter().all(u8::is_ascii_whitespace) {
+        bail!("the passphrase is only whitespace; choose one with other characters");
     }
     if p.len() > MAX_SECRET {
         bail!("the passphrase is longer than {MAX_SECRET} bytes");

@@ -2,7 +2,7 @@
 //!
 //! Subcommands: `demo` (the project's main job on built-in data),
 //! `encrypt`/`decrypt` (files and streams; the application around the
-//! `aesflow-engine` library: job planning, key sources, prompts, signals,
+//! `aesflow-format` library: job planning, key sources, prompts, signals,
 //! progress, summaries, armor), `keygen`, `inspect` (a file's header
 //! without a key), `kernels` (the AES kernels and which this CPU runs),
 //! `completions`/`man`, `designs` (the many-core
@@ -24,6 +24,7 @@ mod jobs;
 mod kernels_cmd;
 mod keygen_cmd;
 mod keys;
+mod plan_cmd;
 mod prompt;
 mod report_cmd;
 mod sdf_cmd;
@@ -83,6 +84,10 @@ enum Command {
     /// Measure the kernels (ECB encrypt/decrypt, CTR) beside OpenSSL and
     /// RustCrypto in the same run.
     Bench(bench_cmd::BenchArgs),
+    /// Time the variants of every operation whose best choice depends on
+    /// the CPU, and write this CPU's plan (`aesflow kernels` shows the plan
+    /// in force).
+    Tune(plan_cmd::TuneArgs),
     /// Analyse an SDF3 graph: consistency, deadlock, throughput and critical
     /// cycle (SDF3's semantics), buffer sizing, latency; JSON or DOT.
     Sdf(sdf_cmd::SdfArgs),
@@ -158,6 +163,7 @@ fn main() -> ExitCode {
         Command::Energy(args) => energy_cmd::run(args),
         Command::Explore(args) => explore_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Tune(args) => plan_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Hw(args) => hw_cmd::run(args),

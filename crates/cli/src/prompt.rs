@@ -1,5 +1,5 @@
-//! The passphrase prompt: read from the controlling terminal with echo off,
-//! at most [`MAX_SECRET`] bytes, and the terminal's settings restored on
+//! The passphrase prompt: read from the controlling terminal with echo off
+//! (turned off before the prompt is printed), at most [`MAX_SECRET`] bytes, and the terminal's settings restored on
 //! every exit path — normal return, error, and SIGINT/SIGTERM/SIGHUP (the
 //! signal handler calls [`restore_terminal`]).
 
@@ -50,11 +50,13 @@ pub fn ask(prompt: &str) -> Result<Zeroizing<Vec<u8>>> {
     let mut quiet = old.clone();
     quiet.local_modes -= LocalModes::ECHO;
     quiet.local_modes |= LocalModes::ECHONL;
-    (&tty).write_all(prompt.as_bytes())?;
     let reader = tty.try_clone()?;
     *SAVED.lock().unwrap_or_else(|e| e.into_inner()) = Some((tty.try_clone()?, old));
     let _restore = Restore;
+    // Echo off before the prompt appears: whoever answers the instant they
+    // see it (a person typing ahead, an expect script) is not echoed.
     rustix::termios::tcsetattr(&tty, OptionalActions::Now, &quiet)?;
+    (&tty).write_all(prompt.as_bytes())?;
     let mut line = Zeroizing::new(Vec::new());
     let mut byte = [0u8; 1];
     let mut r = &reader;

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aesflow_cipher::KeySize;
-use aesflow_report::{FrontPoint, Inputs, Options, collect, render};
+use aesflow_report::paper::EXPLORE_BLOCKS;
+use aesflow_report::{DesignSpace, FrontPoint, Inputs, Options, collect, render};
 
 use crate::energy_cmd::HostCpuArg;
 use crate::text_out::write_reported;
@@ -33,14 +34,12 @@ pub struct ReportArgs {
     pub host_cpu: HostCpuArg,
 }
 
-/// The design space of `aesflow explore` (AES-128) as the report's front
-/// points: every design that fits the chip and encrypts correctly, marked
-/// when it is on the (throughput, cores) front. Its points include 14 of
-/// the 16 engines; with 256 blocks their 256-block runs are the same
-/// simulations as the energy study's short runs in `collect` (about 1% of
-/// the report's simulation time; none with `--quick`), left to run twice
-/// rather than share a cache between the two crates.
-fn design_space(quick: bool, progress: &(dyn Fn(&str, usize, usize) + Sync)) -> Vec<FrontPoint> {
+/// The design space of `aesflow explore` (AES-128) for the report: the
+/// explorer run on the same block count as `aesflow explore` (its
+/// default, 4096; 32 with `--quick`), its two charts as that command
+/// writes them, and every design that fits the chip and encrypts
+/// correctly, marked when it is on the (throughput, cores) front.
+fn design_space(quick: bool, progress: &(dyn Fn(&str, usize, usize) + Sync)) -> DesignSpace {
     let params = aesflow_explore::distinct_points(KeySize::Aes128);
     let total = params.len();
     let done = AtomicUsize::new(0);
@@ -49,14 +48,10 @@ fn design_space(quick: bool, progress: &(dyn Fn(&str, usize, usize) + Sync)) -> 
         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress("design space", d, total);
     };
-    let x = aesflow_explore::run_points(
-        KeySize::Aes128,
-        &params,
-        if quick { 32 } else { 256 },
-        jobs,
-        &tick,
-    );
-    x.points
+    let blocks = if quick { 32 } else { EXPLORE_BLOCKS };
+    let x = aesflow_explore::run_points(KeySize::Aes128, &params, blocks, jobs, &tick);
+    let points = x
+        .points
         .iter()
         .enumerate()
         .filter(|(_, p)| p.feasible())
@@ -70,7 +65,16 @@ fn design_space(quick: bool, progress: &(dyn Fn(&str, usize, usize) + Sync)) -> 
                 on_front: x.front_cores.contains(&i),
             })
         })
-        .collect()
+        .collect();
+    DesignSpace {
+        points,
+        charts: x
+            .charts()
+            .iter()
+            .map(aesflow_explore::chart::render)
+            .collect(),
+        blocks,
+    }
 }
 
 /// Run `aesflow report`.

@@ -2,12 +2,27 @@
 //! XML format — consistency and repetition vector, deadlock, throughput and
 //! the critical cycle (SDF3's semantics by default), buffer sizing and
 //! latency — as text, JSON or Graphviz DOT.
+//!
+//! Exit status: 0 when every analysis asked for has its answer (a deadlock
+//! is an answer); 1 when one has none (an inconsistent graph, a size or
+//! work limit, an overflow, latency on a graph that is not strongly
+//! connected, ...): the report is still written, with an `error:` line per
+//! failed analysis, and stderr names them; 2 for an actor name in
+//! `--latency` that the graph does not have (nothing is analysed).
+//!
+//! The text report stays readable and linear in the input's size: a name
+//! longer than [`NAME_CHARS`] characters is shown by its ends and its
+//! length, a list of more than [`LIST_ITEMS`] actors (a long critical
+//! cycle, the stuck actors) by its first and last ones and its length, and
+//! a storage distribution by its first channels; `--json` has everything.
 
 use std::path::{Path, PathBuf};
 
 use aesflow_dataflow::AnalysisOptions;
 use aesflow_dataflow::analysis::buffer::BufferOptions;
-use aesflow_dataflow::report::{BufferReport, CycleStep, Report, ReportOptions, analyse};
+use aesflow_dataflow::report::{
+    BufferReport, CycleStep, Report, ReportOptions, analyse_with_progress,
+};
 use aesflow_dataflow::sdf3::{self, ReadOptions};
 use anyhow::{Context, bail};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
@@ -17,6 +32,18 @@ const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// Rows of a per-actor table printed without `--all`.
 const TABLE_ROWS: usize = 40;
+
+/// Longest name printed whole in the text report.
+pub const NAME_CHARS: usize = 60;
+
+/// Longest list of actors printed whole in the text report.
+pub const LIST_ITEMS: usize = 12;
+
+/// Channel capacities printed per Pareto point without `--all`.
+const CAPACITIES_SHOWN: usize = 8;
+
+/// Exit status of a usage error (as clap's).
+const USAGE: u8 = 2;
 
 /// Execution semantics of the throughput analysis.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,11 +103,16 @@ pub struct SdfArgs {
     /// Largest equivalent HSDF graph analysed (sum of the repetition vector).
     #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_hsdf_nodes)]
     pub max_hsdf_nodes: u64,
-    /// Work budget of the iterative analyses (steps / policy rounds).
+    /// Work budget of the iterative analyses: steps of the deadlock check
+    /// and of the latency and state-space simulations, policy rounds of
+    /// Howard's algorithm, and for --buffers the HSDF nodes and edges of
+    /// every distribution evaluated (its pending distributions may hold at
+    /// most N/8 capacities, N bytes).
     #[arg(long, value_name = "N", default_value_t = AnalysisOptions::default().max_work)]
     pub max_work: u64,
-    /// Storage distributions evaluated at most by --buffers.
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    /// Storage distributions evaluated at most by --buffers; a search
+    /// stopped by it reports a partial front.
+    #[arg(long, value_name = "N", default_value_t = BufferOptions::default().max_distributions)]
     pub max_distributions: usize,
 }
 
@@ -104,6 +136,21 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
         };
         return emit(&a, &sdf3::to_xml_with(&g, &w)?);
     }
+    if let Some(names) = &a.latency {
+        for n in names {
+            if g.find_actor(n).is_none() {
+                return Err(crate::exit::CliError {
+                    code: USAGE,
+                    message: format!(
+                        "--latency: {} has no actor named `{}`",
+                        a.file.display(),
+                        short(n)
+                    ),
+                }
+                .into());
+            }
+        }
+    }
     let opts = AnalysisOptions {
         auto_concurrency: a.semantics == Semantics::Sdf3,
         respect_capacities: a.capacities,
@@ -122,12 +169,14 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
         latency: a.latency.as_ref().map(|p| (p[0].clone(), p[1].clone())),
     };
     // Buffer sizing and the state space can take seconds: a spinner on a
-    // terminal.
+    // terminal, with the buffer search's progress.
     let bar = crate::bench_cmd::progress_bar();
-    if let Some(b) = &bar {
-        b.set_message(format!("analysing {}", a.file.display()));
-    }
-    let report = analyse(&g, imp.warnings, &opts, &ro);
+    let file = short(&a.file.display().to_string()).into_owned();
+    let report = analyse_with_progress(&g, imp.warnings, &opts, &ro, &mut |step| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{file}: {step}"));
+        }
+    });
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -136,7 +185,51 @@ pub fn run(a: SdfArgs) -> anyhow::Result<()> {
     } else {
         format_text(&report, a.all)
     };
-    emit(&a, &text)
+    emit(&a, &text)?;
+    if report.errors.is_empty() {
+        return Ok(());
+    }
+    // the report holds the messages; stderr says which analyses failed
+    let n = report.failed.len();
+    let place = if a.json {
+        "\"errors\" in the report"
+    } else {
+        "the report"
+    };
+    anyhow::bail!(
+        "{n} analysis error{} ({}); the messages are in {place}",
+        if n == 1 { "" } else { "s" },
+        report.failed.join(", ")
+    )
+}
+
+/// `name`, or for a name longer than [`NAME_CHARS`] characters its first
+/// and last characters and its length.
+fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    let n = name.chars().count();
+    if n <= NAME_CHARS {
+        return name.into();
+    }
+    let keep = (NAME_CHARS - 20) / 2;
+    let head: String = name.chars().take(keep).collect();
+    let tail: String = name.chars().skip(n - keep).collect();
+    format!("{head}…{tail} ({n} chars)").into()
+}
+
+/// `items` joined by `sep` (names shortened), or for more than
+/// [`LIST_ITEMS`] the first and last few and how many there are.
+fn summary(items: &[String], sep: &str) -> String {
+    let n = items.len();
+    let join = |v: &[String]| v.iter().map(|x| short(x)).collect::<Vec<_>>().join(sep);
+    if n <= LIST_ITEMS {
+        return join(items);
+    }
+    let k = LIST_ITEMS / 2 - 1;
+    format!(
+        "{}{sep}…{sep}{} ({n} in all; --json lists them)",
+        join(&items[..k]),
+        join(&items[n - k..])
+    )
 }
 
 fn read_input(path: &Path) -> anyhow::Result<String> {
@@ -163,25 +256,56 @@ fn emit(a: &SdfArgs, text: &str) -> anyhow::Result<()> {
 }
 
 fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
+    let best = b.points.last();
+    let share = match (best.and_then(|p| p.throughput_f64), &b.max_throughput) {
+        (Some(t), Some(m)) => {
+            let m = m
+                .split_once('/')
+                .map_or_else(
+                    || m.parse::<f64>(),
+                    |(x, y)| Ok(x.parse::<f64>()? / y.parse::<f64>()?),
+                )
+                .unwrap_or(f64::NAN);
+            format!(", {:.1} % of the maximal throughput", 100.0 * t / m)
+        }
+        _ => String::new(),
+    };
     line(format!(
-        "buffer sizing: {} Pareto points ({} distributions evaluated{})",
+        "buffer sizing: {} Pareto points ({} of at most {} distributions evaluated){}",
         b.points.len(),
         b.evaluated,
+        b.max_distributions,
         if b.complete {
-            ""
+            String::new()
         } else {
-            "; stopped at --max-distributions before the maximal throughput"
+            format!(
+                "; PARTIAL FRONT ({}){share}",
+                b.stopped.as_deref().unwrap_or("stopped")
+            )
         }
     ));
     let rows = b.points.iter().map(|p| {
-        let caps: Vec<String> = p
+        let shown = if all {
+            p.capacities.len()
+        } else {
+            CAPACITIES_SHOWN
+        };
+        let mut caps: Vec<String> = p
             .capacities
             .iter()
-            .map(|(c, n)| format!("{c}={n}"))
+            .take(shown)
+            .map(|(c, n)| format!("{}={n}", short(c)))
             .collect();
+        if p.capacities.len() > shown {
+            caps.push(format!(
+                "… ({} channels; --all or --json)",
+                p.capacities.len()
+            ));
+        }
         [
             p.size.to_string(),
-            format!("{:.6e}", p.throughput_f64),
+            p.throughput_f64
+                .map_or_else(|| "unbounded".to_string(), |t| format!("{t:.6e}")),
             caps.join(" "),
         ]
     });
@@ -198,6 +322,12 @@ fn format_buffers(b: &BufferReport, all: bool, line: &mut impl FnMut(String)) {
             "minimal deadlock-free capacities: total {} tokens (first row above with a positive throughput: row {})",
             b.points[i].size,
             i + 1
+        ));
+    }
+    if !b.complete {
+        line(format!(
+            "partial front: the search stopped ({}) before the maximal throughput; larger distributions may reach more",
+            b.stopped.as_deref().unwrap_or("stopped")
         ));
     }
 }
@@ -266,7 +396,10 @@ fn format_text(r: &Report, all: bool) -> String {
     };
     line(format!(
         "graph {} ({}): {} actors, {} channels",
-        r.graph, r.file, r.actors, r.channels
+        short(&r.graph),
+        short(&r.file),
+        r.actors,
+        r.channels
     ));
     line(format!("semantics: {}", r.semantics));
     if r.capacities {
@@ -284,7 +417,7 @@ fn format_text(r: &Report, all: bool) -> String {
     line("consistent: yes".into());
     let rows = r.repetition_vector.iter().map(|row| {
         [
-            row.name.clone(),
+            short(&row.name).into_owned(),
             row.firings.to_string(),
             row.exec_time.to_string(),
         ]
@@ -301,7 +434,7 @@ fn format_text(r: &Report, all: bool) -> String {
         Some(true) => line("deadlock-free: yes".into()),
         Some(false) => line(format!(
             "deadlock-free: NO; stuck actors: {}",
-            r.stuck_actors.join(", ")
+            summary(&r.stuck_actors, ", ")
         )),
         None => {}
     }
@@ -317,9 +450,10 @@ fn format_text(r: &Report, all: bool) -> String {
         }
         if !th.critical_cycle.is_empty() {
             line(format!(
-                "critical cycle ({} firings, actors {}):",
+                "critical cycle ({} firings, {} actors: {}):",
                 th.critical_cycle.len(),
-                th.critical_actors.join(" -> ")
+                th.critical_actors.len(),
+                summary(&th.critical_actors, " -> ")
             ));
             let rows = runs(&th.critical_cycle)
                 .into_iter()
@@ -330,7 +464,12 @@ fn format_text(r: &Report, all: bool) -> String {
                     } else {
                         format!("{}..{}", a.firing, b.firing)
                     };
-                    [a.actor.clone(), firings, a.via.clone(), tok.to_string()]
+                    [
+                        short(&a.actor).into_owned(),
+                        firings,
+                        short(&a.via).into_owned(),
+                        tok.to_string(),
+                    ]
                 });
             print_table(
                 &mut line,
@@ -354,8 +493,10 @@ fn format_text(r: &Report, all: bool) -> String {
     }
     if let Some(l) = &r.latency {
         line(format!(
-            "latency {} -> {}: {} time units (self-timed, from the start of an iteration of {} to the end of the {} firing that answers it)",
-            l.src, l.dst, l.latency, l.src, l.dst
+            "latency {src} -> {dst}: {} time units (self-timed, from the start of an iteration of {src} to the end of the {dst} firing that answers it)",
+            l.latency,
+            src = short(&l.src),
+            dst = short(&l.dst),
         ));
     }
     for e in &r.errors {

@@ -1,6 +1,7 @@
 //! SIGINT/SIGTERM/SIGHUP: restore the terminal (a passphrase prompt may
 //! have turned echo off), stop every output commit, remove named temporary
-//! files, say truthfully which outputs exist, and exit with status 130.
+//! files, say truthfully which outputs exist (files committed, and how
+//! much already went to stdout), and exit with status 130.
 //!
 //! The outputs' commit and this handler take one lock
 //! ([`aesflow_output::abort_all`]): a signal that lands while an output is
@@ -19,14 +20,22 @@ pub fn install() {
             crate::prompt::restore_terminal();
             let written = aesflow_output::abort_all();
             let mut e = std::io::stderr().lock();
-            let _ = if written.is_empty() {
+            let mut parts: Vec<String> = Vec::new();
+            if !written.is_empty() {
+                let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+                parts.push(format!(
+                    "written before the interrupt: {}",
+                    names.join(", ")
+                ));
+            }
+            parts.extend(crate::stdio::stdout_note());
+            let _ = if parts.is_empty() {
                 writeln!(e, "aesflow: interrupted; no output written")
             } else {
-                let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
                 writeln!(
                     e,
-                    "aesflow: interrupted; written before the interrupt: {}; no other output",
-                    names.join(", ")
+                    "aesflow: interrupted; {}; no other output",
+                    parts.join("; ")
                 )
             };
             std::process::exit(crate::exit::INTERRUPTED.into());

@@ -122,6 +122,16 @@ pub enum SdfError {
         /// The budget (steps or policy iterations).
         limit: u64,
     },
+    /// An iterative analysis provably needs more work than its budget: it
+    /// is refused at once instead of running out of the budget.
+    WorkBound {
+        /// Which analysis.
+        analysis: &'static str,
+        /// A lower bound on the steps it needs.
+        at_least: u128,
+        /// The budget.
+        limit: u64,
+    },
     /// The state-space exploration would store more state than allowed.
     StateSpaceTooLarge {
         /// Integers that would be stored.
@@ -212,6 +222,14 @@ impl fmt::Display for SdfError {
             SdfError::WorkLimit { analysis, limit } => {
                 write!(f, "{analysis} did not finish within {limit} steps")
             }
+            SdfError::WorkBound {
+                analysis,
+                at_least,
+                limit,
+            } => write!(
+                f,
+                "{analysis} refused: it needs at least {at_least} steps (rates this large on a cycle with this few tokens), more than the limit of {limit} (--max-work)"
+            ),
             SdfError::StateSpaceTooLarge { values, limit } => write!(
                 f,
                 "state-space exploration would store more than {limit} integers ({values} so far)"

@@ -56,7 +56,7 @@ impl Rational {
     }
 
     /// An integer as a rational.
-    pub fn from_integer(n: u128) -> Self {
+    pub const fn from_integer(n: u128) -> Self {
         Rational { numer: n, denom: 1 }
     }
 

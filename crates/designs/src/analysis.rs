@@ -28,6 +28,8 @@
 //! factor in a comment at the top of the document and in the graph's name
 //! (`…/interleave=2`), and cycles per block are the period divided by it.
 
+use std::collections::{HashMap, HashSet};
+
 use aesflow_dataflow::{ActorId, SdfGraph};
 
 use crate::error::Error;
@@ -82,13 +84,20 @@ pub fn sdf_bound(d: &Design) -> Result<(f64, Vec<String>), Error> {
         message: e.to_string(),
     })?;
     let per_block = t.period.to_f64() / f64::from(d.interleave.max(1));
+    // Design actor of every firing actor, and the actors already named:
+    // a critical cycle may run through every actor of a large design.
+    let owner: HashMap<ActorId, usize> = ids
+        .iter()
+        .enumerate()
+        .flat_map(|(a, v)| v.iter().map(move |&id| (id, a)))
+        .collect();
+    let mut named = HashSet::new();
     let mut names = Vec::new();
     for id in t.critical_actors() {
-        if let Some(a) = ids.iter().position(|v| v.contains(&id)) {
-            let n = d.actors[a].name.clone();
-            if !names.contains(&n) {
-                names.push(n);
-            }
+        if let Some(&a) = owner.get(&id)
+            && named.insert(a)
+        {
+            names.push(d.actors[a].name.clone());
         }
     }
     Ok((per_block, names))

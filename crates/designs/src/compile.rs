@@ -4,7 +4,8 @@
 //! Program shape (the timing assumptions, see the crate docs):
 //! * a *block* actor (ShiftRows, MixColumns, fused kinds, key cores) reads
 //!   all its input words, executes its delay (Table 1's, summed over its
-//!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`]),
+//!   steps; a fused ShiftRows costs [`crate::kinds::FUSED_SHIFT_ROWS_DELAY`],
+//!   or nothing beside SubBytes: [`crate::kinds::step_delays`]),
 //!   then writes its output words;
 //! * a *streaming* actor (a lone SubBytes or AddRoundKey, which work byte
 //!   by byte) handles one 16-bit state word at a time: read it (and its key
@@ -29,7 +30,7 @@ use crate::behavior::{
     CipherB, KeyScheduleB, KeySourceB, KeySubWordB, PlainSourceB, SinkB, encode,
 };
 use crate::error::Error;
-use crate::graph::{Design, KEY_BASE, Payload, Role, SLOT_WORDS};
+use crate::graph::{Adjacency, Design, KEY_BASE, Payload, Role, SLOT_WORDS};
 use crate::kinds::{Prim, step_delays, steps_nop};
 
 /// Shared list of blocks (input or output).
@@ -133,6 +134,7 @@ pub fn compile(
     })?;
     let ctx = Context {
         d,
+        adj: d.adjacency(),
         nb: d.interleave.max(1) as usize,
         keys: rk.enc().to_vec(),
         key: key.to_vec(),
@@ -172,6 +174,8 @@ pub fn compile(
 /// What every actor's compilation shares.
 struct Context<'a> {
     d: &'a Design,
+    /// The design's in- and out-edges per actor, indexed once.
+    adj: Adjacency,
     nb: usize,
     keys: Vec<[u8; 16]>,
     key: Vec<u8>,
@@ -192,13 +196,15 @@ fn program(ctx: &Context, a: usize, platform: &Platform) -> Result<Vec<Step>, Er
                 p,
                 b,
                 base: b * SLOT_WORDS,
-                ins: d
-                    .ins(a)
+                ins: ctx
+                    .adj
+                    .ins(d, a)
                     .filter(|(_, e)| active(e.dst_ph, p))
                     .map(|(i, e)| (i, e.payload))
                     .collect(),
-                outs: d
-                    .outs(a)
+                outs: ctx
+                    .adj
+                    .outs(d, a)
                     .filter(|(_, e)| active(e.src_ph, p))
                     .map(|(i, e)| (i, e.payload))
                     .collect(),
@@ -369,7 +375,11 @@ fn behavior(ctx: &Context, a: usize) -> Box<dyn Behavior> {
     let (nb, nk, n) = (ctx.nb, d.key.nk(), actor.n);
     let gets = |f: &dyn Fn(Payload) -> bool| -> Vec<bool> {
         (0..n)
-            .map(|p| d.ins(a).any(|(_, e)| f(e.payload) && active(e.dst_ph, p)))
+            .map(|p| {
+                ctx.adj
+                    .ins(d, a)
+                    .any(|(_, e)| f(e.payload) && active(e.dst_ph, p))
+            })
             .collect()
     };
     match &actor.role {
@@ -381,7 +391,8 @@ fn behavior(ctx: &Context, a: usize) -> Box<dyn Behavior> {
             keys: ctx.keys.clone(),
             landed: (0..n)
                 .map(|p| {
-                    d.ins(a)
+                    ctx.adj
+                        .ins(d, a)
                         .filter(|(_, e)| active(e.dst_ph, p))
                         .filter_map(|(_, e)| e.payload.state())
                         .filter(|c| !c.is_word_aligned())
@@ -389,8 +400,9 @@ fn behavior(ctx: &Context, a: usize) -> Box<dyn Behavior> {
                         .fold(0u16, |m, k| m | 1 << k)
                 })
                 .collect(),
-            bytes_out: d
-                .outs(a)
+            bytes_out: ctx
+                .adj
+                .outs(d, a)
                 .any(|(_, e)| e.payload.state().is_some_and(|c| !c.is_word_aligned())),
         }),
         Role::KeySubWord => Box::new(KeySubWordB {

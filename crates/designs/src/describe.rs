@@ -27,6 +27,7 @@
 //! ship in this form (`engines/*.aesflow`, AES-128, online, before the §5
 //! optimisations, which apply to any description like to the built-ins).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use aesflow_cipher::KeySize;
@@ -126,6 +127,9 @@ fn parse_step(s: &str) -> Result<Prim, String> {
 pub fn parse(text: &str) -> Result<Design, Error> {
     let mut d = Design::new("unnamed", KeySize::Aes128);
     let mut pending_edges = Vec::new();
+    // Actor index by name: edges name their ends, and a design file may
+    // hold many actors (a scan per lookup would be quadratic).
+    let mut index: HashMap<String, usize> = HashMap::new();
     for (ln, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -187,10 +191,10 @@ pub fn parse(text: &str) -> Result<Design, Error> {
                     "Sink" => Role::Sink,
                     r => return Err(err(format!("unknown role {r}"))),
                 };
-                if d.find(name).is_some() {
+                if index.contains_key(name) {
                     return Err(err(format!("duplicate actor {name}")));
                 }
-                d.add(name, role, n, round);
+                index.insert(name.to_string(), d.add(name, role, n, round));
             }
             "edge" => pending_edges.push((ln + 1, rest.to_string())),
             k => return Err(err(format!("unknown keyword {k}"))),
@@ -202,8 +206,8 @@ pub fn parse(text: &str) -> Result<Design, Error> {
         let (Some(s), Some(t), Some(p)) = (it.next(), it.next(), it.next()) else {
             return Err(err("edge needs src dst payload".into()));
         };
-        let src = d.find(s).ok_or_else(|| err(format!("no actor {s}")))?;
-        let dst = d.find(t).ok_or_else(|| err(format!("no actor {t}")))?;
+        let src = *index.get(s).ok_or_else(|| err(format!("no actor {s}")))?;
+        let dst = *index.get(t).ok_or_else(|| err(format!("no actor {t}")))?;
         let pl = match p.split_once(':') {
             Some(("state", c)) => Payload::State(Part::parse(c).map_err(err)?),
             Some(("key", c)) => Payload::Key(Part::parse(c).map_err(err)?),

@@ -274,6 +274,19 @@ impl Design {
             .filter(move |(_, e)| e.src == a)
     }
 
+    /// Every actor's in- and out-edges, indexed once: for walks over all
+    /// actors, where [`Design::ins`] / [`Design::outs`] (a scan of the
+    /// edges each) would make the walk quadratic in the design's size.
+    pub fn adjacency(&self) -> Adjacency {
+        let mut ins = vec![Vec::new(); self.actors.len()];
+        let mut outs = vec![Vec::new(); self.actors.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            ins[e.dst].push(i);
+            outs[e.src].push(i);
+        }
+        Adjacency { ins, outs }
+    }
+
     /// True if the design has key-expansion actors (online key expansion).
     pub fn is_online(&self) -> bool {
         self.actors.iter().any(|a| a.role.is_key())
@@ -301,5 +314,26 @@ impl Design {
     /// Checks the design can be compiled and run: see [`crate::validate`].
     pub fn validate(&self) -> Result<(), crate::Error> {
         crate::validate::validate(self)
+    }
+}
+
+/// The edge indices into and out of each actor of a [`Design`], in edge
+/// order (built by [`Design::adjacency`]; stale once the design's edges
+/// change).
+#[derive(Clone, Debug, Default)]
+pub struct Adjacency {
+    ins: Vec<Vec<usize>>,
+    outs: Vec<Vec<usize>>,
+}
+
+impl Adjacency {
+    /// Edges into `a`, like [`Design::ins`].
+    pub fn ins<'d>(&self, d: &'d Design, a: usize) -> impl Iterator<Item = (usize, &'d Edge)> {
+        self.ins[a].iter().map(move |&i| (i, &d.edges[i]))
+    }
+
+    /// Edges out of `a`, like [`Design::outs`].
+    pub fn outs<'d>(&self, d: &'d Design, a: usize) -> impl Iterator<Item = (usize, &'d Edge)> {
+        self.outs[a].iter().map(move |&i| (i, &d.edges[i]))
     }
 }

@@ -201,13 +201,18 @@ impl Prim {
         self.table1().0
     }
 
-    /// NOP cycles among [`Prim::delay`] (hazards; Table 4: SubByte 12 of
-    /// ~39, MixColumn-4 7 of 70, the rest none).
+    /// Cycles among [`Prim::delay`] that run with the clock on but execute
+    /// nothing (hazards; eq. 4 counts them with the clock-on stalls).
+    /// Table 4: SubByte 12 NOPs of ~39, MixColumn-4 7 of 70; AddRoundKey
+    /// executes 18 of Table 1's 22 (the FinalRoundAddKey row, the same
+    /// code alone; the fused AddKeyShiftRows executes 37 = 18 + 19), so 4
+    /// of every 22; ShiftRows none.
     pub fn nop(self) -> u32 {
         match self {
             Prim::Sub(_) => self.delay() * 3 / 10,
             Prim::Mix(_) => self.delay() / 10,
-            _ => 0,
+            Prim::AddKey(_) => self.delay() * 4 / 22,
+            Prim::Shift => 0,
         }
     }
 
@@ -280,18 +285,30 @@ pub fn kind_name(steps: &[Prim]) -> String {
 pub const FUSED_SHIFT_ROWS_DELAY: u32 = 19;
 
 /// The cycles each step of an actor takes: [`Prim::delay`], except a
-/// ShiftRows fused with other steps ([`FUSED_SHIFT_ROWS_DELAY`]).
+/// ShiftRows fused with other steps: [`FUSED_SHIFT_ROWS_DELAY`] beside a
+/// wordwise step, nothing beside SubBytes.
+///
+/// SubBytes handles one byte at a time (Table 1: SubBytes-1, 10 cycles per
+/// byte: take the byte out of its 16-bit word, look it up, pack the result
+/// into a word); fused with ShiftRows, which "is only byte-rotation"
+/// (§5.1), it packs each substituted byte at its rotated place instead of
+/// its own, in the same instructions. The 19 cycles of
+/// [`FUSED_SHIFT_ROWS_DELAY`] are the repacking a wordwise step
+/// (AddRoundKey XORs whole 16-bit words) has to add.
 pub fn step_delays(steps: &[Prim]) -> impl Iterator<Item = u32> + '_ {
     let fused = steps.len() > 1;
+    let with_sub_bytes = steps.iter().any(|p| matches!(p, Prim::Sub(_)));
     steps.iter().map(move |&p| match p {
+        Prim::Shift if fused && with_sub_bytes => 0,
         Prim::Shift if fused => FUSED_SHIFT_ROWS_DELAY,
         _ => p.delay(),
     })
 }
 
 /// Delay of a (possibly fused) actor: the sum of its [`step_delays`] (the
-/// paper's AddKeyShiftRows: 22 + 19 = 41 cycles; Table 4 measures 37,
-/// §5.1 quotes the standalone sum 22 + 38 = 60).
+/// paper's AddKeyShiftRows: 22 + 19 = 41 cycles, 37 of them executing as
+/// in Table 4, see [`Prim::nop`]; §5.1 quotes the standalone sum
+/// 22 + 38 = 60).
 pub fn steps_delay(steps: &[Prim]) -> u32 {
     step_delays(steps).sum()
 }

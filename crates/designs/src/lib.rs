@@ -43,7 +43,10 @@
 //!   that a ShiftRows fused with another step costs only its compute part,
 //!   19 of 38 cycles ([`kinds::FUSED_SHIFT_ROWS_DELAY`], derived from Table
 //!   4: the fused AddKeyShiftRows executes 37 cycles, the lone AddRoundKey
-//!   18); the paper's AddKeyShiftRows thus takes 22 + 19 = 41 cycles. The
+//!   18); the paper's AddKeyShiftRows thus takes 22 + 19 = 41 cycles.
+//!   Beside SubBytes, which packs each substituted byte anyway, it costs
+//!   nothing ([`kinds::step_delays`]: the byte is packed at its rotated
+//!   place). The
 //!   fusions themselves are still decided on §5.1's standalone sum (22 + 38
 //!   = 60 < 70). No fused core is any engine's bottleneck, so this changes
 //!   no throughput; it changes how long fused cores sit idle (energy). KeySchedule carries the

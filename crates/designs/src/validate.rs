@@ -19,7 +19,7 @@
 //!   their round keys in the AddRoundKey cores' data memory.
 
 use crate::error::Error;
-use crate::graph::{Design, Payload, Role, SLOT_WORDS};
+use crate::graph::{Adjacency, Design, Payload, Role, SLOT_WORDS};
 use crate::kinds::Prim;
 use std::collections::HashSet;
 
@@ -68,7 +68,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
                 format!(
                     "works on rounds {}..={} but AES-{} has rounds 0..={nr}",
                     a.round0,
-                    a.round0 + a.n - 1,
+                    u64::from(a.round0) + u64::from(a.n) - 1,
                     d.key.bits()
                 ),
             ));
@@ -104,7 +104,8 @@ pub fn validate(d: &Design) -> Result<(), Error> {
             ));
         }
     }
-    check_parts(d)?;
+    let adj = d.adjacency();
+    check_parts(d, &adj)?;
     let online = d
         .actors
         .iter()
@@ -112,7 +113,8 @@ pub fn validate(d: &Design) -> Result<(), Error> {
     for (a, actor) in d.actors.iter().enumerate() {
         for p in 0..actor.n {
             let has = |f: &dyn Fn(Payload) -> bool| {
-                d.ins(a).any(|(_, e)| f(e.payload) && active(e.dst_ph, p))
+                adj.ins(d, a)
+                    .any(|(_, e)| f(e.payload) && active(e.dst_ph, p))
             };
             let missing = |what: &str| {
                 err(
@@ -161,7 +163,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
                     }
                 }
                 Role::KeySource => {
-                    if d.outs(a).next().is_none() {
+                    if adj.outs(d, a).next().is_none() {
                         return Err(err(
                             Some(&actor.name),
                             "feeds nothing: a missing key path".into(),
@@ -179,7 +181,7 @@ pub fn validate(d: &Design) -> Result<(), Error> {
 /// columns; round-key parts word-aligned; byte-level state parts (see
 /// [`crate::kinds::Part`]) only between cipher cores, which never also
 /// take a key window or key word (those would share the landing words).
-fn check_parts(d: &Design) -> Result<(), Error> {
+fn check_parts(d: &Design, adj: &Adjacency) -> Result<(), Error> {
     let err = |a: usize, m: String| Err(Error::invalid(&d.name, Some(&d.actors[a].name), m));
     for (a, actor) in d.actors.iter().enumerate() {
         let Role::Cipher(steps) = &actor.role else {
@@ -219,7 +221,8 @@ fn check_parts(d: &Design) -> Result<(), Error> {
                 ),
             );
         }
-        if d.ins(e.dst)
+        if adj
+            .ins(d, e.dst)
             .any(|(_, x)| matches!(x.payload, Payload::Window | Payload::SubWord))
         {
             return err(

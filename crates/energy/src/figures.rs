@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use aesflow_designs::Engine;
 
+use crate::chart::pct;
 use crate::chart::{AxisSpec, BarChart, LineChart, Reference, Scale, Series, Style, tick_label};
 use crate::paper::{FIG14_NO_MERGE, FIG15_RANGE, TALK_DVFS};
 use crate::study::Study;
-use crate::text::pct;
 
 /// One drawn figure.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,7 +142,7 @@ fn fig14(s: &Study) -> Figure {
             series,
             refs: vec![],
         }
-        .render(),
+        .render_end_labelled(crate::chart::Size::STANDARD),
     }
 }
 

@@ -9,7 +9,6 @@
 //! power, scaled to 65 nm / 1.3 V by the general rule of Fig. 16's caption
 //! ([`crate::compare::general_rule`]).
 
-use aesflow_bench::{Machine, Row};
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -17,28 +16,40 @@ use crate::compare::{Platform5, general_rule, table5_row};
 use crate::table;
 
 /// The host's measured speed, handed in by the caller (the `aesflow` CLI
-/// measures it with `aesflow-bench`): a kernels-section row of one core and
-/// the machine it ran on (its clock turned time into cycles; its CPU picks
-/// the silicon). The energy model never times anything itself.
+/// and `aesflow report` measure it with `aesflow-bench`): what ran, how
+/// fast, at which clock, on which CPU. A plain value: the energy model
+/// never times anything itself and does not depend on the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HostFigure {
-    /// The measurement (`implementation` is the kernel that ran).
-    pub row: Row,
+    /// The kernel that ran (e.g. `vaes512`).
+    pub kernel: String,
     /// What was timed (e.g. `AES-128-CTR, 16 KiB, one core, best of 7`).
     pub workload: String,
-    /// The machine, CPU and clock.
-    pub machine: Machine,
+    /// Measured throughput on one core (bytes per second).
+    pub bytes_per_second: f64,
+    /// The clock that turns time into cycles (GHz).
+    pub clock_ghz: f64,
+    /// Where the clock figure came from (e.g. `/proc/cpuinfo`).
+    pub clock_source: String,
+    /// The CPU, as `/proc/cpuinfo` names it: it picks the silicon.
+    pub processor: HostCpu,
+}
+
+/// The host's CPU as the operating system reports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct HostCpu {
+    /// Model name (`AMD EPYC 9555 64-Core Processor`), if known.
+    pub name: Option<String>,
+    /// CPU family number, if known.
+    pub family: Option<u32>,
+    /// Model number within the family, if known.
+    pub model: Option<u32>,
 }
 
 impl HostFigure {
-    /// Measured throughput on one core (bytes per second).
-    pub fn bytes_per_second(&self) -> f64 {
-        self.row.gbps * 1e9
-    }
-
     /// Cycles per byte at the machine's clock.
     pub fn cycles_per_byte(&self) -> f64 {
-        self.machine.clock_ghz * 1e9 / self.bytes_per_second()
+        self.clock_ghz * 1e9 / self.bytes_per_second
     }
 }
 
@@ -97,9 +108,9 @@ pub fn cpu_by_key(key: &str) -> Option<CpuSpec> {
 /// family and model. A virtual machine may hide the part (model name "AMD
 /// EPYC"): then the newest EPYC is *assumed* and the choice says so.
 pub fn identify(h: &HostFigure) -> CpuChoice {
-    let cpu = &h.machine.cpu;
-    let name = cpu.model.as_deref().unwrap_or("");
-    let (fam, model) = (cpu.family, cpu.model_number);
+    let cpu = &h.processor;
+    let name = cpu.name.as_deref().unwrap_or("");
+    let (fam, model) = (cpu.family, cpu.model);
     let desc = format!(
         "{} (family {}, model {})",
         if name.is_empty() { "unknown CPU" } else { name },
@@ -152,10 +163,10 @@ pub fn identify(h: &HostFigure) -> CpuChoice {
 /// scaled by the general rule. Without a spec only the throughput is shown
 /// (unscaled: the node is unknown).
 pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
-    let mhz = h.machine.clock_ghz * 1e3;
+    let mhz = h.clock_ghz * 1e3;
     let cpb = h.cycles_per_byte();
-    let mbps = h.bytes_per_second() * 8.0 / 1e6;
-    let name = format!("this host, one core ({})", h.row.implementation);
+    let mbps = h.bytes_per_second * 8.0 / 1e6;
+    let name = format!("this host, one core ({})", h.kernel);
     let method = format!("{} (measured)", h.workload);
     let row = |tech, area, vdd, power| {
         let cpb = Some(cpb);
@@ -176,30 +187,20 @@ pub fn host_row(h: &HostFigure, cpu: &CpuChoice) -> Platform5 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aesflow_bench::Section;
 
     fn fig(name: &str, fam: u32, model: u32) -> HostFigure {
-        let mut machine = Machine::describe();
-        machine.cpu.model = Some(name.into());
-        (machine.cpu.family, machine.cpu.model_number) = (Some(fam), Some(model));
-        machine.clock_ghz = 2.5;
-        // 16 KiB in 3.2768 µs: 5 GB/s.
-        let row = Row::new(
-            Section::Kernels,
-            "ctr",
-            "aesni",
-            Some(128),
-            1,
-            1,
-            16384,
-            3.2768e-6,
-            2.5,
-        );
-        let workload = "AES-128-CTR".into();
+        // 16 KiB in 3.2768 µs: 5 GB/s, at 2.5 GHz.
         HostFigure {
-            row,
-            workload,
-            machine,
+            kernel: "aesni".into(),
+            workload: "AES-128-CTR".into(),
+            bytes_per_second: 16384.0 / 3.2768e-6,
+            clock_ghz: 2.5,
+            clock_source: "test".into(),
+            processor: HostCpu {
+                name: Some(name.into()),
+                family: Some(fam),
+                model: Some(model),
+            },
         }
     }
 

@@ -1,6 +1,6 @@
 //! The whole study: every engine simulated once (plus its DVFS
 //! re-simulations and duplicated copies), and every figure derived from
-//! those runs. Printing lives in [`crate::text`], JSON in [`crate::json`],
+//! those runs. Printing lives in the CLI (`aesflow energy`), JSON in [`crate::json`],
 //! charts in [`crate::figures`](mod@crate::figures).
 
 use std::sync::Mutex;
@@ -208,7 +208,7 @@ pub fn study_with_progress(
     let fig14 = fig14_of(&engines, &model, &curve);
     let fig12 = fig12_of(&engines, &dups, &model);
     let (table5, table5_rule) = table5_of(&engines, &model, opt.host.as_ref());
-    let checks = checks(&engines, &fig14, &table5, &model);
+    let checks = checks(&engines, &table4, &fig14, &table5, &model);
     Ok(Study {
         options: opt.clone(),
         curve,

@@ -59,10 +59,10 @@ fn full_parallelism_offline_total_power_within_5_percent_of_4_52_w() {
 }
 
 /// The target: No-merge offline at 1.3 V within ±10% of 1.55 nJ/bit. The
-/// model meets it through one global rule (a ShiftRows fused with another
-/// step costs its compute part, 19 of 38 cycles, derived from Table 4;
-/// see `aesflow_designs::kinds::FUSED_SHIFT_ROWS_DELAY` and the crate
-/// docs): about 1.70 nJ/bit, +9.4%, with little margin.
+/// model meets it through global rules for fused ShiftRows (19 of 38 cycles
+/// beside AddRoundKey, derived from Table 4; nothing beside SubBytes, which
+/// packs each byte anyway; see `aesflow_designs::kinds::step_delays` and
+/// the crate docs): about 1.57 nJ/bit, +1.1%.
 #[test]
 fn no_merge_offline_energy_per_bit_within_10_percent_of_1_55() {
     let c = check("Table 5: No-merge offline energy per bit");
@@ -73,9 +73,10 @@ fn no_merge_offline_energy_per_bit_within_10_percent_of_1_55() {
         .iter()
         .find(|r| r.engine == Engine::FullParallelism && r.expansion == Expansion::Offline)
         .unwrap();
-    // The same rule makes Table 4's fused row execute close to the paper's
-    // 37 cycles per block (model 41), and halt its clock part of each period
-    // as the paper's does (15 cycles there).
+    // The same rule, with AddRoundKey executing 18 of its 22 cycles (Table
+    // 4's FinalRoundAddKey), makes Table 4's fused row execute the paper's
+    // 37 cycles per block, and halt its clock part of each period as the
+    // paper's does (15 cycles there).
     let row = aesflow_energy::activity::by_kind(
         &aesflow_energy::power::PowerModel::default(),
         fp.activity(),
@@ -85,7 +86,7 @@ fn no_merge_offline_energy_per_bit_within_10_percent_of_1_55() {
     .into_iter()
     .find(|r| r.kind == "AddKeyShiftRows")
     .expect("AddKeyShiftRows row");
-    assert!((row.exec - 41.0).abs() < 0.5, "{row:?}");
+    assert!((row.exec - 37.0).abs() < 0.5, "{row:?}");
     assert!(row.halted > 5.0, "{row:?}");
     // Table 4's execution power within 5%.
     let x = check("Table 4: execution power");
@@ -160,7 +161,7 @@ fn duplication_needs_two_merge_cores_for_four_copies() {
 }
 
 #[test]
-fn charts_json_and_text_cover_every_figure() {
+fn charts_and_json_cover_every_figure() {
     let s = the_study();
     let dir = std::env::temp_dir().join(format!("aesflow-energy-{}", std::process::id()));
     let written = aesflow_energy::write_charts(s, &dir).unwrap();
@@ -178,31 +179,6 @@ fn charts_json_and_text_cover_every_figure() {
     assert_eq!(j["checks"].as_array().unwrap().len(), s.checks.len());
     assert_eq!(j["engines"].as_array().unwrap().len(), 16);
     assert!(j["host"].is_null());
-    let t = aesflow_energy::format_text(s);
-    for h in [
-        "Paper vs model",
-        "Table 4",
-        "Fig. 14",
-        "Fig. 12",
-        "Table 5",
-        "DVFS",
-    ] {
-        assert!(t.contains(h), "{h}");
-    }
-    // Fits an 80-column terminal, every abbreviated header explained.
-    let narrow = aesflow_energy::format_text_at(s, 80);
-    for line in narrow.lines() {
-        let n = line.chars().count();
-        assert!(n <= 80, "{n} columns: {line}");
-    }
-    for legend in [
-        "c/B = cycles per byte",
-        "stall AC / HC",
-        "Vdd_Low",
-        "nJ/b = energy per bit",
-    ] {
-        assert!(narrow.contains(legend), "no legend for {legend}");
-    }
 }
 
 fn mapped(e: Engine) -> (aesflow_array::Mapping, Platform) {
@@ -249,4 +225,55 @@ fn slowing_the_critical_core_costs_throughput() {
     let r = simulate_clocked(&mut a, &p, 64, &Clocks::from_ratios(&f, 16));
     let cpb = r.cycles_per_block().unwrap() / 16.0;
     assert!(cpb > 130.0, "{cpb}");
+}
+
+/// Every figure beside the paper is held to ±10%, or to the band of a
+/// documented exception that says why ([`aesflow_energy::checks::EXCEPTIONS`]):
+/// a figure that drifts beyond either fails here.
+#[test]
+fn every_figure_is_within_10_percent_or_its_documented_exception() {
+    use aesflow_energy::checks::{EXCEPTIONS, TOLERANCE};
+    let s = the_study();
+    let mut outside = Vec::new();
+    for c in &s.checks {
+        let t = c.tolerance.expect("every figure has a tolerance");
+        match &c.note {
+            None => assert_eq!(t, TOLERANCE, "{c:?}"),
+            Some(n) => assert!(t > TOLERANCE && !n.is_empty(), "{c:?}"),
+        }
+        if !c.ok() {
+            outside.push(format!(
+                "{}: {:+.1}% (held to ±{:.0}%)",
+                c.figure,
+                100.0 * c.error(),
+                100.0 * t
+            ));
+        }
+    }
+    assert!(outside.is_empty(), "{outside:#?}");
+    // Each exception names a figure the study reports.
+    for (prefix, _, _) in EXCEPTIONS {
+        assert!(
+            s.checks.iter().any(|c| c.figure.starts_with(prefix)),
+            "exception for no figure: {prefix}"
+        );
+    }
+    // Table 4's per-kind power is checked for all five of the paper's kinds.
+    let kinds = s
+        .checks
+        .iter()
+        .filter(|c| c.figure.ends_with("power per core"))
+        .count();
+    assert_eq!(kinds, 5);
+    // Most figures are within 5%: the headline ones at least.
+    for name in [
+        "Table 4: offline Full-parallelism total power",
+        "Table 4: execution power",
+        "Table 4: throughput",
+        "Table 5: No-merge offline throughput",
+        "Table 5: AsAP No-merge throughput per area",
+    ] {
+        let c = check(name);
+        assert!(c.error().abs() <= 0.05, "{c:?}");
+    }
 }

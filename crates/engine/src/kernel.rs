@@ -7,7 +7,7 @@
 //! that the variable forces Cobblestone, parallel GCM and the raw modes
 //! alike. The library itself never reads the environment.
 
-use crate::error::Result;
+use crate::Result;
 use aesflow_cipher::{Aes, Kernel, KeyExpansion, detect_best};
 use aesflow_modes::Gcm;
 use std::sync::RwLock;
@@ -29,7 +29,7 @@ pub fn kernel() -> &'static dyn Kernel {
 
 /// AES-GCM under `key` on [`kernel`] (offline key expansion, so the fused
 /// AES+GHASH kernels apply where the kernel has them).
-pub(crate) fn gcm(key: &[u8]) -> Result<Gcm> {
+pub fn gcm(key: &[u8]) -> Result<Gcm> {
     Ok(Gcm::from_aes(Aes::with_kernel(
         key,
         kernel(),

@@ -1,44 +1,101 @@
-//! # aesflow-engine: the host engine on all cores, and the Cobblestone format
+//! # aesflow-engine: AES on every core
 //!
-//! * [`pool`] — a reusable pool of worker threads ([`Pool`]); default: one
-//!   per available CPU.
-//! * [`par`] — parallel CTR, ECB, CBC decryption and GCM over a pool,
-//!   byte-identical to the serial modes.
-//! * [`cobblestone`] — C2SP chunked encryption with HKDF-SHA-512 and
-//!   AES-256-GCM / AES-128-GCM (Cobblestone-256 / -128): in memory, on
-//!   streams, on files with parallel positional I/O, and random access.
-//! * [`passphrase`] — the small versioned header (Argon2id parameters and
-//!   salt) that precedes a Cobblestone message encrypted under a passphrase.
-//! * [`raw`] — `openssl enc`-compatible raw modes.
+//! The compute half of aesflow's host side: it takes an AES kernel from
+//! `aesflow-cipher` (one core's fastest constant-time one by default) and
+//! keeps all cores busy with it. Liu & Baas (*Parallel AES Encryption
+//! Engines for Many-Core Processor Arrays*) spread one cipher over many
+//! small cores by splitting the *rounds*; on a CPU each core runs whole
+//! rounds in SIMD registers, so this engine splits the *data* instead:
+//!
+//! * [`pool`] — a reusable pool of persistent worker threads ([`Pool`]);
+//!   default: one per available CPU. A one-thread pool runs inline.
+//! * [`par`] — the modes whose blocks are independent (CTR, ECB, CBC
+//!   decryption) cut into L2-sized pieces, one per worker, and GCM with
+//!   per-piece GHASH values joined by powers of H ([`par::ParGcm`]). The
+//!   bytes are exactly those of the serial modes.
+//! * [`streams`] — modes that are serial within a message (CBC encryption,
+//!   CFB, OFB) made parallel *across* messages: many independent streams,
+//!   grouped per worker and interleaved over each core's SIMD lanes by
+//!   `aesflow-multistream`.
 //! * [`kernel`] — the AES kernel the engine runs on (chosen once, at the
 //!   application's edge).
-//! * [`files`] — whole encryption and decryption jobs on files and streams
-//!   (output through the `aesflow-output` crate's atomic files); the
-//!   command line plans jobs, reads keys and prompts, draws progress and
-//!   prints summaries.
+//!
+//! What is encrypted — file formats, headers, key derivation, whole file
+//! jobs — is the `aesflow-format` crate, which runs on this engine.
 //!
 //! ```
-//! use aesflow_engine::{Pool, cobblestone::{self, Suite}};
+//! use aesflow_cipher::Aes;
+//! use aesflow_engine::{Pool, par};
 //! let pool = Pool::new(0).unwrap();
-//! let key = [7u8; 32];
-//! let msg = vec![42u8; 100_000];
-//! let ct = cobblestone::encrypt(&pool, Suite::Cobblestone256, &key, b"ctx", &msg).unwrap();
-//! assert_eq!(cobblestone::decrypt(&pool, Suite::Cobblestone256, &key, b"ctx", &ct).unwrap(), msg);
-//! assert!(cobblestone::decrypt(&pool, Suite::Cobblestone256, &key, b"other", &ct).is_err());
+//! let aes = Aes::new(&[7u8; 32]).unwrap();
+//! let mut data = vec![42u8; 1 << 20];
+//! par::ctr_xor(&pool, &aes, &mut [0u8; 16], &mut data);
+//! let mut serial = vec![42u8; 1 << 20];
+//! aes.ctr_xor(&mut [0u8; 16], &mut serial);
+//! assert_eq!(data, serial);
 //! ```
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod cobblestone;
-pub mod error;
-pub mod files;
 pub mod kernel;
 pub mod par;
-pub mod passphrase;
 pub mod pool;
-pub mod raw;
 pub mod streams;
 
-pub use error::{Error, Result};
 pub use pool::{Pool, available_threads};
+
+use std::fmt;
+
+/// Any error from this crate.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A bad key, length or parameter given by the caller, or worker
+    /// threads that could not be started.
+    InvalidInput(String),
+    /// The input is longer than the mode allows (GCM: 2^36 - 32 bytes).
+    TooLong,
+    /// A GCM tag did not verify (the buffer was zeroed).
+    Authentication,
+    /// An error from a mode of operation.
+    Mode(aesflow_modes::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidInput(m) => f.write_str(m),
+            Error::TooLong => f.write_str("input too long for the mode"),
+            Error::Authentication => f.write_str(
+                "authentication failed: the data is corrupted or tampered with, \
+                 or the key, nonce or associated data differ",
+            ),
+            Error::Mode(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Mode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<aesflow_modes::Error> for Error {
+    fn from(e: aesflow_modes::Error) -> Self {
+        Error::Mode(e)
+    }
+}
+
+impl From<aesflow_cipher::Error> for Error {
+    fn from(e: aesflow_cipher::Error) -> Self {
+        Error::InvalidInput(e.to_string())
+    }
+}
+
+/// Result with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

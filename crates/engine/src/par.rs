@@ -37,8 +37,8 @@
 //! 8 groups ahead in the fused kernel for the pieces
 //! showed no gain measurable on the loaded VM (A/B medians 0.97–1.14).
 
-use crate::error::{Error, Result};
 use crate::pool::{PIECE, Pool};
+use crate::{Error, Result};
 use aesflow_cipher::{Aes, Block};
 use aesflow_modes::gcm::{Gcm, GhashImpl, GhashKey, Tag};
 use subtle::ConstantTimeEq;
@@ -339,7 +339,7 @@ impl ParGcm {
     }
 
     /// Decrypt `buf` in place and verify `tag` in constant time; on failure
-    /// `buf` is zeroed and [`Error::ChunkAuthentication`]`(0)` returned.
+    /// `buf` is zeroed and [`Error::Authentication`] returned.
     ///
     /// On several threads every piece is decrypted in one fused pass
     /// ([`Gcm::open_piece_unverified`]) as in [`ParGcm::seal_in_place`]; the
@@ -356,7 +356,7 @@ impl ParGcm {
             return self
                 .gcm
                 .open_in_place_detached(nonce, aad, buf, tag)
-                .map_err(|_| Error::ChunkAuthentication(0));
+                .map_err(|_| Error::Authentication);
         }
         let result = self.pieces(pool, nonce, aad, buf, false);
         let ok = match result {
@@ -371,7 +371,7 @@ impl ParGcm {
             Ok(())
         } else {
             buf.zeroize();
-            Err(Error::ChunkAuthentication(0))
+            Err(Error::Authentication)
         }
     }
 }

@@ -12,7 +12,7 @@
 //! implementation of exactly that, with work stealing for nested jobs (files
 //! processed concurrently, each one split into chunks).
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 use std::sync::OnceLock;
 
 /// Bytes per piece for single-pass streaming operations (CTR, ECB, CBC

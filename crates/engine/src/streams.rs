@@ -9,8 +9,8 @@
 //! single stream is never split (it is serial), so one very long stream
 //! bounds the time of the whole call.
 
-use crate::error::{Error, Result};
 use crate::pool::Pool;
+use crate::{Error, Result};
 use aesflow_multistream::{Job, MultiStream};
 use std::sync::Mutex;
 

@@ -1,11 +1,9 @@
 //! The explorer's scatter charts: every design a point, the Pareto front a
 //! line, the paper's designs labelled, both axes logarithmic. The data is
-//! kept here ([`Scatter`]); the drawing is the energy study's chart module
-//! ([`aesflow_energy::chart`]), which [`render`] hands it to.
+//! kept here ([`Scatter`]); the drawing is the SVG chart crate
+//! ([`aesflow_chart`]), which [`render`] hands it to.
 
-use aesflow_energy::chart::{
-    AxisSpec, Label, LabelledChart, LineChart, Scale, Series, Size, Style,
-};
+use aesflow_chart::{AxisSpec, Label, LabelledChart, LineChart, Scale, Series, Size, Style};
 
 /// One point of a chart.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,10 +3,10 @@
 //! Valid inputs of every reader, so that the fuzzers start from messages
 //! that parse and mutate from there.
 
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::{self, Suite};
-use aesflow_engine::passphrase::{Header, KdfParams};
-use aesflow_engine::raw::{RawMode, RawParams, raw_stream};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::{self, Suite};
+use aesflow_format::passphrase::{Header, KdfParams};
+use aesflow_format::raw::{RawMode, RawParams, raw_stream};
 use aesflow_fuzzing::{COBBLESTONE_CONTEXT, RAW_IV_HEX, RAW_KEY_HEX, cobblestone_key};
 use std::path::Path;
 

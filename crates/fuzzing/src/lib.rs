@@ -17,10 +17,10 @@
 //! | `sdf3` | SDF3 XML graphs | what parses writes and re-reads to the same XML |
 //! | `engine_description` | `.aesflow` engine description files | what parses writes and re-reads to the same text |
 
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::{self, ChunkKeys, Suite};
-use aesflow_engine::passphrase::{HEADER_SIZE, Header};
-use aesflow_engine::raw::{RawMode, RawParams, raw_stream};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::{self, ChunkKeys, Suite};
+use aesflow_format::passphrase::{HEADER_SIZE, Header};
+use aesflow_format::raw::{RawMode, RawParams, raw_stream};
 use std::sync::OnceLock;
 
 /// A fuzz target: its name (the folder under `fuzz/corpus/`) and property.

@@ -1,10 +1,10 @@
-//! The sweep's charts (SVG, drawn with `aesflow_energy::chart`), the papers'
+//! The sweep's charts (SVG, drawn with `aesflow-chart`), the papers'
 //! figures redrawn from measured points, and the report section.
 
 use crate::paper::{CLAIMS, MS_PACKET, MS_TABLE1};
 use crate::sweep::{ProcessorPoint, Sweep};
 use crate::{KeyMode, SboxKind};
-use aesflow_energy::chart::{
+use aesflow_chart::{
     AxisSpec, Label, LabelledChart, LineChart, Reference, Scale, Series, Size, Style, esc,
 };
 use std::fmt::Write;

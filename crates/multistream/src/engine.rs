@@ -71,7 +71,7 @@ impl MultiStream {
         Some(MultiStream {
             backend,
             engine: Engine::Simd(simd),
-            own_key_lanes: simd.own_key_lanes(),
+            own_key_lanes: simd.own_key_lanes(&aesflow_plan::Plan::for_this_cpu()),
         })
     }
 
@@ -125,16 +125,29 @@ impl MultiStream {
     /// on a CPU that starts one 512-bit AES instruction per cycle (Zen 4)
     /// this is 16 of the 32 lanes: each lane's key is then a memory operand
     /// per round, the loads bound the rounds, and four register chains
-    /// already keep the AES unit as busy as eight (measured: 32 and 64
-    /// streams 13–15 % faster on 16 lanes). Otherwise [`lanes`](Self::lanes).
+    /// already keep the AES unit as busy as eight. Otherwise
+    /// [`lanes`](Self::lanes).
     pub fn own_key_lanes(&self) -> usize {
         self.own_key_lanes
+    }
+
+    /// This engine with the lanes `plan` chooses for streams with keys of
+    /// their own (the 512-bit engine's; the others use all their lanes).
+    /// Without a plan an engine follows [`Plan::for_this_cpu`], the table
+    /// of measured CPUs.
+    ///
+    /// [`Plan::for_this_cpu`]: aesflow_plan::Plan::for_this_cpu
+    pub fn with_plan(mut self, plan: &aesflow_plan::Plan) -> Self {
+        if let Engine::Simd(simd) = self.engine {
+            self.own_key_lanes = simd.own_key_lanes(plan);
+        }
+        self
     }
 
     /// This engine with at most `lanes` streams in flight when they have
     /// keys of their own (rounded down to a multiple of 4, between 4 and
     /// [`lanes`](Self::lanes); a backend with fewer lanes keeps its own).
-    /// A tuning knob for CPUs this crate has not been measured on.
+    /// A tuning knob for CPUs whose best lane count differs.
     pub fn with_own_key_lanes(mut self, lanes: usize) -> Self {
         let max = self.lanes();
         self.own_key_lanes = (lanes / 4 * 4).clamp(4.min(max), max);

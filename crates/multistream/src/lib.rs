@@ -18,11 +18,11 @@
 //! A CPU's AES instructions are pipelined exactly like the paper's core.
 //! `AESENC` has a latency of about 4–5 cycles, and the core starts one
 //! (Intel) or two (AMD Zen) 128- or 256-bit `AESENC`s every cycle; a
-//! 512-bit `VAESENC` works on four blocks, and Zen 4 starts one per cycle
-//! (measured: latency 4). One CBC stream needs `Nr` dependent `AESENC`s
-//! plus an XOR per block — ~44 cycles for AES-128 — whatever the SIMD
-//! width, so a single stream runs at ~1.1–1.5 GB/s while the same core
-//! encrypts ECB/CTR many times faster. Filling the pipeline needs
+//! 512-bit `VAESENC` works on four blocks, and Zen 4 starts one per cycle,
+//! Zen 5 two. One CBC stream needs `Nr` dependent `AESENC`s plus an XOR
+//! per block — ~44 cycles for AES-128 — whatever the SIMD width, so a
+//! single stream runs at a small fraction of the speed at which the same
+//! core encrypts ECB/CTR. Filling the pipeline needs
 //! independent work: *other streams* — latency × issue rate of them
 //! (4 × 2 = 8 xmm registers with AES-NI on Zen; 4 zmm registers, 16
 //! streams, with 512-bit VAES on Zen 4).
@@ -80,37 +80,26 @@
 //!   code (the kernels and the lane pointers) lives in the private
 //!   `kernels` module.
 //!
-//! ## Measured
+//! ## What bounds it
 //!
-//! `cargo bench -p aesflow-multistream --bench lanes` (CBC encryption,
-//! AES-128, 16 KiB per stream, on-CPU time, best of five; ECB of the same
-//! width in the same run is the ceiling), `aesflow bench --modes` against
-//! Intel ipsec-mb in the same run; figures and commands in the README
-//! ("Performance"). What bounds the 512-bit kernel was measured apart from
-//! aesflow with `scripts/vaes-ceiling` (generated assembly loops, Zen 4):
+//! `cargo bench -p aesflow-multistream --bench lanes` measures the kernels
+//! (CBC encryption, on-CPU time, ECB of the same width in the same run as
+//! the ceiling) and `aesflow bench --modes --streams 8,16,32,64` measures
+//! them against Intel ipsec-mb; `scripts/vaes-ceiling` runs hand-written
+//! loops of the same shapes outside aesflow. Three costs bound the 512-bit
+//! kernel:
 //!
-//! * `VAESENC` on a zmm register has a latency of 4 cycles and Zen 4 starts
-//!   one per cycle, so 4 chains (16 streams) just fill the unit: 4 chains
-//!   with the keys in registers run at 0.96 of 8 chains (ECB speed).
-//! * With a key per stream each zmm `VAESENC` reads its own 64-byte key row,
-//!   and Zen 4 loads one 512-bit operand per cycle: the rounds alone, keys
-//!   from memory, reach 0.75–0.84 of ECB.
-//! * Reading two blocks of each of 16 or 32 streams laid out as separate
-//!   16 KiB buffers and writing them back (the 2-block gather/scatter this
-//!   kernel uses) brings a hand-written loop down to 0.44–0.51 of ECB with a
-//!   key per stream (0.50–0.61 with one shared key); the same rounds over
-//!   data already interleaved run at 0.65. The kernel here measures at that
-//!   level (16 streams 0.55–0.6 of ECB in the lanes bench), and so does
-//!   ipsec-mb's 16-lane loop, which has the same structure (64-byte loads,
-//!   4×4 transposes, keys as memory operands).
-//!
-//! Tried and not kept: 4-block batches (LLVM spills them at 32 streams; a
-//! hand-written ipsec-mb-style 4-block loop measured below the 2-block
-//! one), copying chunks of every stream into an interleaved staging buffer
-//! and back (the copies cost more than the gathers they replace), and
-//! staggering the streams' starts by a few cache lines to spread their L1
-//! sets (no gain with on-CPU timing; `MS_PACKED=1` in the lanes bench
-//! gives the malloc layout).
+//! * the chains: `VAESENC` has a latency of about 4 cycles, so a core that
+//!   starts one zmm `VAESENC` per cycle needs 4 independent chains
+//!   (16 streams) and one that starts two needs 8 (32 streams);
+//! * the keys: with a key per stream each zmm `VAESENC` reads its own
+//!   64-byte key row as a memory operand, and these loads compete with the
+//!   data's;
+//! * the layout: streams in separate buffers are read two blocks at a time
+//!   and transposed in registers (64-byte loads, 4×4 lane transposes),
+//!   which costs shuffles beside the rounds. The same rounds over data
+//!   already interleaved run faster; ipsec-mb's 16-lane loop has the same
+//!   structure and the same bound.
 //!
 //! The 512-bit kernel's logic is also tested through an emulation that runs
 //! the same kernel code with each zmm register replaced by four xmm
@@ -199,7 +188,7 @@ mod tests {
         let wide = MultiStream {
             backend: Backend::Vaes,
             engine: Engine::Simd(Simd::AesniAsVaes),
-            own_key_lanes: Simd::AesniAsVaes.own_key_lanes(),
+            own_key_lanes: Simd::AesniAsVaes.lanes(),
         };
         let narrow = MultiStream::new(Backend::Aesni).unwrap();
         // Each stream alone on the cipher kernel: no multi-stream kernel

@@ -23,6 +23,14 @@ pub enum Error {
     },
     /// The destination is the input being read.
     SameAsInput(PathBuf),
+    /// The destination cannot be a file's name: it ends in `/` (or `.`,
+    /// `..`), or its last component is longer than the file system allows.
+    BadName {
+        /// The destination.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An I/O error: what was being done, on which path, and the cause.
     Io {
         /// What was being done ("creating a file in", "syncing", …).
@@ -62,6 +70,13 @@ impl fmt::Display for Error {
                  (write to stdout with -o - and redirect instead)",
                 path.display()
             ),
+            Error::BadName { path, reason } => {
+                write!(
+                    f,
+                    "{}: cannot be an output file's name: {reason}",
+                    path.display()
+                )
+            }
             Error::SameAsInput(p) => {
                 write!(f, "{}: input and output are the same file", p.display())
             }

@@ -25,8 +25,11 @@
 //! Rules checked at creation (and again at commit): a directory is refused
 //! as such; a special file (character or block device, FIFO, socket) is
 //! never replaced, even with `force` (as root, replacing `/dev/null` with a
-//! regular file would break the system); an existing file is replaced only
-//! with `force`. New files get mode `0o666` (or the mode given with
+//! regular file would break the system), and a symbolic link counts as
+//! what it points to (`/dev/stdout`, `/dev/fd/1`: a pipe or a terminal);
+//! an existing file is replaced only with `force`. At creation, before any
+//! work, the name must end in a file name (not `dir/`) that fits the file
+//! system (`NAME_MAX`). New files get mode `0o666` (or the mode given with
 //! [`Builder::mode`], e.g. the input's mode when decrypting) minus the
 //! process umask, as `open(2)` applies it.
 //!
@@ -108,6 +111,7 @@ impl Builder {
     pub fn create(self, dest: &Path) -> Result<AtomicFile> {
         check_dest(dest, self.force)?;
         let dir = parent_dir(dest);
+        check_name(dest, &dir)?;
         let (file, temp) = match self.unnamed.then(|| {
             let flags = OFlags::RDWR | OFlags::TMPFILE | OFlags::CLOEXEC;
             rustix::fs::openat(CWD, &dir, flags, Mode::from_raw_mode(self.mode))
@@ -335,15 +339,20 @@ fn special_kind(ft: &std::fs::FileType) -> Option<&'static str> {
     }
 }
 
-/// The destination rules: directory, special file, existing file.
+/// The destination rules: directory, special file, existing file. A
+/// symbolic link counts as what it points to (`/dev/stdout` is a link to a
+/// pipe, a terminal or a file): a link to a device or FIFO is never
+/// replaced, even with `force`.
 fn check_dest(dest: &Path, force: bool) -> Result<()> {
     let Ok(lmeta) = std::fs::symlink_metadata(dest) else {
         return Ok(());
     };
-    if std::fs::metadata(dest).is_ok_and(|m| m.is_dir()) {
+    let target = std::fs::metadata(dest).ok();
+    if target.as_ref().is_some_and(|m| m.is_dir()) {
         return Err(Error::IsDirectory(dest.to_path_buf()));
     }
-    if let Some(kind) = special_kind(&lmeta.file_type()) {
+    let ft = target.map_or(lmeta.file_type(), |m| m.file_type());
+    if let Some(kind) = special_kind(&ft) {
         return Err(Error::Special {
             path: dest.to_path_buf(),
             kind,
@@ -351,6 +360,29 @@ fn check_dest(dest: &Path, force: bool) -> Result<()> {
     }
     if !force {
         return Err(Error::Exists(dest.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// The name rules, checked before any work: `dest` ends in a file name
+/// (not `/`, `.` or `..`), and that name fits the file system of `dir`
+/// (`NAME_MAX`, usually 255 bytes).
+fn check_name(dest: &Path, dir: &Path) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = |reason: String| Error::BadName {
+        path: dest.to_path_buf(),
+        reason,
+    };
+    let ends_in_dir = dest.as_os_str().as_bytes().ends_with(b"/");
+    let Some(name) = dest.file_name().filter(|_| !ends_in_dir) else {
+        return Err(bad("it names a directory, not a file".into()));
+    };
+    let max = rustix::fs::statvfs(dir).map_or(255, |v| v.f_namemax);
+    let len = name.as_bytes().len() as u64;
+    if len > max {
+        return Err(bad(format!(
+            "its last component is {len} bytes long, above the file system's limit of {max}"
+        )));
     }
     Ok(())
 }

@@ -119,6 +119,68 @@ fn special_files_are_never_replaced() {
 }
 
 #[test]
+fn a_link_counts_as_what_it_points_to() {
+    on_both_paths(|how, dir, _| {
+        // A link to a FIFO (as /dev/stdout is a link to a pipe): refused
+        // like the FIFO, even with force, at creation and at commit.
+        let fifo = dir.join("fifo");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("skipped: mkfifo is not available; links to FIFOs not checked");
+            return;
+        }
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        for force in [false, true] {
+            let e = how.create(&link, force).unwrap_err();
+            assert!(matches!(e, Error::Special { kind: "a FIFO", .. }), "{e}");
+        }
+        // A link made while the output was written: refused at commit.
+        let late = dir.join("late");
+        let f = how.create(&late, true).unwrap();
+        std::os::unix::fs::symlink(&fifo, &late).unwrap();
+        let e = f.commit(false).unwrap_err();
+        assert!(matches!(e, Error::Special { .. }), "{e}");
+        for l in [&link, &late] {
+            assert!(std::fs::symlink_metadata(l).unwrap().is_symlink());
+        }
+        // A link to a directory is the directory.
+        let to_dir = dir.join("to-dir");
+        std::os::unix::fs::symlink(dir, &to_dir).unwrap();
+        let e = how.create(&to_dir, true).unwrap_err();
+        assert!(matches!(e, Error::IsDirectory(_)), "{e}");
+    });
+}
+
+#[test]
+fn names_that_cannot_be_files_are_refused_at_creation() {
+    on_both_paths(|how, dir, _| {
+        let long = dir.join("n".repeat(300));
+        let sub = dir.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let slash = std::path::PathBuf::from(format!("{}/", sub.display()));
+        let missing = std::path::PathBuf::from(format!("{}/", dir.join("missing").display()));
+        let dots = dir.join("..");
+        for bad in [&long, &slash, &missing, &dots] {
+            let e = how.create(bad, true).unwrap_err();
+            assert!(
+                matches!(e, Error::BadName { .. } | Error::IsDirectory(_)),
+                "{}: {e}",
+                bad.display()
+            );
+        }
+        // The longest name the file system takes is fine.
+        let max = dir.join("m".repeat(255));
+        how.create(&max, false).unwrap().commit(false).unwrap();
+        assert!(max.exists());
+        assert_eq!(names(&sub), Vec::<String>::new());
+    });
+}
+
+#[test]
 fn mode_follows_umask_and_request() {
     let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o027));
     on_both_paths(|how, dir, _| {

@@ -6,12 +6,12 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use aesflow_bench::{
-    BenchOptions, EngineOptions, Measuring, ModesOptions, Op, Peer, Peers, Row, Section,
+    BenchOptions, EngineOptions, Machine, Measuring, ModesOptions, Op, Peer, Peers, Row, Section,
     SuiteOptions, SuiteReport, run_suite,
 };
+use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
 use aesflow_cipher::KeySize;
-use aesflow_energy::HostFigure;
-use aesflow_energy::chart::{AxisSpec, LineChart, Scale, Series, Style};
+use aesflow_energy::host::{HostCpu, HostFigure};
 
 use crate::html::{Cell, Table, esc, figure};
 use crate::{Collected, ReportError};
@@ -88,11 +88,29 @@ pub fn host_figure(v: &SuiteReport) -> Option<HostFigure> {
         .iter()
         .filter(|r| r.op == Op::Ctr.name() && r.key_bits == Some(128) && r.bytes == 16384)
         .max_by(|a, b| a.gbps.total_cmp(&b.gbps))?;
-    Some(HostFigure {
-        row: best.clone(),
-        workload: "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)".into(),
-        machine: v.machine.clone(),
-    })
+    Some(host_figure_of(
+        best,
+        &v.machine,
+        "AES-128-CTR, 16 KiB, one core (aesflow bench, best of the repetitions)",
+    ))
+}
+
+/// The energy model's host figure from a benchmark row of one core and the
+/// machine it ran on: the speed, the clock and the CPU's name, as plain
+/// values (the energy model does not depend on the benchmark).
+pub fn host_figure_of(row: &Row, machine: &Machine, workload: &str) -> HostFigure {
+    HostFigure {
+        kernel: row.implementation.clone(),
+        workload: workload.into(),
+        bytes_per_second: row.gbps * 1e9,
+        clock_ghz: machine.clock_ghz,
+        clock_source: machine.clock_source.clone(),
+        processor: HostCpu {
+            name: machine.cpu.model.clone(),
+            family: machine.cpu.family,
+            model: machine.cpu.model_number,
+        },
+    }
 }
 
 /// The peers present in any of `rows`, in column order.

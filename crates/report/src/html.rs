@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-pub use aesflow_array::svg::esc;
+pub use aesflow_chart::esc;
 
 /// One table cell: its HTML, a numeric sort key, a CSS class.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -170,36 +170,55 @@ fn strip_xml_decl(svg: &str) -> &str {
 
 const CSS: &str = r#"
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;background:#fafafa}
-main{max-width:1180px;margin:0 auto;padding:8px 24px 48px;background:#fff}
+main{max-width:1180px;margin:0 auto;padding:8px 24px 48px;background:#fff;overflow-wrap:break-word}
+code{overflow-wrap:anywhere}
 h1{font-size:1.7em;margin:.6em 0 .2em}h2{border-bottom:2px solid #ddd;padding-top:.6em}
 nav ol{columns:2;font-size:.95em}
 .meta{color:#555;font-size:.92em}
-.tablewrap{overflow-x:auto;margin:.8em 0 1.4em}
+.tablewrap{overflow-x:auto;max-width:100%;margin:.8em 0 1.4em}
 table.data{border-collapse:collapse;font-size:.88em}
 table.data caption{text-align:left;font-weight:600;padding:.3em 0}
 table.data th,table.data td{border-bottom:1px solid #e4e4e4;padding:3px 8px;white-space:nowrap}
-table.data th{background:#f1f3f5;position:sticky;top:0;cursor:default}
+table.data th{background:#f1f3f5;cursor:default}
+table.data td:first-child,table.data th:first-child{position:sticky;left:0;background:#fff;z-index:1}
+table.data th:first-child{background:#f1f3f5}
+td.over{background:#f9d2d0;font-weight:600}
 table.data th[title]{text-decoration:underline dotted}
 .js table.sortable th{cursor:pointer}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .err-ok{background:#d9f2d9}.err-mid{background:#fff1c2}.err-bad{background:#f9d2d0}
 .legend{font-size:.85em;color:#444;max-width:1100px}
 .key span{padding:1px 6px;margin-right:6px}
-figure.chart{margin:1em 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
+figure.chart{margin:1em 0;overflow-x:auto;max-width:100%}figure svg{max-width:100%;height:auto}
 figcaption{font-size:.88em;color:#444}
 details{margin:.4em 0;border:1px solid #e4e4e4;border-radius:4px;padding:.3em .6em}
 summary{cursor:pointer;font-weight:600}
-.maps{display:flex;flex-wrap:wrap;gap:12px}.maps>div{overflow-x:auto}
-.maps svg{max-width:100%;height:auto}
+.map,.graph{overflow-x:auto;max-width:100%;margin:.4em 0 1em}
+.map svg{max-width:100%;height:auto}
+.graph svg{max-width:none;height:auto}
 code,pre{background:#f3f3f3;padding:1px 4px;border-radius:3px}
 pre{padding:8px;overflow-x:auto}
+@media (max-width:760px){
+ main{padding:4px 10px 32px}
+ nav ol{columns:1}
+ table.data{font-size:.8em}
+ table.data th,table.data td{padding:2px 5px}
+ table.data td:first-child{white-space:normal;min-width:8em;max-width:11em}
+ figure svg,.map svg{max-width:none}
+}
 "#;
 
 /// The inline script: sortable tables (click a header) and, with
 /// `?selftest` in the URL, a JSON summary of the page for the test
-/// (tables and their rows, drawn SVG elements, requests made).
+/// (tables and their rows, drawn SVG elements and the scale they are drawn
+/// at, the page's width and anything wider than the screen, requests
+/// made). `?width=N` lays the page out N px wide (the root element's
+/// width): headless Chromium opens no window narrower than 500 px, and
+/// the test checks 420.
 const SCRIPT: &str = r#"
 document.documentElement.classList.add('js');
+var fixedW=/[?&]width=(\d+)/.exec(location.search);
+if(fixedW){document.documentElement.style.width=fixedW[1]+'px';}
 document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){
  var t=th.closest('table'),b=t.tBodies[0],i=Array.prototype.indexOf.call(th.parentNode.children,th),asc=th.dataset.dir!=='asc';
  th.dataset.dir=asc?'asc':'desc';
@@ -207,10 +226,15 @@ document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventL
  Array.prototype.slice.call(b.rows).sort(function(x,y){var a=k(x),c=k(y);var r=(typeof a==='number'&&typeof c==='number')?a-c:String(a).localeCompare(String(c));return asc?r:-r;}).forEach(function(r){b.appendChild(r);});
 });});
 if(location.search.indexOf('selftest')>=0){
+ document.querySelectorAll('details').forEach(function(d){d.open=true;});
+ var vw=fixedW?+fixedW[1]:document.documentElement.clientWidth;
+ var free=Array.prototype.filter.call(document.querySelectorAll('body *'),function(e){return !e.closest('.tablewrap,figure,.map,.graph,pre');});
+ var pageW=free.reduce(function(m,e){return Math.max(m,e.getBoundingClientRect().right);},document.body.scrollWidth);
+ var wide=free.filter(function(e){return e.getBoundingClientRect().right>vw+1;}).slice(0,10).map(function(e){return e.tagName+'#'+(e.id||'')+'.'+e.className;});
  var tables=Array.prototype.map.call(document.querySelectorAll('table.data'),function(t){return {id:t.id,rows:t.tBodies[0]?t.tBodies[0].rows.length:0};});
- var svgs=Array.prototype.map.call(document.querySelectorAll('svg'),function(s){var r=s.getBoundingClientRect();return {id:(s.closest('[id]')||{}).id||'',marks:s.querySelectorAll('rect,circle,line,polyline,path,text').length,w:r.width,h:r.height};});
+ var svgs=Array.prototype.map.call(document.querySelectorAll('svg'),function(s){var r=s.getBoundingClientRect();var nat=parseFloat(s.getAttribute('width'))||r.width;var box=s.parentNode.getBoundingClientRect();return {id:(s.closest('[id]')||{}).id||'',marks:s.querySelectorAll('rect,circle,line,polyline,path,text').length,w:r.width,h:r.height,scale:r.width/nat,box_right:box.right};});
  var res=performance.getEntriesByType('resource').map(function(e){return e.name;});
- var pre=document.createElement('pre');pre.id='selftest';pre.textContent=JSON.stringify({tables:tables,svgs:svgs,requests:res});document.body.appendChild(pre);
+ var pre=document.createElement('pre');pre.id='selftest';pre.textContent=JSON.stringify({tables:tables,svgs:svgs,requests:res,page_w:pageW,view_w:vw,wide:wide});document.body.appendChild(pre);
 }
 "#;
 

@@ -12,8 +12,9 @@
 //!   error colour-coded ([`paper`]);
 //! * every engine's placement on the AsAP mesh and its dataflow graph
 //!   ([`mesh`]);
-//! * the design-space front of `aesflow explore`, when the caller has one
-//!   ([`FrontPoint`]; [`Inputs::front`] is the hook);
+//! * the design space of `aesflow explore`, when the caller has one
+//!   ([`DesignSpace`]; [`Inputs::front`] is the hook): the explorer's own
+//!   charts, on the same block count, and every design;
 //! * this host's benchmark (kernels, modes, engine) with its peers and
 //!   ratios, the CPU, versions and load, and GB/s by message size
 //!   ([`host`]);
@@ -26,10 +27,13 @@
 //! No engine simulation runs twice in [`collect`]: the energy study
 //! simulates each engine on the energy platform (16-cycle halting latency)
 //! on `n` and `2n` blocks (steady state by subtraction) and again with
-//! scaled clocks; Table 2 is a separate, plain run of 1024 blocks (64
-//! quick) on the array's default platform, with other plaintexts, for all
-//! three key sizes, as `aesflow designs` measures it; the maps ([`mesh`])
-//! only compile and place, they do not simulate.
+//! scaled clocks; Table 2 is a separate, plain run of [`TABLE2_BLOCKS`]
+//! blocks (64 quick) on the array's default platform, with other
+//! plaintexts, for all three key sizes, as `aesflow designs --table`
+//! measures it; the maps ([`mesh`]) only compile and place, they do not
+//! simulate.
+//!
+//! Every section names the command that reproduces its numbers.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -105,12 +109,29 @@ pub struct FrontPoint {
     pub on_front: bool,
 }
 
+/// Blocks per engine of Table 2 in a full report: the default of
+/// `aesflow designs --table`, so both print the same numbers.
+pub const TABLE2_BLOCKS: usize = 4096;
+
+/// The design-space exploration as the report shows it: the explorer's own
+/// two charts (as `aesflow explore -o DIR` writes them) and every design.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DesignSpace {
+    /// Every design that fits the chip and was simulated.
+    pub points: Vec<FrontPoint>,
+    /// The explorer's charts (SVG documents): throughput vs cores, energy
+    /// per bit vs throughput.
+    pub charts: Vec<String>,
+    /// Blocks simulated per design.
+    pub blocks: usize,
+}
+
 /// What the caller hands in besides the options.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
-    /// The design-space points from `aesflow explore`, when that command
-    /// exists in this build; `None` shows where the section will go.
-    pub front: Option<Vec<FrontPoint>>,
+    /// The design space from `aesflow explore`, when the caller ran it;
+    /// `None` shows where the section will go.
+    pub front: Option<DesignSpace>,
     /// The command line that made the report (shown in the methods).
     pub command: String,
     /// The CPU the host row of Table 5 assumes (see
@@ -181,7 +202,7 @@ pub fn collect(
     )?;
     timed("energy study", t);
     let t = std::time::Instant::now();
-    let table2 = paper::table2_all(if opt.quick { 64 } else { 1024 }, progress)?;
+    let table2 = paper::table2_all(if opt.quick { 64 } else { TABLE2_BLOCKS }, progress)?;
     timed("Table 2", t);
     let t = std::time::Instant::now();
     let engines = mesh::draw_all(progress)?;

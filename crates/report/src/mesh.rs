@@ -87,7 +87,7 @@ fn crop_map(svg: &str, m: &aesflow_array::Mapping) -> String {
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
-    let h = (20 + 20 + rows * 64 + 20).max(20 + 20 + kinds.len() as u32 * 20 + 20);
+    let h = (20 + 20 + rows * 64 + 6).max(20 + 20 + kinds.len() as u32 * 20 + 6);
     let Some(open_end) = svg.find('>') else {
         return svg.to_string();
     };
@@ -182,10 +182,84 @@ fn layers(d: &Design) -> (Vec<usize>, Vec<bool>) {
     (layer, back)
 }
 
+/// Widest a graph is drawn (px): longer chains wrap into bands.
+const MAX_W: f64 = 1100.0;
+/// Vertical gap between bands (room for the wrapping edges).
+const BAND_GAP: f64 = 34.0;
+/// Left lane for edges that loop back to an earlier band.
+const LANE: f64 = 14.0;
+
+/// Where each layer and band of a wrapped layered graph goes.
+struct Layout {
+    /// Layers per band.
+    per_band: usize,
+    /// Top of each band (px).
+    band_top: Vec<f64>,
+    /// Height of each band (px).
+    band_h: Vec<f64>,
+    /// Width and height of the picture.
+    w: f64,
+    h: f64,
+}
+
+impl Layout {
+    /// Bands of at most as many layers as fit in [`MAX_W`], each as tall
+    /// as its fullest layer (plus room under it for loop-back curves).
+    fn new(count: &[usize]) -> Layout {
+        let depth = count.len().max(1);
+        let fit = ((MAX_W - 2.0 * PAD - LANE + GAP_X) / (NODE_W + GAP_X)).floor() as usize;
+        let per_band = fit.max(1).min(depth);
+        let bands = depth.div_ceil(per_band);
+        let mut band_top = Vec::new();
+        let mut band_h = Vec::new();
+        let mut y = PAD;
+        for b in 0..bands {
+            let rows = count[b * per_band..((b + 1) * per_band).min(depth)]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(1);
+            let h = rows as f64 * (NODE_H + GAP_Y) + 26.0;
+            band_top.push(y);
+            band_h.push(h);
+            y += h + BAND_GAP;
+        }
+        let w = 2.0 * PAD + LANE + per_band as f64 * (NODE_W + GAP_X) - GAP_X;
+        Layout {
+            per_band,
+            band_top,
+            band_h,
+            w,
+            h: y - BAND_GAP + PAD,
+        }
+    }
+
+    fn band(&self, layer: usize) -> usize {
+        layer / self.per_band
+    }
+
+    /// Top-left corner of slot `slot` of `layer`, whose layer holds `n`.
+    fn pos(&self, layer: usize, slot: usize, n: usize) -> (f64, f64) {
+        let b = self.band(layer);
+        let x = PAD + LANE + (layer % self.per_band) as f64 * (NODE_W + GAP_X);
+        let rows = ((self.band_h[b] - 26.0) / (NODE_H + GAP_Y)).round() as usize;
+        let off = (rows.saturating_sub(n)) as f64 * (NODE_H + GAP_Y) / 2.0;
+        (x, self.band_top[b] + off + slot as f64 * (NODE_H + GAP_Y))
+    }
+
+    /// The bottom of `band` (where loop-back curves run).
+    fn band_bottom(&self, band: usize) -> f64 {
+        self.band_top[band] + self.band_h[band]
+    }
+}
+
 /// The design as a layered left-to-right SVG graph: actors as boxes
 /// coloured by kind (cores) or ovals (input/output), state edges solid,
-/// key edges dashed, loop-back edges curving underneath. `id` makes the
-/// arrow marker's id unique in a page.
+/// key edges dashed, loop-back edges curving underneath. A chain too long
+/// for 1100 px wraps into bands read top to bottom (an edge into the next
+/// band runs down the gap between them), so the graph is drawn at its own
+/// size with readable labels. `id` makes the arrow marker's id unique in a
+/// page.
 pub fn graph_svg(d: &Design, id: &str) -> String {
     let (layer, back) = layers(d);
     let depth = layer.iter().copied().max().unwrap_or(0) + 1;
@@ -195,15 +269,9 @@ pub fn graph_svg(d: &Design, id: &str) -> String {
         slot[i] = count[l];
         count[l] += 1;
     }
-    let rows = count.iter().copied().max().unwrap_or(1);
-    let w = 2.0 * PAD + depth as f64 * (NODE_W + GAP_X) - GAP_X;
-    let h = 2.0 * PAD + rows as f64 * (NODE_H + GAP_Y) + 40.0;
-    let pos = |i: usize| {
-        let x = PAD + layer[i] as f64 * (NODE_W + GAP_X);
-        let off = (rows - count[layer[i]]) as f64 * (NODE_H + GAP_Y) / 2.0;
-        let y = PAD + off + slot[i] as f64 * (NODE_H + GAP_Y);
-        (x, y)
-    };
+    let lay = Layout::new(&count);
+    let (w, h) = (lay.w, lay.h);
+    let pos = |i: usize| lay.pos(layer[i], slot[i], count[layer[i]]);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -213,21 +281,38 @@ pub fn graph_svg(d: &Design, id: &str) -> String {
     for (e, &b) in d.edges.iter().zip(&back) {
         let (sx, sy) = pos(e.src);
         let (dx, dy) = pos(e.dst);
+        let (bs, bd) = (lay.band(layer[e.src]), lay.band(layer[e.dst]));
         let dash = if matches!(e.payload, aesflow_designs::graph::Payload::State(_)) {
             ""
         } else {
             r#" stroke-dasharray="5 3""#
         };
-        let path = if b {
+        let path = if b && bs == bd {
             let (x1, y1) = (sx + NODE_W / 2.0, sy + NODE_H);
             let (x2, y2) = (dx + NODE_W / 2.0, dy + NODE_H);
             let low = y1.max(y2) + 22.0;
             format!("M{x1:.1},{y1:.1} C{x1:.1},{low:.1} {x2:.1},{low:.1} {x2:.1},{y2:.1}")
-        } else {
+        } else if b {
+            // Back to an earlier band: down under the source's band, left
+            // to the lane, up to under the target's band, in from below.
+            let (x1, y1) = (sx + NODE_W / 2.0, sy + NODE_H);
+            let (x2, y2) = (dx + NODE_W / 2.0, dy + NODE_H);
+            let (l1, l2) = (lay.band_bottom(bs) - 6.0, lay.band_bottom(bd) - 6.0);
+            let lane = PAD + LANE / 2.0;
+            format!("M{x1:.1},{y1:.1} V{l1:.1} H{lane:.1} V{l2:.1} H{x2:.1} V{y2:.1}")
+        } else if bs == bd {
             let (x1, y1) = (sx + NODE_W, sy + NODE_H / 2.0);
             let (x2, y2) = (dx, dy + NODE_H / 2.0);
             let mx = (x1 + x2) / 2.0;
             format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
+        } else {
+            // Into a later band: right out of the source, down the gap
+            // above the target's band, left, and in from the left.
+            let (x1, y1) = (sx + NODE_W, sy + NODE_H / 2.0);
+            let (x2, y2) = (dx, dy + NODE_H / 2.0);
+            let gap = lay.band_top[bd] - BAND_GAP / 2.0;
+            let (out, inn) = (x1 + PAD * 0.75, x2 - GAP_X / 2.0);
+            format!("M{x1:.1},{y1:.1} H{out:.1} V{gap:.1} H{inn:.1} V{y2:.1} H{x2:.1}")
         };
         let _ = writeln!(
             s,
@@ -326,16 +411,82 @@ pub fn section(c: &Collected) -> String {
         for d in mine {
             let _ = write!(
                 s,
-                "<h4>{} key expansion: {} cores ({} communication)</h4><div class=\"maps\"><div>{}</div><div>{}</div></div>",
+                "<h4>{} key expansion: {} cores ({} communication)</h4>\
+                 <div class=\"map\" id=\"map-{slug}-{x}\">{}</div>\
+                 <div class=\"graph\" id=\"graph-{slug}-{x}\">{}</div>",
                 esc(d.expansion.name()),
                 d.cores,
                 d.comm,
                 d.map_svg,
-                d.graph_svg
+                d.graph_svg,
+                slug = e.slug(),
+                x = d.expansion.name(),
             );
         }
         s.push_str("</details>\n");
     }
     s.push_str("</section>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attr(svg: &str, key: &str) -> f64 {
+        svg.split(&format!(" {key}=\""))
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("the attribute")
+    }
+
+    /// Every graph fits [`MAX_W`] (long chains wrap into bands), and on
+    /// every map each kind of core has a colour of its own, apart from the
+    /// others (at least 50 apart in sRGB).
+    #[test]
+    fn graphs_wrap_and_kinds_have_distinct_colours() {
+        let all = draw_all(&|_, _, _| {}).unwrap();
+        assert_eq!(all.len(), 16);
+        let mut banded = 0;
+        for d in &all {
+            let w = attr(&d.graph_svg, "width");
+            assert!(w <= MAX_W, "{:?} {:?}: {w} px", d.engine, d.expansion);
+            if attr(&d.graph_svg, "height") > 2.0 * (NODE_H + GAP_Y) * 4.0 {
+                banded += 1;
+            }
+            let mut kinds: Vec<(String, String)> = d
+                .map_svg
+                .split("<title>")
+                .skip(1)
+                .filter_map(|t| {
+                    let t = t.split("</title>").next()?;
+                    let kind = t.rsplit_once(" (")?.1.trim_end_matches(')');
+                    Some((kind.to_string(), svg::kind_colour(kind)))
+                })
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            let rgb = |c: &str| -> [f64; 3] {
+                let c = c.strip_prefix('#').expect("a hex colour");
+                [0, 2, 4].map(|i| f64::from(u8::from_str_radix(&c[i..i + 2], 16).unwrap()))
+            };
+            for (i, a) in kinds.iter().enumerate() {
+                for b in &kinds[..i] {
+                    let (p, q) = (rgb(&a.1), rgb(&b.1));
+                    let dist = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f64>().sqrt();
+                    assert!(
+                        dist >= 50.0,
+                        "{:?}: {} and {} look alike ({} and {})",
+                        d.engine,
+                        a.0,
+                        b.0,
+                        a.1,
+                        b.1
+                    );
+                }
+            }
+        }
+        assert!(banded >= 4, "the long engines wrap into bands");
+    }
 }

@@ -40,7 +40,7 @@ pub fn header(c: &Collected) -> String {
 <nav><ol>
 <li><a href="#summary">Model beside paper</a></li><li><a href="#table2">Table 2: the 16 engines</a></li>
 <li><a href="#energy">Power and energy: Tables 4 and 5</a></li><li><a href="#figures">Figures 12, 14, 15, DVFS</a></li>
-<li><a href="#mesh">Engines on the mesh, dataflow graphs</a></li><li><a href="#front">Design-space front</a></li>
+<li><a href="#mesh">Engines on the mesh, dataflow graphs</a></li><li><a href="#front">Design space</a></li>
 <li><a href="#host">This host: benchmark</a></li><li><a href="#methods">Methods</a></li>
 </ol></nav>
 "##,
@@ -64,14 +64,25 @@ pub fn section(c: &Collected) -> String {
         .first()
         .and_then(|r| r.first())
         .map_or(0, |r| r.blocks);
+    let t2_flag = if t2 == crate::TABLE2_BLOCKS {
+        String::new()
+    } else {
+        format!(" --blocks {t2}")
+    };
+    let energy = crate::paper::energy_command(c, "");
+    let explore_flag = match &c.inputs.front {
+        Some(f) if f.blocks != crate::paper::EXPLORE_BLOCKS => format!(" --blocks {}", f.blocks),
+        _ => String::new(),
+    };
     let mut s = String::from("<section id=\"methods\"><h2>8. Methods</h2>");
     let _ = write!(
         s,
         r#"<h3>What is simulated</h3>
 <p>The engines of Liu &amp; Baas, "Parallel AES Encryption Engines for Many-Core Processor Arrays", are built as dataflow graphs (§4–5), compiled to programs for the cores of an AsAP2 model (Table 1's cycle counts, 2 input ports per core, nearest-neighbour and long-distance links), placed on the mesh and simulated cycle by cycle; every ciphertext block is compared with the reference AES. Nothing in Table 2 or the energy figures is typed in: the paper's numbers appear only in the "paper" columns.</p>
 <ul>
-<li>Table 2 ({t2} blocks per engine, AES-128/192/256): <code>aesflow designs --table</code> (add the key size option for 192/256).</li>
-<li>Power and energy (Tables 4–5, Figs. 12, 14, 15, DVFS; {blocks} steady-state blocks per engine): each engine simulated on n and 2n blocks, the difference being steady state; power from Table 3's per-state powers; voltage scaling with dynamic energy ∝ Vdd² and leakage ∝ Vdd along an f<sub>max</sub>(Vdd) curve fitted to three AsAP2 points; per-core DVFS re-simulated with every core on its own clock. Reproduce: <code>aesflow energy --blocks {blocks}</code> (<code>--json</code> for every number, <code>--charts DIR</code> for the SVGs).</li>
+<li>Table 2 ({t2} blocks per engine, AES-128/192/256): <code>aesflow designs --table{t2_flag}</code> (add <code>--key-size 192</code> or <code>256</code>).</li>
+<li>Power and energy (Tables 4–5, Figs. 12, 14, 15, DVFS; {blocks} steady-state blocks per engine): each engine simulated on n and 2n blocks, the difference being steady state; power from Table 3's per-state powers; voltage scaling with dynamic energy ∝ Vdd² and leakage ∝ Vdd along an f<sub>max</sub>(Vdd) curve fitted to three AsAP2 points; per-core DVFS re-simulated with every core on its own clock. Reproduce: {energy} (<code>--json</code> for every number, <code>--charts DIR</code> for the SVGs).</li>
+<li>Design space: <code>aesflow explore{explore_flag} -o DIR</code> (the same charts; <code>--all</code> lists every design).</li>
 <li>Maps and graphs: <code>aesflow designs --map ENGINE</code> and <code>aesflow designs --dot ENGINE</code> (add <code>--offline</code> for offline key expansion).</li>
 </ul>
 <h3>What is measured</h3>

@@ -1,15 +1,21 @@
-//! The report rendered with `--quick` and opened in headless Chromium: every
-//! table has its rows, every figure is drawn, no request leaves the file,
-//! the console stays silent; a screenshot is saved under `target/`.
+//! The report rendered with `--quick` and opened in headless Chromium at
+//! 1400 px and at 420 px (a phone): every table has its rows, every figure
+//! is drawn, every dataflow graph at its own size (not scaled into a
+//! strip), chart text at a readable scale, nothing wider than the screen
+//! but inside its own scrolling box, no request leaves the file, the
+//! console stays silent; screenshots are saved under `target/`. Headless
+//! Chromium opens no window narrower than 500 px, so the page lays itself
+//! out at the width the test asks for (`?width=420` fixes the root
+//! element's width; the narrow-screen styles apply below 760 px).
 //!
 //! Chromium is found as `$AESFLOW_CHROMIUM`, `chromium`, `chromium-browser`
-//! or `google-chrome`; where none runs, the browser part says so and is
-//! skipped (the static checks still run).
+//! or `google-chrome`; where none runs, the browser part prints
+//! `skipped: <reason>` and returns (the static checks still run).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aesflow_report::{Collected, FrontPoint, Inputs, Options, collect, render};
+use aesflow_report::{Collected, DesignSpace, FrontPoint, Inputs, Options, collect, render};
 
 fn quick_report() -> Collected {
     collect(
@@ -21,27 +27,50 @@ fn quick_report() -> Collected {
             command: "aesflow report --quick (test)".into(),
             // Two made-up designs stand in for `aesflow explore`'s points
             // (this crate does not run the explorer): the section draws.
-            front: Some(vec![
-                FrontPoint {
-                    label: "design a".into(),
-                    cores: 6,
-                    cycles_per_byte: 160.0,
-                    nj_per_bit: Some(1.8),
-                    on_front: true,
-                },
-                FrontPoint {
-                    label: "design b".into(),
-                    cores: 12,
-                    cycles_per_byte: 200.0,
-                    nj_per_bit: None,
-                    on_front: false,
-                },
-            ]),
+            front: Some(DesignSpace {
+                points: vec![
+                    FrontPoint {
+                        label: "design a".into(),
+                        cores: 6,
+                        cycles_per_byte: 160.0,
+                        nj_per_bit: Some(1.8),
+                        on_front: true,
+                    },
+                    FrontPoint {
+                        label: "design b".into(),
+                        cores: 12,
+                        cycles_per_byte: 200.0,
+                        nj_per_bit: None,
+                        on_front: false,
+                    },
+                ],
+                charts: vec![front_chart()],
+                blocks: 32,
+            }),
             ..Inputs::default()
         },
         &|_, _, _| {},
     )
     .expect("the quick report runs")
+}
+
+/// A stand-in for the explorer's chart (this crate does not run it).
+fn front_chart() -> String {
+    use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
+    LineChart {
+        title: "design space".into(),
+        x: AxisSpec::new("cores", Scale::Log10),
+        y: AxisSpec::new("Gbit/s", Scale::Log10),
+        series: vec![Series {
+            label: "designs".into(),
+            points: vec![(6.0, 0.06), (12.0, 0.048)],
+            style: Style::Dots,
+            colour: 0,
+            tips: vec![],
+        }],
+        refs: vec![],
+    }
+    .render()
 }
 
 fn chromium() -> Option<PathBuf> {
@@ -83,7 +112,8 @@ fn unescape(s: &str) -> String {
 
 #[test]
 fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
-    let html = render(&quick_report());
+    let c = quick_report();
+    let html = render(&c);
     // Static: nothing that could fetch.
     for bad in ["<link", " src=", "@import", "url(http", "<iframe"] {
         assert!(!html.contains(bad), "the page contains {bad}");
@@ -102,14 +132,27 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
 
     let Some(bin) = chromium() else {
         eprintln!(
-            "SKIPPED the browser checks: no Chromium found (install the Debian package \
+            "skipped: no Chromium found for the browser checks (install the Debian package \
              `chromium`, or set AESFLOW_CHROMIUM); the static checks passed"
         );
         return;
     };
     let profile = dir.join(format!("profile-{}", std::process::id()));
-    let url = format!("file://{}?selftest", page.display());
-    let out = browser(&bin, &profile)
+    for width in [1400, 420] {
+        let v = self_test(&bin, &profile, &page, width);
+        check_content(&v, &c);
+        check_layout(&v, width);
+        screenshot(&bin, &profile, &page, width);
+    }
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// The page's self-test (`?selftest`) at a window `width` px wide: its
+/// JSON summary, after a silent console.
+fn self_test(bin: &Path, profile: &Path, page: &Path, width: u32) -> serde_json::Value {
+    let url = format!("file://{}?selftest&width={width}", page.display());
+    let out = browser(bin, profile)
+        .arg(format!("--window-size={width},1200"))
         .arg("--dump-dom")
         .arg(&url)
         .output()
@@ -118,14 +161,16 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
     let log = String::from_utf8_lossy(&out.stderr);
     let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:#?}");
-
     let json = dom
         .split("<pre id=\"selftest\">")
         .nth(1)
         .and_then(|t| t.split("</pre>").next())
         .unwrap_or_else(|| panic!("no self-test output in the DOM; stderr:\n{log}"));
-    let v: serde_json::Value = serde_json::from_str(&unescape(json)).expect("self-test JSON");
+    serde_json::from_str(&unescape(json)).expect("self-test JSON")
+}
 
+/// Every table has its rows, every figure is drawn, nothing was fetched.
+fn check_content(v: &serde_json::Value, c: &Collected) {
     let requests = v["requests"].as_array().unwrap();
     assert!(requests.is_empty(), "requests left the file: {requests:?}");
 
@@ -137,11 +182,14 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
             .and_then(|t| t["rows"].as_u64())
             .unwrap_or_else(|| panic!("no table {id}"))
     };
-    assert_eq!(rows("checks"), 20);
+    let n = |len: usize| len as u64;
+    assert!(n(c.study.checks.len()) >= 20, "the energy checks");
+    assert_eq!(rows("checks"), n(c.study.checks.len()));
     for key in [128, 192, 256] {
         assert_eq!(rows(&format!("table2-{key}")), 16, "Table 2 AES-{key}");
     }
-    assert_eq!(rows("table4"), 5);
+    assert_eq!(rows("table4"), 5, "Table 4's five kinds");
+    assert_eq!(rows("table4-power"), 5);
     assert_eq!(rows("energy"), 8);
     assert!(rows("table5") >= 11, "Table 5 with the host row");
     for id in ["bench-kernels", "bench-modes", "bench-engine"] {
@@ -174,13 +222,49 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
     ] {
         assert!(drawn(fig) >= 1, "{fig} not drawn");
     }
+}
 
-    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+/// At `width` px: no horizontal overflow of the page (wide content
+/// scrolls in its own box), every dataflow graph at its own size (a box
+/// 44 px tall stays 44 px: its labels read), and chart text not shrunk
+/// below three quarters (12 px labels stay at least 9 px).
+fn check_layout(v: &serde_json::Value, width: u32) {
+    let (page_w, view_w) = (v["page_w"].as_f64().unwrap(), v["view_w"].as_f64().unwrap());
+    assert!(
+        page_w <= view_w + 0.5,
+        "at {width} px the page is {page_w} px wide (view {view_w}); too wide: {}",
+        v["wide"]
+    );
+    let svgs = v["svgs"].as_array().unwrap();
+    let graphs: Vec<&serde_json::Value> = svgs
+        .iter()
+        .filter(|s| s["id"].as_str().is_some_and(|i| i.starts_with("graph-")))
+        .collect();
+    assert_eq!(graphs.len(), 16, "16 dataflow graphs at {width} px");
+    for g in &graphs {
+        let (scale, h) = (g["scale"].as_f64().unwrap(), g["h"].as_f64().unwrap());
+        assert!(
+            scale > 0.99,
+            "graph drawn at {scale:.2} of its size at {width} px: {g}"
+        );
+        assert!(h >= 100.0, "graph only {h:.0} px tall at {width} px: {g}");
+    }
+    for s in svgs {
+        let scale = s["scale"].as_f64().unwrap();
+        assert!(
+            scale >= 0.75,
+            "an SVG drawn at {scale:.2} of its size at {width} px: {s}"
+        );
+    }
+}
+
+fn screenshot(bin: &Path, profile: &Path, page: &Path, width: u32) {
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{width}.png"));
     let _ = std::fs::remove_file(&shot);
-    let out = browser(&bin, &profile)
-        .arg("--window-size=1280,2400")
+    let out = browser(bin, profile)
+        .arg(format!("--window-size={width},2400"))
         .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", page.display()))
+        .arg(format!("file://{}?width={width}", page.display()))
         .output()
         .expect("chromium runs");
     assert!(
@@ -189,5 +273,4 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
         String::from_utf8_lossy(&out.stderr)
     );
     eprintln!("screenshot: {}", shot.display());
-    let _ = std::fs::remove_dir_all(&profile);
 }

@@ -6,15 +6,24 @@
 
 use crate::row::{Peer, Row, Section};
 use aesflow_cipher::Aes;
-use aesflow_engine::cobblestone::{self, ChunkKeys, Suite};
-use aesflow_engine::{Error, Pool, Result};
+use aesflow_format::cobblestone::{self, ChunkKeys, Suite};
+use aesflow_format::{Error, Pool, Result};
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// Where the file benchmark puts its files (`/dev/shm` when writable).
-pub use aesflow_engine::files::scratch_dir as default_dir;
+/// Where the file benchmark (and the demo) put their files: `/dev/shm` if
+/// it is a writable directory (tmpfs: measures the engine, not a disk), else
+/// the system temporary directory.
+pub fn default_dir() -> std::path::PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
 
 fn io(what: &'static str) -> impl Fn(std::io::Error) -> Error {
     move |e| Error::io(what, e)

@@ -104,7 +104,7 @@ fn memory_rows(
     notes: &mut Vec<String>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Row>, BenchError> {
-    let setup = |e: aesflow_engine::Error| BenchError::Setup(format!("engine: {e}"));
+    let setup = |e: aesflow_format::Error| BenchError::Setup(format!("engine: {e}"));
     let rounds = opts.reps.max(1);
     let mut best: Vec<Row> = Vec::new();
     let mut peers: Vec<(String, Option<f64>)> = Vec::new();
@@ -170,8 +170,8 @@ pub fn run_engine(
     opts: &EngineOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, BenchError> {
-    let setup = |e: aesflow_engine::Error| BenchError::Setup(format!("engine: {e}"));
-    let pool = Pool::new(opts.threads).map_err(setup)?;
+    let setup = |e: aesflow_format::Error| BenchError::Setup(format!("engine: {e}"));
+    let pool = Pool::new(opts.threads).map_err(|e| setup(e.into()))?;
     let clock = crate::machine::cpuinfo().clock_ghz().0;
     let mut notes = Vec::new();
     let mut o = opts.clone();

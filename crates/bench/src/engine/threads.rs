@@ -6,9 +6,10 @@
 use crate::measure::{best_seconds, fill};
 use crate::row::{Row, Section};
 use aesflow_cipher::{Aes, RoundKeys};
-use aesflow_engine::cobblestone::{ChunkKeys, Suite};
 use aesflow_engine::par::{self, ParGcm};
-use aesflow_engine::{Pool, Result, streams};
+use aesflow_engine::{Pool, streams};
+use aesflow_format::Result;
+use aesflow_format::cobblestone::{ChunkKeys, Suite};
 use aesflow_multistream::{Backend, Job, Mode, MultiStream};
 use std::time::Instant;
 
@@ -36,7 +37,7 @@ fn pair(
 /// The seconds `f` takes (an error of `f` passed on).
 fn secs<T, E>(f: impl FnOnce() -> std::result::Result<T, E>) -> Result<f64>
 where
-    aesflow_engine::Error: From<E>,
+    aesflow_format::Error: From<E>,
 {
     let t = Instant::now();
     f()?;
@@ -154,7 +155,7 @@ pub fn bench_threads(size: usize, reps: usize, threads: usize, clock: f64) -> Re
 }
 
 fn multistream() -> Result<MultiStream> {
-    MultiStream::new(Backend::Auto).map_err(|e| aesflow_engine::Error::InvalidInput(e.to_string()))
+    MultiStream::new(Backend::Auto).map_err(|e| aesflow_format::Error::InvalidInput(e.to_string()))
 }
 
 /// CBC encryption of [`ENGINE_STREAMS`] streams (distinct AES-128 keys)

@@ -23,7 +23,7 @@
 //! in flight. Everything runs on one thread; contenders of one group are
 //! timed round-robin ([`crate::measure::measure_group_sized`]).
 
-mod aesflow;
+pub(crate) mod aesflow;
 
 use crate::measure::{Contender, measure_group_sized, test_key};
 use crate::openssl::OpensslSpeed;

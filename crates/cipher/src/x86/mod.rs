@@ -357,7 +357,7 @@ pub(crate) use tie_fn;
 pub use crate::kernel::xts_mul_alpha_u128;
 
 /// CPUID leaf 0's vendor words (EBX, EDX, ECX) and leaf 1's signature
-/// (EAX), for `cpu::amd_family`.
+/// (EAX), for `cpu::identity`.
 pub(crate) fn cpuid_vendor_signature() -> ([u32; 3], u32) {
     use core::arch::x86_64::__cpuid;
     // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU (`__cpuid` is

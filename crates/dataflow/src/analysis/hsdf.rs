@@ -82,7 +82,7 @@ impl Hsdf {
 
     /// Howard's algorithm on this graph with at most `max_work` rounds: a
     /// critical cycle (`None`: acyclic), or `Err` with a cycle that carries
-    /// no tokens; running out of rounds or of 128 bits is an [`SdfError`].
+    /// no tokens; running out of rounds or of bits is an [`SdfError`].
     pub(crate) fn critical_cycle(
         &self,
         max_work: u64,
@@ -91,7 +91,7 @@ impl Hsdf {
             Ok(c) => Ok(Ok(c)),
             Err(McrError::ZeroTokenCycle(z)) => Ok(Err(z)),
             Err(McrError::Overflow) => Err(SdfError::Overflow {
-                what: "cycle ratio values exceed 128 bits",
+                what: "cycle sums exceed 128 bits or scaled node values 256 bits",
             }),
             Err(McrError::IterationLimit(limit)) => Err(SdfError::WorkLimit {
                 analysis: "Howard's max cycle ratio",

@@ -13,14 +13,17 @@
 //! see also Dasdan, "Experimental analysis of the fastest optimum cycle ratio
 //! and mean algorithms", 2004) runs on every non-trivial component. Cycle
 //! ratios are exact reduced fractions `a/b`; node values are kept scaled by
-//! `b` as `i128`, so every comparison is exact and the algorithm cannot
-//! cycle because of rounding. Every sum and product is checked: a value
-//! that does not fit (execution times near 2^64 on long paths) gives
+//! `b` as signed 256-bit integers, so every comparison is exact and the
+//! algorithm cannot cycle because of rounding. A value step `b·w − a·t`
+//! multiplies a 128-bit ratio term by a 64-bit weight or token count, so it
+//! needs 193 bits; a path of up to 2^62 such steps still fits in 256 bits,
+//! which makes every ratio whose cycle sums fit in 128 bits exact. Every sum
+//! and product is checked all the same: a value that does not fit gives
 //! [`McrError::Overflow`] instead of a wrong ratio, and the number of
 //! policy-improvement rounds is bounded ([`McrError::IterationLimit`]).
 
 use super::csr::Csr;
-use crate::rational::{Rational, gcd};
+use crate::rational::{Rational, gcd, mul_wide};
 
 /// An edge for [`max_cycle_ratio`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +65,8 @@ pub enum McrError {
     /// A cycle carries no tokens: the ratio is infinite (for a dataflow
     /// graph, a deadlock).
     ZeroTokenCycle(ZeroTokenCycle),
-    /// An intermediate value does not fit in 128 bits.
+    /// An intermediate value does not fit: a cycle sum beyond 128 bits or a
+    /// scaled node value beyond 256 bits.
     Overflow,
     /// Policy iteration did not converge within the given number of rounds.
     IterationLimit(u64),
@@ -268,7 +272,7 @@ fn howard(
         })
         .collect();
     let mut lam: Vec<(u128, u128)> = vec![(0, 1); n];
-    let mut val: Vec<i128> = vec![0; n];
+    let mut val: Vec<I256> = vec![I256::ZERO; n];
     let mut stamp: Vec<usize> = vec![usize::MAX; n];
     let mut done: Vec<bool> = vec![false; n];
     let mut cycles: Vec<(usize, (u128, u128))> = Vec::new();
@@ -319,7 +323,7 @@ fn howard(
                 let anchor = cyc[j];
                 cycles.push((anchor, l));
                 lam[anchor] = l;
-                val[anchor] = 0;
+                val[anchor] = I256::ZERO;
                 done[anchor] = true;
                 // the rest of the cycle, backwards from the anchor's predecessor
                 for &x in cyc[j + 1..].iter().chain(&cyc[..j]).rev() {
@@ -417,13 +421,48 @@ fn improve<'o, K: Ord>(
     Ok(changed)
 }
 
-/// `b * weight - a * tokens + next`, checked.
-fn step_value((a, b): (u128, u128), e: &RatioEdge, next: i128) -> Result<i128, McrError> {
-    let a = i128::try_from(a).map_err(|_| McrError::Overflow)?;
-    let b = i128::try_from(b).map_err(|_| McrError::Overflow)?;
-    b.checked_mul(e.weight as i128)
-        .and_then(|x| x.checked_sub(a.checked_mul(e.tokens as i128)?))
-        .and_then(|x| x.checked_add(next))
+/// A signed 256-bit integer in two's complement (`hi` carries the sign):
+/// just what Howard's node values need — checked addition and subtraction,
+/// and the exact order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct I256 {
+    // field order matters: the derived order compares `hi` (signed) first,
+    // then `lo` (unsigned), which is the numeric order
+    hi: i128,
+    lo: u128,
+}
+
+impl I256 {
+    pub(crate) const ZERO: I256 = I256 { hi: 0, lo: 0 };
+
+    /// A 256-bit unsigned value given as `(high, low)` halves, if it fits.
+    pub(crate) fn from_u256((hi, lo): (u128, u128)) -> Option<I256> {
+        Some(I256 {
+            hi: i128::try_from(hi).ok()?,
+            lo,
+        })
+    }
+
+    pub(crate) fn checked_add(self, o: I256) -> Option<I256> {
+        let (lo, carry) = self.lo.overflowing_add(o.lo);
+        let hi = self.hi.checked_add(o.hi)?.checked_add(i128::from(carry))?;
+        Some(I256 { hi, lo })
+    }
+
+    pub(crate) fn checked_sub(self, o: I256) -> Option<I256> {
+        let (lo, borrow) = self.lo.overflowing_sub(o.lo);
+        let hi = self.hi.checked_sub(o.hi)?.checked_sub(i128::from(borrow))?;
+        Some(I256 { hi, lo })
+    }
+}
+
+/// `b * weight - a * tokens + next`, checked (the products are exact
+/// 192-bit values, the sum a signed 256-bit one).
+fn step_value((a, b): (u128, u128), e: &RatioEdge, next: I256) -> Result<I256, McrError> {
+    let bw = I256::from_u256(mul_wide(b, u128::from(e.weight)));
+    let at = I256::from_u256(mul_wide(a, u128::from(e.tokens)));
+    bw.zip(at)
+        .and_then(|(bw, at)| bw.checked_sub(at)?.checked_add(next))
         .ok_or(McrError::Overflow)
 }
 
@@ -432,7 +471,7 @@ fn set_value(
     local: &[usize],
     policy: &[usize],
     lam: &mut [(u128, u128)],
-    val: &mut [i128],
+    val: &mut [I256],
     x: usize,
 ) -> Result<(), McrError> {
     let e = &edges[policy[x]];
@@ -489,33 +528,66 @@ mod tests {
     }
 
     #[test]
-    fn huge_weights_overflow_or_stay_exact() {
+    fn huge_weights_stay_exact() {
         // a ring of execution times near 2^64: exact answer (sums fit u128)
         let m = u64::MAX;
         let edges = [e(0, 1, m, 0), e(1, 2, m, 1), e(2, 0, m, 0)];
         let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
         assert_eq!(c.ratio, Rational::from_integer(3 * m as u128));
         // two cycles with token sums near 2^64 and weights near 2^64: the
-        // scaled node values exceed i128; an error, never a wrong value
+        // scaled node values need more than 128 bits; the ratio is exact
         let edges = [
             e(0, 1, m, m),
             e(1, 0, m, m - 1),
             e(1, 2, m - 2, m),
             e(2, 1, m, 1),
         ];
-        match max_cycle_ratio(3, &edges) {
-            Ok(Some(c)) => {
-                // if it is computed, it must be right: the larger of the two
-                let r1 = Rational::new(2 * m as u128, 2 * m as u128 - 1);
-                let r2 = Rational::new(2 * m as u128 - 2, m as u128 + 1);
-                assert_eq!(c.ratio, r1.max(r2));
-            }
-            Err(McrError::Overflow) => {}
-            other => panic!("{other:?}"),
-        }
+        let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
+        let r1 = Rational::new(2 * m as u128, 2 * m as u128 - 1);
+        let r2 = Rational::new(2 * m as u128 - 2, m as u128 + 1);
+        assert_eq!(c.ratio, r1.max(r2));
         assert_eq!(
             max_cycle_ratio_with(3, &edges, 0),
             Err(McrError::IterationLimit(0))
         );
+    }
+
+    #[test]
+    fn ratio_2_pow_65_with_a_heavy_token_edge_is_exact() {
+        // cycle 0-1: (2m)/1 = 2^65 - 2; cycle 0-1-2 carries 2^63 tokens,
+        // so a value step on its last edge is (2^65 - 2) * 2^63 > 2^127
+        let m = u64::MAX;
+        let edges = [
+            e(0, 1, m, 0),
+            e(1, 0, m, 1),
+            e(1, 2, m, 0),
+            e(2, 0, 0, 1 << 63),
+        ];
+        let c = max_cycle_ratio(3, &edges).unwrap().unwrap();
+        assert_eq!(c.ratio, Rational::from_integer((1 << 65) - 2));
+        assert_eq!(c.edges, vec![0, 1]);
+    }
+
+    #[test]
+    fn i256_orders_and_checks() {
+        let v = |x: i128| {
+            let hi = if x < 0 { -1 } else { 0 };
+            I256 { hi, lo: x as u128 }
+        };
+        assert!(v(-1) < v(0) && v(0) < v(1));
+        assert_eq!(v(-5).checked_add(v(7)), Some(v(2)));
+        assert_eq!(v(2).checked_sub(v(7)), Some(v(-5)));
+        let big = I256::from_u256((i128::MAX as u128, u128::MAX)).unwrap();
+        assert_eq!(big.checked_add(v(1)), None);
+        assert!(I256::from_u256((1 << 127, 0)).is_none());
+        let two_128 = I256::from_u256((1, 0)).unwrap();
+        assert_eq!(
+            two_128.checked_sub(v(1)).unwrap(),
+            I256 {
+                hi: 0,
+                lo: u128::MAX
+            }
+        );
+        assert!(v(-1).checked_sub(two_128).unwrap() < v(i128::MIN));
     }
 }

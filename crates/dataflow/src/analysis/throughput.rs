@@ -140,7 +140,7 @@ impl SdfGraph {
         // the size guard runs first: the deadlock check is as large as the
         // HSDF graph
         let q = self.check_hsdf_size(opts)?;
-        self.schedule_for(&q, opts)?;
+        self.deadlock_for(&q, opts)?;
         self.hsdf_for(q, opts)?.throughput(opts.max_work)
     }
 

@@ -73,23 +73,19 @@ impl Simd {
     }
 
     /// Lanes in flight for streams with keys of their own (a class whose
-    /// streams share one key uses [`Simd::lanes`]): 16 on the 512-bit
-    /// engine where the CPU starts one zmm `VAESENC` per cycle (AMD family
-    /// 19h, Zen 4), else [`Simd::lanes`].
+    /// streams share one key uses [`Simd::lanes`]) that `plan` gives the
+    /// 512-bit engine; the other engines use all their lanes.
     ///
-    /// With a key per lane every zmm `VAESENC` reads a 64-byte key row,
-    /// one per cycle on Zen 4, so 4 chains (latency 4 cycles) already keep
-    /// the AES unit as busy as the loads allow, and 8 chains only add L1
-    /// traffic and spills: measured on Zen 4 (lanes bench, distinct keys,
-    /// on-CPU time, malloc-packed buffers, alternating) 32 streams
-    /// 10.4–10.8 → 11.6–12.3 GB/s and 64 streams 10.1–10.7 → 12.1–12.2 with
-    /// 16 lanes. Zen 5 starts two per cycle and needs the 8 chains; other
-    /// CPUs (not measured) keep 32.
-    pub(crate) fn own_key_lanes(self) -> usize {
+    /// With a key per lane every zmm `VAESENC` reads a 64-byte key row. A
+    /// core that loads one such row per cycle (Zen 4) is kept as busy as
+    /// the loads allow by 4 chains (latency 4 cycles), and 8 chains only add
+    /// L1 traffic and spills; a core that starts two `VAESENC` per cycle
+    /// (Zen 5) needs the 8 chains (`cargo bench -p aesflow-multistream
+    /// --bench lanes`). Which is which is the plan's choice, not this
+    /// crate's.
+    pub(crate) fn own_key_lanes(self, plan: &aesflow_plan::Plan) -> usize {
         match self {
-            // Family 19h: Zen 4 (Zen 3 of the same family has no AVX-512,
-            // so never reaches the 512-bit engine).
-            Simd::Vaes if aesflow_cipher::cpu::amd_family() == Some(0x19) => 16,
+            Simd::Vaes => plan.own_key_lanes().min(self.lanes()),
             s => s.lanes(),
         }
     }
@@ -137,9 +133,8 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
         assert!((1..=simd.lanes()).contains(&active));
         let groups = active.div_ceil(4);
         let (kernel, g) = match simd {
-            // VEX-encoded where the CPU has AVX (measured on Zen 4: ×8
-            // streams 0.90–0.94 → 0.97× ipsec-mb's SSE path); the
-            // emulation of the VAES kernel keeps the SSE encoding, so both
+            // VEX-encoded where the CPU has AVX (fewer register moves
+            // than the SSE encoding); the emulation of the VAES kernel keeps the SSE encoding, so both
             // are tested on CPUs with AVX.
             Simd::Aesni => x86::xmm_kernel(groups, mode, nr, false, has_avx()),
             Simd::AesniAsVaes => x86::xmm_kernel(groups, mode, nr, shared, false),

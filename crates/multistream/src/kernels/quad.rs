@@ -13,9 +13,9 @@
 //!   transpose of 128-bit lanes in registers — instead of four 16-byte
 //!   gathers per block), the `B` steps run, and [`Quad::store_cols`]
 //!   transposes the `B` outputs back and writes each stream's `16 B`
-//!   bytes with wide stores. Measured on Zen 4, 2-block batches beat both
-//!   the per-block gathers (+0 / +8 / +6 / +9 % at 8 / 16 / 32 / 64
-//!   streams) and 4-block ones (see `x86::zmm_batch`).
+//!   bytes with wide stores. 2-block batches beat both the per-block
+//!   gathers and 4-block ones on the CPUs measured (`cargo bench -p
+//!   aesflow-multistream --bench lanes`).
 //! * **One block at a time** ([`single`]: the rest of a call after its
 //!   batches, and every block on the 256-bit and AES-NI quads):
 //!   [`Quad::gather`] reads block `i` of a group's four streams straight
@@ -92,9 +92,8 @@ pub(super) trait Quad: Copy {
     }
     /// Whether the one-block-at-a-time path gathers the next block during
     /// this block's rounds: a second set of `G` quads live across the
-    /// rounds, which pays with 32 zmm registers (llvm-mca, 32 streams:
-    /// Zen 4 269 → 221 cycles per 128 blocks) but not with 16 xmm ones
-    /// (AES-NI ×8 streams measured ~5 % slower: spills).
+    /// rounds, which pays with 32 zmm registers but not with 16 xmm ones
+    /// (spills).
     const PREFETCH: bool = false;
     /// Lane `l` = the 16 bytes at `p[l] + off`.
     unsafe fn gather(p: &[*const u8; 4], off: usize) -> Self;
@@ -257,9 +256,8 @@ struct Keys<'a, V> {
 
 /// Group counts up to which a call with a key per stream holds the keys in
 /// registers (22 zmm for two groups, beside the chains and a batch's
-/// inputs) rather than reading rows from memory. Measured on Zen 4
-/// (`aesflow bench`, CBC, 8 streams, best of five alternating runs):
-/// 8.83 GB/s against 8.29 with memory operands.
+/// inputs) rather than reading rows from memory (`aesflow bench --modes
+/// --mode-ops cbc-enc --streams 8`).
 const REG_GROUPS: usize = 2;
 
 impl<V: Quad> Keys<'_, V> {

@@ -53,8 +53,8 @@ pub(super) struct Zmm(__m512i);
 
 impl Quad for Zmm {
     const PREFETCH: bool = true;
-    fn batch(groups: usize) -> usize {
-        zmm_batch(groups)
+    fn batch(_groups: usize) -> usize {
+        ZMM_BATCH
     }
     #[inline(always)]
     unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
@@ -196,20 +196,12 @@ impl Quad for Zmm {
     }
 }
 
-/// Blocks per stream the 512-bit batched path loads at once: 2 at every
-/// group count. Lanes bench on Zen 4 (CBC, AES-128, 16 KiB per stream,
-/// distinct keys; best of four runs each on a loaded 2-vCPU VM), 8 / 16 /
-/// 32 / 64 streams in GB/s: 2 blocks 8.65 / 11.86 / 10.37 / 10.62, 4
-/// blocks up to four groups (2 with eight) 8.49 / 11.29 / 10.26 / 10.18,
-/// one block at a time by gathers 8.37 / 9.56 / 10.35 / 10.46 (the
-/// gathers before this path, with the round keys copied to the stack:
-/// 8.65 / 10.93 / 9.77 / 9.73). With eight groups LLVM merges two
-/// batches' 32-byte loads and stores into 64-byte ones, i.e. it runs
-/// 4-block transposes with some spills.
-fn zmm_batch(groups: usize) -> usize {
-    let _ = groups;
-    2
-}
+/// Blocks per stream the 512-bit batched path loads at once. Two blocks
+/// keep a batch's inputs and the chains within the 32 zmm registers; with
+/// more groups LLVM merges two batches' 32-byte loads and stores into
+/// 64-byte ones, i.e. it runs 4-block transposes where they fit
+/// (`cargo bench -p aesflow-multistream --bench lanes`).
+const ZMM_BATCH: usize = 2;
 
 /// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
 /// `r[j]` (its own inverse): eight `VSHUFI64X2`.
@@ -413,7 +405,7 @@ impl Quad for Xmm4 {
         match (cfg!(test), groups) {
             (false, _) => 1,
             (true, 1 | 2) => 4,
-            (true, g) => zmm_batch(g),
+            (true, _) => ZMM_BATCH,
         }
     }
     register_array_ops! {

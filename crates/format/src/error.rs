@@ -1,4 +1,4 @@
-//! The engine's error type: one variant per thing that can go wrong, each
+//! The formats' error type: one variant per thing that can go wrong, each
 //! with a one-line message fit for the command line.
 
 use std::fmt;
@@ -113,6 +113,12 @@ from_errors! {
     };
     aesflow_output::Error => |e| Error::Output(e);
     aesflow_cipher::Error => |e| Error::InvalidInput(e.to_string());
+    aesflow_engine::Error => |e| match e {
+        aesflow_engine::Error::TooLong => Error::TooLong,
+        aesflow_engine::Error::Authentication => Error::ChunkAuthentication(0),
+        aesflow_engine::Error::Mode(e) => e.into(),
+        e => Error::InvalidInput(e.to_string()),
+    };
 }
 
 /// Result with this crate's [`Error`].

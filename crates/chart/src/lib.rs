@@ -1,13 +1,27 @@
-//! Small SVG charts: line charts (linear, log₂ or log₁₀ axes; lines,
-//! markers, scatters of dots, bare paths and highlighted squares; texts
-//! beside chosen points with [`LabelledChart`]) and grouped bar charts, with
-//! the paper's values drawn beside the model's.
+//! # aesflow-chart: small SVG charts and the XML escaper
+//!
+//! Every picture aesflow writes — the energy study's figures (Liu & Baas,
+//! "Parallel AES Encryption Engines for Many-Core Processor Arrays",
+//! Figs. 12, 14, 15), the design-space explorer's scatter charts, the
+//! report's host charts and the mesh maps — is plain SVG text built here
+//! (or escaped with [`esc`]). The crate has no dependencies: a chart is a
+//! value ([`LineChart`], [`LabelledChart`], [`BarChart`]) that renders
+//! itself to a `String`; writing files is the caller's business.
+//!
+//! * Line charts: linear, log₂ or log₁₀ axes; lines, markers, scatters of
+//!   dots, bare paths and highlighted squares; texts beside chosen points
+//!   with [`LabelledChart`]; horizontal reference lines and bands.
+//! * Grouped bar charts with rotated category labels.
+//! * [`COLOURS`]: one palette, colour-blind-safe, for every series.
 //!
 //! Layout is computed, not guessed: the margins grow to fit the longest
 //! tick and category labels (rotated labels included), ticks are generated
 //! only inside the axis range, the legend sits under the plot and wraps,
 //! and every mark carries a `<title>` (the value, shown on hover). A test
 //! checks that every text's estimated extent lies inside the picture.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt::Write;
 
@@ -103,11 +117,53 @@ const TOP: f64 = 44.0;
 const RIGHT: f64 = 24.0;
 const CHAR_W: f64 = 6.6;
 const FONT: f64 = 12.0;
-/// The palette (colour-blind-safe order first).
+/// The palette of series colours: Okabe & Ito's colour-blind-safe set
+/// (blue, orange, bluish green, vermillion, reddish purple, sky blue,
+/// black), then grey, a dark wine and yellow, used in this order.
 pub const COLOURS: [&str; 10] = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf",
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#999999",
+    "#882255", "#F0E442",
 ];
+
+/// The colour of a core kind on the maps and dataflow graphs: each step
+/// family has its own hue (AddRoundKey blues, SubBytes oranges, ShiftRows
+/// purple, MixColumns greens, key expansion ochres, communication greys),
+/// variants of a family differ in lightness, and every kind one engine
+/// uses gets a colour of its own. Light enough for black text. Paul Tol's
+/// colour-blind-safe schemes; an unknown kind takes a stable pick from
+/// them.
+pub fn kind_colour(kind: &str) -> String {
+    const FIXED: [(&str, &str); 17] = [
+        ("AddRoundKey", "#6699CC"),
+        ("AddKeyShiftRows", "#99DDFF"),
+        ("ShiftRowsAddKey", "#99DDFF"),
+        ("ShiftRows", "#AA77CC"),
+        ("SubBytes-16", "#EE7733"),
+        ("SubBytes-8", "#EE7733"),
+        ("SubBytes-4", "#FFAABB"),
+        ("SubBytesShiftRows", "#EE6677"),
+        ("ShiftRowsSubBytes-8", "#EE6677"),
+        ("MixColumns-16", "#44BB99"),
+        ("MixColumns-4", "#44BB99"),
+        ("MixColumnsAddKey-16", "#99CC66"),
+        ("MixColumnsAddKey-8", "#99CC66"),
+        ("KeySchedule", "#DDAA33"),
+        ("KeySubWord", "#EEDD88"),
+        ("MergeCore", "#BBBBBB"),
+        ("DispatchCore", "#888888"),
+    ];
+    if let Some((_, c)) = FIXED.iter().find(|(k, _)| *k == kind) {
+        return (*c).to_string();
+    }
+    const SPARE: [&str; 6] = [
+        "#AAAA00", "#99DDFF", "#FFAABB", "#44BB99", "#EEDD88", "#77AADD",
+    ];
+    let mut h: u32 = 2166136261;
+    for b in kind.bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(16777619);
+    }
+    SPARE[h as usize % SPARE.len()].to_string()
+}
 
 /// The size of a chart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,10 +188,22 @@ fn colour(i: usize) -> &'static str {
     COLOURS[i % COLOURS.len()]
 }
 
-pub use aesflow_array::svg::esc;
+/// XML/HTML-escape text (the one escaper of the SVG and HTML writers).
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
 
 fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / FONT
+}
+
+/// A signed percentage (`+4.1%`): the error of a model's figure against
+/// the paper's, `x` = model / paper − 1.
+pub fn pct(x: f64) -> String {
+    format!("{:+.1}%", 100.0 * x)
 }
 
 /// A tick label for `v`.
@@ -231,8 +299,9 @@ pub struct Label {
 /// Each text goes beside its point — right of it, or left where it would
 /// leave the picture, and above or below it, alternating, so that two
 /// close points (a design online and offline) do not overprint — at the
-/// first of those places (then one line further up or down) that overlaps
-/// no text drawn before it.
+/// first of those places (then up to three lines further up or down) that
+/// overlaps no text drawn before it and crosses no line of the chart (a
+/// Pareto front stays readable).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LabelledChart {
     /// The chart.
@@ -246,21 +315,52 @@ pub struct LabelledChart {
 impl LabelledChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
-        self.chart.draw(&self.labels, self.size)
+        self.chart.draw(&self.labels, self.size, false)
     }
 }
 
 /// A text's box: x from, x to, y top, y bottom (pixels).
 type TextBox = (f64, f64, f64, f64);
 
-fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
+/// A line segment in pixels: `(x1, y1, x2, y2)`.
+type Segment = (f64, f64, f64, f64);
+
+/// Whether segment `g` passes through box `b` (Liang–Barsky clipping).
+fn crosses(g: &Segment, b: &TextBox) -> bool {
+    let (x1, y1, x2, y2) = *g;
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, x1 - b.0),
+        (dx, b.1 - x1),
+        (-dy, y1 - b.2),
+        (dy, b.3 - y1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    t0 <= t1
+}
+
+fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label], lines: &[Segment]) {
     const SIZE: f64 = 11.0;
     let mut placed: Vec<TextBox> = Vec::new();
     for (k, l) in labels.iter().enumerate() {
         let (px, py) = (f.px(x, l.x), f.py(y, l.y));
         let w = text_w(&l.text, SIZE);
         // Baseline offsets: the alternating one first, then the other
-        // side, then a line further out on each.
+        // side, then up to three lines further out on each; a place is
+        // taken only if it overlaps no earlier text and no drawn line.
         let (near, far) = if k % 2 == 0 {
             (-7.0, 15.0)
         } else {
@@ -273,14 +373,20 @@ fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
             (py + dy, right, (x0, x0 + w, py + dy - SIZE, py + dy + 2.0))
         };
         let sides = [right_fits, !right_fits];
-        let mut candidates = [near, far, near - 12.0, far + 12.0]
+        let out = [0.0, 12.0, 24.0, 36.0];
+        let mut candidates = out
             .into_iter()
+            .flat_map(|o| {
+                let (up, down) = (-7.0 - o, 15.0 + o);
+                if near < far { [up, down] } else { [down, up] }
+            })
             .flat_map(|dy| sides.map(|right| spot(dy, right)))
             .filter(|&(_, _, (x0, x1, ..))| x0 >= 0.0 && x1 <= f.w);
         let free = |b: &TextBox| {
             placed
                 .iter()
                 .all(|p| b.1 <= p.0 || p.1 <= b.0 || b.3 <= p.2 || p.3 <= b.2)
+                && !lines.iter().any(|g| crosses(g, b))
         };
         let (ty, right, b) = candidates
             .find(|(_, _, b)| free(b))
@@ -302,11 +408,21 @@ fn labels(s: &mut String, f: &Frame, x: &Axis, y: &Axis, labels: &[Label]) {
 impl LineChart {
     /// Render as SVG.
     pub fn render(&self) -> String {
-        self.draw(&[], Size::STANDARD)
+        self.draw(&[], Size::STANDARD, false)
     }
 
-    /// Render as SVG at `size` with `texts` beside their points.
-    fn draw(&self, texts: &[Label], size: Size) -> String {
+    /// Render as SVG at `size`, each line (a [`Style::Line`] or
+    /// [`Style::Path`] series with a label) named at its right end: the
+    /// names stand in a column right of the plot, at their lines' last
+    /// points, moved apart where they would overlap, with a thin leader
+    /// from the line's end to a moved name.
+    pub fn render_end_labelled(&self, size: Size) -> String {
+        self.draw(&[], size, true)
+    }
+
+    /// Render as SVG at `size` with `texts` beside their points (and the
+    /// lines named at their ends if `end_labels`).
+    fn draw(&self, texts: &[Label], size: Size, end_labels: bool) -> String {
         let pts = || self.series.iter().flat_map(|s| s.points.iter());
         let x = Axis::of(&self.x, pts().map(|p| p.0), false);
         let refs = self.refs.iter().flat_map(|r| [r.lo, r.hi]);
@@ -332,7 +448,21 @@ impl LineChart {
                     .map(|r| (r.label.clone(), LegendMark::Band(r.colour))),
             )
             .collect();
-        let f = Frame::new(size, &yt, 0.0, 22.0, legend);
+        let ends: Vec<&Series> = if end_labels {
+            self.series
+                .iter()
+                .filter(|se| matches!(se.style, Style::Line | Style::Path))
+                .filter(|se| !se.label.is_empty() && !se.points.is_empty())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let end_w = ends
+            .iter()
+            .map(|se| text_w(&se.label, END_FONT) + 14.0)
+            .fold(0.0, f64::max);
+        let mut f = Frame::new(size, &yt, 0.0, 22.0, legend);
+        f.plot_w -= end_w;
         let mut s = String::new();
         f.open(&mut s, &self.title, &self.x.label, &self.y.label);
         f.y_axis(&mut s, &y);
@@ -368,10 +498,61 @@ impl LineChart {
                 mark(&mut s, se.style, c, f.px(&x, a), f.py(&y, b), &tip);
             }
         }
-        labels(&mut s, &f, &x, &y, texts);
+        let lines: Vec<Segment> = self
+            .series
+            .iter()
+            .filter(|se| matches!(se.style, Style::Line | Style::Path))
+            .flat_map(|se| se.points.windows(2))
+            .map(|w| {
+                let (a, b) = (w[0], w[1]);
+                (f.px(&x, a.0), f.py(&y, a.1), f.px(&x, b.0), f.py(&y, b.1))
+            })
+            .collect();
+        labels(&mut s, &f, &x, &y, texts, &lines);
+        end_names(&mut s, &f, &x, &y, &ends);
         f.legend(&mut s);
         s.push_str("</svg>\n");
         s
+    }
+}
+
+/// Font size of the names at the lines' ends.
+const END_FONT: f64 = 11.0;
+
+/// The names of `ends` right of the plot, at their last points' heights,
+/// pushed apart to one line each (downwards, then back up from the plot's
+/// bottom), each with a leader from its line's end.
+fn end_names(s: &mut String, f: &Frame, x: &Axis, y: &Axis, ends: &[&Series]) {
+    const GAP: f64 = END_FONT + 3.0;
+    let mut at: Vec<(f64, f64, f64, &Series)> = ends
+        .iter()
+        .map(|se| {
+            let &(a, b) = se.points.last().expect("a point");
+            let (px, py) = (f.px(x, a), f.py(y, b));
+            (py, px, py, *se)
+        })
+        .collect();
+    at.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for i in 1..at.len() {
+        at[i].0 = at[i].0.max(at[i - 1].0 + GAP);
+    }
+    let bottom = f.plot_bottom();
+    if let Some(last) = at.last_mut() {
+        last.0 = last.0.min(bottom);
+    }
+    for i in (0..at.len().saturating_sub(1)).rev() {
+        at[i].0 = at[i].0.min(at[i + 1].0 - GAP);
+    }
+    let tx = f.left + f.plot_w + 10.0;
+    for (ty, px, py, se) in at {
+        let c = colour(se.colour);
+        let _ = writeln!(
+            s,
+            r#"<path d="M{px:.1},{py:.1} L{:.1},{ty:.1}" fill="none" stroke="{c}" stroke-width="0.8"/><text x="{tx:.1}" y="{:.1}" font-size="{END_FONT}" fill="{c}">{}</text>"#,
+            tx - 3.0,
+            ty + 4.0,
+            esc(&se.label)
+        );
     }
 }
 
@@ -707,6 +888,143 @@ mod tests {
         };
         let svg = b.render();
         assert!(svg.contains("<rect") && svg.contains("saving (%)"));
+        texts_inside(&svg);
+    }
+
+    #[test]
+    fn a_log_axis_under_a_decade_has_at_least_four_ticks() {
+        for (lo, hi) in [
+            (1.4, 6.0),
+            (1.5, 4.5),
+            (2.0, 5.0),
+            (0.3, 0.9),
+            (1.0, 1000.0),
+        ] {
+            let a = Axis::new(Scale::Log10, [lo, hi].into_iter(), false);
+            let t = a.ticks();
+            assert!(t.len() >= 4, "{lo}..{hi}: {t:?}");
+            assert!(t.iter().all(|&v| (a.lo..=a.hi).contains(&v)), "{t:?}");
+        }
+    }
+
+    fn boxes_of(svg: &str, marker: &str) -> Vec<TextBox> {
+        svg.lines()
+            .filter(|l| l.contains(marker) && l.contains("<text"))
+            .map(|l| {
+                let l = &l[l.find("<text").unwrap()..];
+                let num = |key: &str| -> f64 {
+                    let v = &l[l.find(key).unwrap() + key.len()..];
+                    v[..v.find('"').unwrap()].parse().unwrap()
+                };
+                let (x, y) = (num(" x=\""), num(" y=\""));
+                let text = &l[l.rfind("\">").unwrap() + 2..l.find("</text>").unwrap()];
+                let w = text_w(text, 11.0);
+                let x0 = if l.contains("text-anchor=\"end\"") {
+                    x - w
+                } else {
+                    x
+                };
+                (x0, x0 + w, y - 11.0, y + 2.0)
+            })
+            .collect()
+    }
+
+    /// A label whose first place lies on the front goes elsewhere.
+    #[test]
+    fn labels_keep_off_the_lines() {
+        let front = vec![(1.0, 10.0), (10.0, 10.0), (10.0, 100.0)];
+        let c = LabelledChart {
+            chart: LineChart {
+                title: "t".into(),
+                x: AxisSpec::new("x", Scale::Log10).with_range(1.0, 100.0),
+                y: AxisSpec::new("y", Scale::Log10).with_range(1.0, 100.0),
+                series: vec![Series {
+                    label: "front".into(),
+                    points: front.clone(),
+                    style: Style::Path,
+                    colour: 3,
+                    tips: vec![],
+                }],
+                refs: vec![],
+            },
+            labels: vec![
+                Label {
+                    x: 3.0,
+                    y: 9.0,
+                    text: "on the front".into(),
+                },
+                Label {
+                    x: 9.0,
+                    y: 30.0,
+                    text: "on the riser".into(),
+                },
+            ],
+            size: Size::STANDARD,
+        };
+        let svg = c.render();
+        let (f, x, y) = {
+            let yt: Vec<String> = vec!["100".into()];
+            let f = Frame::new(
+                Size::STANDARD,
+                &yt,
+                0.0,
+                22.0,
+                vec![("front".into(), LegendMark::Path(3))],
+            );
+            let x = Axis::of(&c.chart.x, std::iter::empty(), false);
+            let y = Axis::of(&c.chart.y, std::iter::empty(), true);
+            (f, x, y)
+        };
+        let segs: Vec<Segment> = front
+            .windows(2)
+            .map(|w| {
+                (
+                    f.px(&x, w[0].0),
+                    f.py(&y, w[0].1),
+                    f.px(&x, w[1].0),
+                    f.py(&y, w[1].1),
+                )
+            })
+            .collect();
+        let boxes = boxes_of(&svg, ">on the ");
+        assert_eq!(boxes.len(), 2, "{svg}");
+        for b in &boxes {
+            assert!(
+                !segs.iter().any(|g| crosses(g, b)),
+                "{b:?} crosses the front"
+            );
+        }
+        texts_inside(&svg);
+    }
+
+    #[test]
+    fn lines_are_named_at_their_ends_without_overlap() {
+        let line = |label: &str, end: f64, colour: usize| Series {
+            label: label.into(),
+            points: vec![(0.7, 0.5), (1.3, end)],
+            style: Style::Line,
+            colour,
+            tips: vec![],
+        };
+        let c = LineChart {
+            title: "t".into(),
+            x: AxisSpec::new("Vdd (V)", Scale::Linear),
+            y: AxisSpec::new("nJ/bit", Scale::Linear),
+            series: (0..8)
+                .map(|i| line(&format!("Engine number {i}"), 1.6 + 0.02 * i as f64, i))
+                .collect(),
+            refs: vec![],
+        };
+        let svg = c.render_end_labelled(Size::STANDARD);
+        // The names at the ends: each drawn after its leader.
+        let leaders: Vec<&str> = svg.lines().filter(|l| l.starts_with("<path d=")).collect();
+        let ends = boxes_of(&leaders.join("\n"), ">Engine number");
+        assert_eq!(ends.len(), 8, "{svg}");
+        for (i, a) in ends.iter().enumerate() {
+            for b in &ends[..i] {
+                assert!(a.3 <= b.2 || b.3 <= a.2, "{a:?} overlaps {b:?}");
+            }
+        }
         texts_inside(&svg);
     }
 }

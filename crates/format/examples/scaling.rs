@@ -1,4 +1,4 @@
-//! `cargo run -p aesflow-engine --release --example scaling -- [MiB] [reps]`:
+//! `cargo run -p aesflow-format --release --example scaling -- [MiB] [reps]`:
 //! where the time of parallel GCM and Cobblestone goes, one thread against
 //! all threads. Prints, per operation and pool size, the best wall time and
 //! the CPU time all threads spent (from `/proc/self/task/*/schedstat`,
@@ -7,9 +7,9 @@
 //! time scales on an idle machine; if it grows, the threads contend.
 //! (`aesflow bench --engine` is the benchmark; this is the diagnosis.)
 
-use aesflow_engine::Pool;
-use aesflow_engine::cobblestone::{ChunkKeys, Suite};
 use aesflow_engine::par::{self, ParGcm};
+use aesflow_format::Pool;
+use aesflow_format::cobblestone::{ChunkKeys, Suite};
 use std::time::Instant;
 
 /// (thread id, nanoseconds it has run on a CPU) of every thread.

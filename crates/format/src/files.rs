@@ -14,7 +14,9 @@
 //!   plaintext was written: the command then exits non-zero and the
 //!   partial output must be discarded.
 //! * Regular input files are processed with positional I/O from all
-//!   workers ([`cobblestone::encrypt_file`]); pipes are streamed.
+//!   workers ([`cobblestone::encrypt_file`]), up to the length they had at
+//!   the start; a file whose size changed by the end is an error (no
+//!   output), never an output cut at the old size. Pipes are streamed.
 //! * A passphrase header's Argon2id parameters are checked against
 //!   [`KdfLimits`] before any work, and one derivation runs at a time, so a
 //!   crafted file (or many inputs at once) cannot exhaust memory.
@@ -407,6 +409,23 @@ fn process_salted(
     })
 }
 
+/// The error for a regular input file that is no longer `len` bytes long
+/// after it was read by length (grown or shrunk meanwhile: the output
+/// would be cut at, or padded to, its old size).
+fn same_size(f: &File, len: u64) -> Result<()> {
+    let now = f
+        .metadata()
+        .map_err(|e| Error::io("reading input", e))?
+        .len();
+    if now == len {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "the input changed size while being read ({len} bytes at the start, {now} at \
+         the end); nothing was written: run again once it is complete"
+    )))
+}
+
 /// Whether a regular input file starts with the passphrase header's magic.
 fn starts_with_passphrase_magic(f: &Option<File>) -> bool {
     use std::os::unix::fs::FileExt;
@@ -490,6 +509,7 @@ fn process(
                         .map_err(|e| Error::io("writing output", e))?;
                 }
                 cobblestone::encrypt_file(pool, &keys, f, *len, o.file(), hlen, prog)?;
+                same_size(f, *len)?;
                 *len
             }
             _ => with_writer(out, |w| {
@@ -507,7 +527,7 @@ fn process(
                 let ct_len = len
                     .checked_sub(hlen)
                     .ok_or(Error::Truncated(crate::cobblestone::TOO_SHORT))?;
-                cobblestone::decrypt_file(
+                let pt = cobblestone::decrypt_file(
                     pool,
                     suite,
                     &input_key,
@@ -518,7 +538,9 @@ fn process(
                     o.file(),
                     prog,
                 )
-                .map_err(pw)?
+                .map_err(pw)?;
+                same_size(f, *len)?;
+                pt
             }
             _ => {
                 if let Src::File(f, _, true) = src {
@@ -544,61 +566,24 @@ fn process(
     }
 }
 
-/// Where the demo and the file benchmark put their files: `/dev/shm` if it
-/// is a writable directory (tmpfs: measures the engine, not a disk), else
-/// the system temporary directory.
-pub fn scratch_dir() -> std::path::PathBuf {
-    let shm = std::path::Path::new("/dev/shm");
-    if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The demo's file round trip: `size` bytes of built-in data encrypted to a
-/// file in a temporary directory and decrypted back, on all cores; returns
-/// the two reports (the data is compared). The directory is made in
-/// [`scratch_dir`] (`/dev/shm` when present): the demo shows
-/// the engine's speed, not the disk's (on a disk the output's `fsync`
-/// dominates).
-pub fn demo_round_trip(size: usize) -> Result<(Report, Report)> {
-    let base = scratch_dir();
-    let dir = tempfile::Builder::new()
-        .prefix("aesflow-demo-")
-        .tempdir_in(&base)
-        .map_err(|e| {
-            Error::io(
-                format!("creating a temporary directory in {}", base.display()),
-                e,
-            )
-        })?;
-    let input = dir.path().join("demo.bin");
-    let data: Vec<u8> = (0..size)
-        .map(|i| (i % 251) as u8 ^ (i >> 12) as u8)
-        .collect();
-    std::fs::write(&input, &data).map_err(|e| Error::io("writing demo data", e))?;
-    let op = Operation::Cobblestone {
-        suite: Suite::Cobblestone256,
-        context: b"aesflow demo".to_vec(),
-        key: KeyMaterial::Key(Zeroizing::new(vec![0x5c; 32])),
-    };
-    let pool = Pool::global();
-    let enc = dir.path().join("demo.bin.cob");
-    let back = dir.path().join("demo.out");
-    let j1 = Job {
-        input: Some(input),
-        output: Some(enc.clone()),
-    };
-    let r1 = run_job(pool, &op, &j1, true, false)?;
-    let j2 = Job {
-        input: Some(enc),
-        output: Some(back.clone()),
-    };
-    let r2 = run_job(pool, &op, &j2, false, false)?;
-    let got = std::fs::read(&back).map_err(|e| Error::io("reading demo output", e))?;
-    if got != data {
-        return Err(Error::InvalidInput("demo round trip: data differs".into()));
+    #[test]
+    fn a_changed_size_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, [1u8; 100]).unwrap();
+        let f = File::open(&p).unwrap();
+        assert!(same_size(&f, 100).is_ok());
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(b"more")
+            .unwrap();
+        let e = same_size(&f, 100).unwrap_err().to_string();
+        assert!(e.contains("changed size") && e.contains("104"), "{e}");
     }
-    Ok((r1, r2))
 }

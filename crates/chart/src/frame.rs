@@ -107,16 +107,38 @@ impl Axis {
                 }
             }
             Scale::Log10 => {
+                // Decades, then 1-2-5, then every digit: the first that
+                // gives at least four ticks inside the range. Under a
+                // decade with fewer, linear steps (1.5, 2, 2.5, 3 …).
                 let decades = (self.hi / self.lo).log10();
-                let mults: &[f64] = if decades <= 3.0 {
-                    &[1.0, 2.0, 5.0]
-                } else {
-                    &[1.0]
-                };
-                let mut d = 10f64.powf(self.lo.log10().floor());
-                while d <= self.hi * (1.0 + 1e-9) {
-                    out.extend(mults.iter().map(|m| m * d));
-                    d *= 10.0;
+                let sets: [&[f64]; 3] = [
+                    &[1.0],
+                    &[1.0, 2.0, 5.0],
+                    &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+                ];
+                for (i, mults) in sets.into_iter().enumerate() {
+                    if i == 0 && decades <= 3.0 {
+                        continue;
+                    }
+                    out.clear();
+                    let mut d = 10f64.powf(self.lo.log10().floor());
+                    while d <= self.hi * (1.0 + 1e-9) {
+                        out.extend(mults.iter().map(|m| m * d));
+                        d *= 10.0;
+                    }
+                    out.retain(inside);
+                    if out.len() >= 4 {
+                        break;
+                    }
+                }
+                if out.len() < 4 {
+                    let st = nice_step(self.hi - self.lo);
+                    out.clear();
+                    let mut v = (self.lo / st).ceil() * st;
+                    while v <= self.hi + st * 1e-9 {
+                        out.push(v);
+                        v += st;
+                    }
                 }
             }
         }

@@ -1,8 +1,8 @@
 //! Cobblestone: interop vectors from Python `cryptography` 50, spec facts,
 //! round trips, every tampering, and random access.
 
-use aesflow_engine::cobblestone::{self, ChunkKeys, RandomAccess, Suite};
-use aesflow_engine::{Error, Pool};
+use aesflow_format::cobblestone::{self, ChunkKeys, RandomAccess, Suite};
+use aesflow_format::{Error, Pool};
 use std::io::Cursor;
 
 const SIZES: &[usize] = &[0, 1, 16383, 16384, 16385, (1 << 20) + 7];

@@ -1,0 +1,126 @@
+//! `aesflow tune`: time every variant of each operation of the plan on
+//! this CPU and keep the fastest.
+//!
+//! Each operation's variants run round-robin in one comparison (best of
+//! several repetitions, as every benchmark here), on the workload the
+//! choice matters for: the multi-stream engine's lanes on 32 CBC streams of
+//! 16 KiB with keys of their own. An operation whose variants this CPU
+//! cannot tell apart (no 512-bit engine: the lanes do not apply) keeps the
+//! base plan's variant and is not timed.
+
+use crate::measure::{Contender, measure_group};
+use crate::modes::aesflow::multistream;
+use aesflow_cipher::KeySize;
+use aesflow_multistream::{Backend, MultiStream};
+use aesflow_plan::file::Measurement;
+use aesflow_plan::{Operation, Plan, Variant};
+use std::time::Duration;
+
+/// What tuning found.
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    /// The plan: the fastest variant of every operation timed, the base
+    /// plan's elsewhere.
+    pub plan: Plan,
+    /// Every variant timed.
+    pub measurements: Vec<Measurement>,
+    /// Operations not timed on this CPU, and why.
+    pub skipped: Vec<(Operation, &'static str)>,
+}
+
+/// Time the variants of every operation (about `per_operation` each) and
+/// return `base` with the fastest; `progress` hears each step.
+pub fn tune(base: Plan, per_operation: Duration, progress: &mut dyn FnMut(&str)) -> Tuned {
+    let mut tuned = Tuned {
+        plan: base,
+        measurements: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for op in Operation::ALL {
+        progress(&format!(
+            "timing {} ({} variants)",
+            op.name(),
+            op.variants().len()
+        ));
+        match time_operation(op, per_operation) {
+            Ok(speeds) => {
+                let best = speeds
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(v, _)| v)
+                    .expect("every operation has variants");
+                tuned.plan = tuned.plan.with(best);
+                tuned
+                    .measurements
+                    .extend(speeds.into_iter().map(|(v, bps)| Measurement {
+                        operation: op.name().to_string(),
+                        variant: v.name().to_string(),
+                        gbps: bps / 1e9,
+                    }));
+            }
+            Err(why) => tuned.skipped.push((op, why)),
+        }
+    }
+    tuned
+}
+
+/// Bytes per second of each variant of `op`, or why this CPU cannot tell
+/// them apart.
+fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>, &'static str> {
+    match op {
+        Operation::MultistreamOwnKeys => {
+            let engine = MultiStream::new(Backend::Vaes)
+                .map_err(|_| "no 512-bit multi-stream engine on this CPU")?;
+            let (streams, n) = (32, 16 * 1024);
+            let engines: Vec<MultiStream> = op
+                .variants()
+                .iter()
+                .map(|&v| engine.with_plan(&Plan::for_this_cpu().with(v)))
+                .collect();
+            let mut contenders: Vec<Contender<'_>> = engines
+                .iter()
+                .map(|e| multistream(e, KeySize::Aes128, streams, n, 0))
+                .collect();
+            let speeds = measure_group(streams * n, total, 5, &mut contenders);
+            Ok(op.variants().iter().copied().zip(speeds).collect())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A short tune times every operation this CPU can tell apart, picks a
+    /// variant it timed, and reports progress.
+    #[test]
+    fn tune_picks_a_timed_variant() {
+        let mut heard = Vec::new();
+        let base = Plan::for_this_cpu();
+        let t = tune(base, Duration::from_millis(30), &mut |s| {
+            heard.push(s.to_string())
+        });
+        assert_eq!(heard.len(), Operation::ALL.len());
+        for op in Operation::ALL {
+            let timed: Vec<_> = t
+                .measurements
+                .iter()
+                .filter(|m| m.operation == op.name())
+                .collect();
+            if timed.is_empty() {
+                assert!(t.skipped.iter().any(|(o, _)| *o == op));
+                assert_eq!(t.plan.variant(op), base.variant(op));
+            } else {
+                assert_eq!(timed.len(), op.variants().len());
+                assert!(timed.iter().all(|m| m.gbps > 0.0));
+                let chosen = t.plan.variant(op).name();
+                let best = timed
+                    .iter()
+                    .max_by(|a, b| a.gbps.total_cmp(&b.gbps))
+                    .unwrap();
+                assert_eq!(best.variant, chosen);
+            }
+        }
+    }
+}
