@@ -7,7 +7,8 @@
 //! without a key), `kernels` (the AES kernels and which this CPU runs),
 //! `completions`/`man`, `designs` (the many-core
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
-//! OpenSSL and RustCrypto).
+//! OpenSSL and RustCrypto), `hw` (the pipelined and multi-stream AES
+//! hardware as Verilog, simulated and synthesised).
 
 mod args;
 mod armor;
