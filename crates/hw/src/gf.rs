@@ -3,8 +3,8 @@
 //! Rijmen's suggestion (cited by Hodjat & Verbauwhede, §4): the inverse in
 //! GF(2^8) is computed in GF((2^4)^2) after an isomorphic mapping δ, as
 //! Wolkerstorfer, Oswald & Lamberger's ASIC S-box does. An element
-//! `a = a_h·x + a_l` of GF((2^4)^2) (`a_h, a_l` in GF(2^4) = GF(2)[y]/(y^4 +
-//! y + 1)) modulo `x^2 + x + λ` has the inverse
+//! `a = a_h·x + a_l` of GF((2^4)^2) (`a_h, a_l` in GF(2^4) =
+//! `GF(2)[y]/(y^4 + y + 1)`) modulo `x^2 + x + λ` has the inverse
 //!
 //! ```text
 //! d      = λ·a_h² ⊕ (a_h ⊕ a_l)·a_l
