@@ -68,7 +68,7 @@ struct VerifyArgs {
     variants: Vec<String>,
     /// Random keys per variant (each with 16 random blocks).
     #[arg(long, default_value_t = 4)]
-    keys: usize,
+    random_keys: usize,
 }
 
 #[derive(clap::Args, Debug)]
@@ -174,7 +174,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     for (i, v) in variants.iter().enumerate() {
         eprintln!("[{}/{total}] simulating {}", i + 1, v.name());
         let mut cases = fips197_cases();
-        cases.extend(random_cases(0x5eed + i as u64, a.keys, 16));
+        cases.extend(random_cases(0x5eed + i as u64, a.random_keys, 16));
         let b = check_blocks(v, &cases)?;
         let (k1, k2) = (cases[0].key, cases[1].key);
         let c = check_ctr(v, &k1, &k2, &[0xff; 16], 24, 16)?;
