@@ -7,7 +7,8 @@
 //! without a key), `kernels` (the AES kernels and which this CPU runs),
 //! `completions`/`man`, `designs` (the many-core
 //! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
-//! OpenSSL and RustCrypto).
+//! OpenSSL and RustCrypto), `hw` (the pipelined and multi-stream AES
+//! hardware as Verilog, simulated and synthesised).
 
 mod args;
 mod armor;
@@ -18,6 +19,7 @@ mod energy_cmd;
 mod exit;
 mod explore_cmd;
 mod files_cmd;
+mod hw_cmd;
 mod inspect_cmd;
 mod jobs;
 mod kernels_cmd;
@@ -93,6 +95,9 @@ enum Command {
     /// One self-contained HTML report: the engines beside the paper, their
     /// maps and graphs, this host's benchmark, the methods.
     Report(report_cmd::ReportArgs),
+    /// The hardware papers as hardware: Verilog of the pipelined AES-128 CTR
+    /// processors and the multi-stream core, simulated and synthesised.
+    Hw(hw_cmd::HwArgs),
 }
 
 const ENCRYPT_EXAMPLES: &str = "\
@@ -162,6 +167,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => plan_cmd::run(args),
         Command::Sdf(args) => sdf_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
+        Command::Hw(args) => hw_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,316 @@
+//! The design space measured: every processor variant and S-box kind through
+//! Yosys ([`crate::synth`]), the multi-stream core through simulation and
+//! Yosys, and the papers' percentages beside the measured ones.
+
+use crate::multistream::{MultiStream, Packet, run_packets};
+use crate::paper::{CLAIMS, MS_CLOCK_MHZ};
+use crate::synth::{Synthesis, stage_depth, synthesize, synthesize_with, yosys_version};
+use crate::tools::Error;
+use crate::verify::SplitMix;
+use crate::{KeyMode, SboxKind, Variant, processor};
+use serde::{Deserialize, Serialize};
+
+/// One S-box kind synthesised alone (with its internal registers).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SboxPoint {
+    /// The kind.
+    pub kind: SboxKind,
+    /// Its figures.
+    pub synthesis: Synthesis,
+}
+
+/// One processor variant synthesised whole (`aes_ctr`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProcessorPoint {
+    /// The variant.
+    pub variant: Variant,
+    /// Its name.
+    pub name: String,
+    /// Latency in cycles.
+    pub latency: usize,
+    /// Cycles of the offline key schedule (0: online).
+    pub key_schedule_cycles: usize,
+    /// Its figures: the area of the whole `aes_ctr`; the depth of the
+    /// slowest pipeline stage ([`stage_depth`]).
+    pub synthesis: Synthesis,
+    /// 128 bits per clock over the slowest stage's logic levels: the
+    /// throughput in bits per gate delay, the flow's proxy for Gbit/s.
+    pub bits_per_level: f64,
+}
+
+/// One percentage of the paper beside the measured one.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClaimCheck {
+    /// Identifier.
+    pub id: String,
+    /// What is compared.
+    pub what: String,
+    /// The paper's percentage.
+    pub paper: f64,
+    /// aesflow's (GE of the generic-cell flow).
+    pub aesflow: f64,
+    /// aesflow − paper, percentage points.
+    pub error: f64,
+    /// Whether the claim's direction (a saving) holds here.
+    pub direction_holds: bool,
+    /// Where in the paper.
+    pub source: String,
+}
+
+/// The multi-stream core at one configuration.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MsPoint {
+    /// The configuration.
+    pub config: MultiStream,
+    /// Area (generic cells).
+    pub synthesis: Option<Synthesis>,
+    /// Steady-state throughput at the paper's 100 MHz (Mbit/s, 64-block
+    /// packets on every stream).
+    pub mbps: f64,
+    /// Share of cycles the bus carried a word.
+    pub bus_use: f64,
+}
+
+/// One point of the packet-size curve.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PacketPoint {
+    /// Streams used.
+    pub streams: usize,
+    /// Packet size in bytes.
+    pub bytes: usize,
+    /// Throughput at 100 MHz (Mbit/s), key and IV set-up included.
+    pub mbps: f64,
+}
+
+/// The whole measured space.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Sweep {
+    /// The Yosys version used.
+    pub yosys: String,
+    /// S-box kinds alone.
+    pub sboxes: Vec<SboxPoint>,
+    /// All processor variants.
+    pub processors: Vec<ProcessorPoint>,
+    /// The paper's percentages beside the measured.
+    pub claims: Vec<ClaimCheck>,
+    /// The multi-stream core: streams × bus widths.
+    pub multistream: Vec<MsPoint>,
+    /// Throughput against packet size (1 and 2 streams, 64-bit bus).
+    pub packets: Vec<PacketPoint>,
+}
+
+/// What to run.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepOptions {
+    /// Synthesise the processors (the slow part: about half a minute each).
+    pub processors: bool,
+    /// Simulate and synthesise the multi-stream core.
+    pub multistream: bool,
+    /// Only the processors with this key schedule (`None`: both).
+    pub keys: Option<KeyMode>,
+    /// Synthesise the processors in reverse order.
+    pub reverse: bool,
+}
+
+fn pct(x: f64, base: f64) -> f64 {
+    100.0 * (x - base) / base
+}
+
+fn find<'a>(ps: &'a [ProcessorPoint], name: &str) -> Option<&'a ProcessorPoint> {
+    ps.iter().find(|p| p.name == name)
+}
+
+/// The paper's percentages from measured points (those whose points were
+/// measured).
+pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
+    let sbox = |k: SboxKind| sboxes.iter().find(|s| s.kind == k).map(|s| s.synthesis.ge);
+    let ge = |n: &str| find(ps, n).map(|p| p.synthesis.ge);
+    let mut out = Vec::new();
+    for c in CLAIMS {
+        let v = match c.id {
+            "sbox-2" => sbox(SboxKind::Composite2)
+                .zip(sbox(SboxKind::Lut))
+                .map(|(a, b)| pct(a, b)),
+            "sbox-3" => sbox(SboxKind::Composite3)
+                .zip(sbox(SboxKind::Lut))
+                .map(|(a, b)| pct(a, b)),
+            "online-3" => ge("composite-2-3-online")
+                .zip(ge("lut-2-online"))
+                .map(|(a, b)| pct(a, b)),
+            "online-4" => ge("composite-3-4-online")
+                .zip(ge("lut-2-online"))
+                .map(|(a, b)| pct(a, b)),
+            "offline-3" => ge("composite-2-3-offline")
+                .zip(ge("lut-2-offline"))
+                .map(|(a, b)| pct(a, b)),
+            "offline-4" => ge("composite-3-4-offline")
+                .zip(ge("lut-2-offline"))
+                .map(|(a, b)| pct(a, b)),
+            "offline" => ["lut-2", "composite-2-3", "composite-3-4"]
+                .iter()
+                .filter_map(|d| {
+                    ge(&format!("{d}-offline"))
+                        .zip(ge(&format!("{d}-online")))
+                        .map(|(a, b)| pct(a, b))
+                })
+                .reduce(f64::min),
+            "overall" => ge("lut-2-online").and_then(|base| {
+                ["composite-2-3-offline", "composite-3-4-offline"]
+                    .iter()
+                    .filter_map(|d| ge(d))
+                    .map(|a| pct(a, base))
+                    .reduce(f64::min)
+            }),
+            _ => None,
+        };
+        if let Some(v) = v {
+            out.push(ClaimCheck {
+                id: c.id.into(),
+                what: c.what.into(),
+                paper: c.percent,
+                aesflow: v,
+                error: v - c.percent,
+                direction_holds: v < 0.0,
+                source: c.source.into(),
+            });
+        }
+    }
+    out
+}
+
+/// `packets` packets of `blocks` random blocks on each of `streams` streams.
+pub fn random_packets(
+    seed: u64,
+    streams: usize,
+    packets: usize,
+    blocks: usize,
+    cbc: bool,
+) -> Vec<Packet> {
+    let mut r = SplitMix(seed);
+    let mut out = Vec::new();
+    for _ in 0..packets {
+        for stream in 0..streams {
+            out.push(Packet {
+                stream,
+                key: r.block(),
+                iv: r.block(),
+                cbc,
+                blocks: (0..blocks).map(|_| r.block()).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Measure the space; `progress` gets one line per step.
+pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep, Error> {
+    let mut s = Sweep {
+        yosys: String::new(),
+        sboxes: Vec::new(),
+        processors: Vec::new(),
+        claims: Vec::new(),
+        multistream: Vec::new(),
+        packets: Vec::new(),
+    };
+    if opts.processors {
+        s.yosys = yosys_version()?;
+        for kind in SboxKind::ALL {
+            progress(&format!("synthesising the {} S-box", kind.name()));
+            let v = Variant::new(kind, kind.stages(), KeyMode::Online)
+                .map_err(|e| Error::Check(e.to_string()))?;
+            s.sboxes.push(SboxPoint {
+                kind,
+                synthesis: synthesize(&processor(&v), "sub_byte")?,
+            });
+        }
+        let mut all: Vec<Variant> = Variant::all()
+            .into_iter()
+            .filter(|v| opts.keys.is_none_or(|k| v.keys == k))
+            .collect();
+        if opts.reverse {
+            all.reverse();
+        }
+        for (i, v) in all.iter().enumerate() {
+            progress(&format!(
+                "synthesising {} ({}/{})",
+                v.name(),
+                i + 1,
+                all.len()
+            ));
+            let mut syn = synthesize_with(&processor(v), "aes_ctr", false)?;
+            syn.depth = stage_depth(v)?;
+            s.processors.push(ProcessorPoint {
+                variant: *v,
+                name: v.name(),
+                latency: v.latency(),
+                key_schedule_cycles: v.key_schedule_cycles(),
+                bits_per_level: 128.0 / syn.depth.max(1) as f64,
+                synthesis: syn,
+            });
+        }
+        s.claims = claims(&s.sboxes, &s.processors);
+    }
+    if opts.multistream {
+        if s.yosys.is_empty() {
+            s.yosys = yosys_version()?;
+        }
+        for bus in [64, 128] {
+            for n in 1..=6 {
+                let m = MultiStream::new(n, bus).map_err(|e| Error::Check(e.to_string()))?;
+                progress(&format!("simulating {} (64-block packets)", m.name()));
+                let run = run_packets(&m, &random_packets(n as u64, n, 1, 64, true))?;
+                let synthesis = if bus == 64 && n <= 2 {
+                    progress(&format!("synthesising {}", m.name()));
+                    Some(synthesize(
+                        &crate::multistream::multistream(&m),
+                        "aes_multistream",
+                    )?)
+                } else {
+                    None
+                };
+                s.multistream.push(MsPoint {
+                    config: m,
+                    synthesis,
+                    mbps: run.bits_per_cycle * MS_CLOCK_MHZ,
+                    bus_use: run.bus_use,
+                });
+            }
+        }
+        for streams in [1, 2] {
+            let m = MultiStream::new(streams, 64).map_err(|e| Error::Check(e.to_string()))?;
+            let mut blocks = 1;
+            while blocks <= 1024 {
+                progress(&format!(
+                    "simulating {}: packets of {} bytes",
+                    m.name(),
+                    16 * blocks
+                ));
+                let packets = (64 / blocks).max(1);
+                let run = run_packets(
+                    &m,
+                    &random_packets(blocks as u64, streams, packets, blocks, true),
+                )?;
+                s.packets.push(PacketPoint {
+                    streams,
+                    bytes: 16 * blocks,
+                    mbps: run.bits_per_cycle * MS_CLOCK_MHZ,
+                });
+                blocks *= 4;
+            }
+        }
+    }
+    Ok(s)
+}
+
+impl Sweep {
+    /// A sweep saved as JSON (`aesflow hw sweep --json`, e.g. the measured
+    /// `docs/hw-sweep.json`): what the report shows without running tools.
+    pub fn from_json(text: &str) -> Result<Sweep, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The sweep as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
