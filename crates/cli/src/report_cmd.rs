@@ -32,6 +32,10 @@ pub struct ReportArgs {
     /// The CPU whose area and power Table 5's host row assumes.
     #[arg(long, value_enum, default_value = "auto")]
     pub host_cpu: HostCpuArg,
+    /// The hardware section from this sweep (`aesflow hw sweep --json >
+    /// FILE`) instead of the measured one kept in `aesflow-hw`.
+    #[arg(long, value_name = "FILE")]
+    pub hw_sweep: Option<PathBuf>,
 }
 
 /// The design space of `aesflow explore` (AES-128) for the report: the
@@ -92,10 +96,24 @@ pub fn run(a: ReportArgs) -> anyhow::Result<()> {
     };
     let bar = crate::energy_cmd::progress_bar("report");
     let progress = |part: &str, done: usize, total: usize| bar(part, done, total);
+    let hardware = match &a.hw_sweep {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("--hw-sweep {}: {e}", path.display()))?;
+            aesflow_hw::sweep::Sweep::from_json(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "--hw-sweep {}: not a sweep from `aesflow hw sweep --json` ({e})",
+                    path.display()
+                )
+            })?
+        }
+        None => aesflow_hw::sweep::Sweep::measured(),
+    };
     let inputs = Inputs {
         front: Some(design_space(a.quick, &progress)),
         command: command.join(" "),
         host_cpu,
+        hardware: Some(hardware),
     };
     let c = collect(
         &Options {

@@ -212,7 +212,7 @@ pub fn report_html(s: &Sweep) -> String {
     let mut h = String::new();
     let _ = writeln!(
         h,
-        "<section id=\"hardware\">\n<h2>Hardware: the pipelined processors and the multi-stream core</h2>"
+        "<section id=\"hardware\">\n<h2>8. Hardware: the pipelined processors and the multi-stream core</h2>"
     );
     let _ = writeln!(
         h,

@@ -137,6 +137,9 @@ pub struct Inputs {
     /// The CPU the host row of Table 5 assumes (see
     /// [`aesflow_energy::host::identify`]); `None`: identify it.
     pub host_cpu: Option<aesflow_energy::CpuChoice>,
+    /// The hardware sweep (`aesflow hw sweep`) whose tables and charts the
+    /// report shows; `None`: no hardware section.
+    pub hardware: Option<aesflow_hw::sweep::Sweep>,
 }
 
 /// Everything the page shows, computed.
@@ -230,6 +233,9 @@ pub fn render(c: &Collected) -> String {
     body.push_str(&mesh::section(c));
     body.push_str(&paper::front_section(c));
     body.push_str(&host::section(c));
+    if let Some(sweep) = &c.inputs.hardware {
+        body.push_str(&aesflow_hw::charts::report_html(sweep));
+    }
     body.push_str(&methods::section(c));
     html::page(
         "aesflow report: parallel AES engines, model and host",

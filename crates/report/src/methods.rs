@@ -74,7 +74,7 @@ pub fn section(c: &Collected) -> String {
         Some(f) if f.blocks != crate::paper::EXPLORE_BLOCKS => format!(" --blocks {}", f.blocks),
         _ => String::new(),
     };
-    let mut s = String::from("<section id=\"methods\"><h2>8. Methods</h2>");
+    let mut s = String::from("<section id=\"methods\"><h2>9. Methods</h2>");
     let _ = write!(
         s,
         r#"<h3>What is simulated</h3>

@@ -25,6 +25,7 @@ fn quick_report() -> Collected {
         },
         Inputs {
             command: "aesflow report --quick (test)".into(),
+            hardware: Some(aesflow_hw::sweep::Sweep::measured()),
             // Two made-up designs stand in for `aesflow explore`'s points
             // (this crate does not run the explorer): the section draws.
             front: Some(DesignSpace {
