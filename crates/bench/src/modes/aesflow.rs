@@ -52,6 +52,25 @@ pub(crate) fn variants(op: ModeOp, plan: &aesflow_plan::Plan) -> Vec<Variant> {
     }
 }
 
+/// Whether this CPU runs `variant` (with the kernel `AESFLOW_KERNEL` asks
+/// for, else the best: as [`one_stream`] runs it).
+#[cfg(test)]
+pub(crate) fn available(variant: Variant) -> bool {
+    match variant {
+        Variant::Default => true,
+        Variant::XtsKernel(name) => {
+            aesflow_cipher::kernel_by_name(name).is_ok_and(|k| k.is_available())
+        }
+        Variant::Gcm(fused) => {
+            let aes = aesflow_cipher::default_kernel()
+                .ok()
+                .and_then(|k| Aes::with_kernel(&[0; 16], k, KeyExpansion::Offline).ok());
+            let opts = aesflow_modes::gcm::GcmOptions { ghash: None, fused };
+            aes.is_some_and(|aes| aesflow_modes::Gcm::with_options(aes, opts).is_ok())
+        }
+    }
+}
+
 /// `aesflow-modes` on one stream of `n` bytes (XTS: data units of
 /// `xts_unit` bytes, one if `xts_unit >= n`) as `variant` runs it; returns
 /// the contender and its implementation name (`modes/<kernel>`), or `None`

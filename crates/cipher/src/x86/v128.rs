@@ -73,26 +73,17 @@ pub fn bswap_mask() -> __m128i {
 }
 
 /// `N` consecutive counter blocks `ctr + i` (128-bit, wrapping), big-endian.
-/// Branch-free whatever the counter's value (every call of [`Ctr`]):
-/// block `i` carries into the high half iff `i ≥ 2^64 − lo`, i.e. iff
-/// `i ≥ m` with `m = min(2^64 − lo, N)` computed arithmetically, and the
-/// carry is added with a vector compare and mask.
+/// Branch-free whatever the counter's value (every call of [`Ctr`]): each
+/// block's counter is a 128-bit add on general-purpose registers (add with
+/// carry: the integer ports are idle beside the AES rounds), moved into a
+/// register and byte-swapped.
 #[inline]
 #[target_feature(enable = "sse2,ssse3")]
 pub fn counters<const N: usize>(ctr: u128, x: &mut [__m128i; N]) {
     let bswap = bswap_mask();
-    let base = _mm_set_epi64x((ctr >> 64) as i64, ctr as i64);
-    // d = 2^64 − lo as a u64 (0 meaning 2^64); m = N where d = 0 or d > N.
-    let d = 0u64.wrapping_sub(ctr as u64);
-    let big = u64::from(d.wrapping_sub(1) >= N as u64);
-    let m = big * N as u64 + (1 - big) * d;
-    let mv = _mm_set1_epi32(m as i32);
-    let one_hi = _mm_set_epi32(0, 1, 0, 0);
     for (i, v) in x.iter_mut().enumerate() {
-        let c = _mm_add_epi64(base, _mm_set_epi64x(0, i as i64));
-        // i ≥ m  ⇔  i + 1 > m.
-        let carry = _mm_and_si128(_mm_cmpgt_epi32(_mm_set1_epi32(i as i32 + 1), mv), one_hi);
-        *v = _mm_shuffle_epi8(_mm_add_epi64(c, carry), bswap);
+        let c = ctr.wrapping_add(i as u128);
+        *v = _mm_shuffle_epi8(_mm_set_epi64x((c >> 64) as i64, c as i64), bswap);
     }
 }
 
