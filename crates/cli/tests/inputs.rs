@@ -497,7 +497,7 @@ fn passphrase_sources_agree_and_whitespace_is_refused() {
 /// `None` (and a printed reason) without `script`.
 fn pty_answer(line: &str, prompt: &str, answer: &str) -> Option<String> {
     if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: `script` (util-linux) not found; the prompt is not checked");
+        aesflow_vectors::skip!("`script` (util-linux) not found; the prompt is not checked");
         return None;
     }
     let mut c = Command::new("script")

@@ -10,7 +10,7 @@ fn skip_or(r: Result<MsRun, Error>) -> Option<MsRun> {
     match r {
         Ok(t) => Some(t),
         Err(Error::ToolMissing(t)) => {
-            eprintln!("skipped: {t} is not installed");
+            aesflow_vectors::skip!("{t} is not installed");
             None
         }
         Err(e) => panic!("{e}"),

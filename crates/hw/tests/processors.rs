@@ -10,7 +10,7 @@ fn skip_or<T>(r: Result<T, Error>) -> Option<T> {
     match r {
         Ok(t) => Some(t),
         Err(Error::ToolMissing(t)) => {
-            eprintln!("skipped: {t} is not installed");
+            aesflow_vectors::skip!("{t} is not installed");
             None
         }
         Err(e) => panic!("{e}"),

@@ -12,7 +12,7 @@ fn sbox_registers_and_depths() {
         let s = match synthesize(&processor(&v), "sub_byte") {
             Ok(s) => s,
             Err(Error::ToolMissing(t)) => {
-                eprintln!("skipped: {t} is not installed");
+                aesflow_vectors::skip!("{t} is not installed");
                 return;
             }
             Err(e) => panic!("{e}"),

@@ -10,6 +10,11 @@
 //! section (consecutive bracket lines belong to one section); records of
 //! `KEY = value` lines separated by blank lines; bare words such as `FAIL`
 //! mark a record.
+//!
+//! [`skip!`] is how a test whose tool or CPU feature is missing says that
+//! it skipped ([`skip`]).
+
+pub mod skip;
 
 use sha2::{Digest, Sha256};
 use std::fmt;

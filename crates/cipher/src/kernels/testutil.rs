@@ -28,7 +28,7 @@ pub fn random_blocks(rng: &mut StdRng, n: usize) -> Vec<Block> {
 pub fn runnable(k: &dyn Kernel) -> bool {
     let ok = k.is_available();
     if !ok {
-        println!("skipped: {} not available", k.name());
+        aesflow_vectors::skip!("the {} kernel: this CPU lacks its instructions", k.name());
     }
     ok
 }

@@ -41,7 +41,7 @@ pub fn openssl() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        println!("SKIP: openssl not found; interop not checked (.ci/run installs it)");
+        aesflow_vectors::skip!("openssl not found; interop not checked (.ci/run installs it)");
     }
     ok
 }
@@ -80,7 +80,7 @@ pub const KDF: &[&str] = &[
 /// reason) when `script` is missing.
 pub fn in_pty(line: &str) -> Option<(String, Option<i32>)> {
     if Command::new("script").arg("--version").output().is_err() {
-        println!("SKIP: `script` (util-linux) not found; terminal cases not checked");
+        aesflow_vectors::skip!("`script` (util-linux) not found; terminal cases not checked");
         return None;
     }
     let o = Command::new("script")

@@ -311,7 +311,7 @@ fn one_shot_matches_streaming() {
             FusedChoice::Vaes32,
         ] {
             let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
-                eprintln!("one_shot_matches_streaming: {fused:?} skipped (not on this CPU)");
+                aesflow_vectors::skip!("fused {fused:?}: not on this CPU");
                 continue;
             };
             for (i, &len) in lens.iter().enumerate() {
@@ -380,7 +380,7 @@ fn small_path_matches_rustcrypto_at_its_boundaries() {
         let key = bytes(klen);
         let aes = Aes::new(&key).unwrap();
         let Ok(gcm) = Gcm::with_options(&aes, GcmOptions { ghash: None, fused }) else {
-            eprintln!("small_path_matches_rustcrypto_at_its_boundaries: {fused:?} skipped");
+            aesflow_vectors::skip!("fused {fused:?}: not on this CPU");
             continue;
         };
         let plain = generic(&aes);
