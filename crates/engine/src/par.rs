@@ -16,26 +16,17 @@
 //! the combined tag verified. Small inputs or one-thread pools use the fused
 //! single-thread kernel.
 //!
-//! # Scaling on two cores (measured, session 7)
+//! # Scaling on two cores
 //!
-//! On the 2-vCPU Zen 4 VM, 256 MiB in place, AES-256: one thread seals at
-//! ≈ 10.5 GB/s, i.e. ≈ 21 GB/s of DRAM traffic (read + write). The same
-//! VM's plain in-place read-modify-write loop (AVX-512, no AES;
-//! `scripts/mem-scaling`) measured 16.6–22.2 GB/s on one thread and
-//! 21.5–35 GB/s on two: ×0.97–1.72 over windows in which its
-//! register-only AES control scaled ×1.94–2.00 (both cores free; the DRAM
-//! is shared with the host's other guests). In the cleanest window GCM
-//! seal/open scaled ×1.67/×1.63 beside ×1.63 for the plain loop; at
-//! 8–32 MiB (`--mem-size`, L3-sized) ×1.43–1.83, as CTR (×1.56–1.73). So
-//! at 256 MiB the two-thread rows track the memory system's own scaling,
-//! not a serial part: the per-call serial work (the Horner combine over
-//! 256 KiB pieces, `gf128_pow` for the last piece, E(J0)) is tens of µs
-//! against ≈ 13 ms, the workers are persistent, and nothing is allocated
-//! or first-touched in the timed region. With `HUGE=1` (`MADV_HUGEPAGE`
-//! buffers; not what this crate gets: THP is `madvise` here) the
-//! one-thread read-modify-write loop rose to 24 GB/s. A software prefetch
-//! 8 groups ahead in the fused kernel for the pieces
-//! showed no gain measurable on the loaded VM (A/B medians 0.97–1.14).
+//! A one-thread GCM seal of a large buffer in place already moves about
+//! twice its rate in memory traffic (read + write), so on a machine whose
+//! memory does not scale with its cores, the two-thread rows follow the
+//! memory system's own scaling (`scripts/mem-scaling` measures it beside a
+//! register-only AES control), not a serial part: the per-call serial work
+//! (the Horner combine over the pieces, `gf128_pow` for the last piece,
+//! E(J0)) is tens of µs against milliseconds, the workers are persistent,
+//! and nothing is allocated or first-touched in the timed region
+//! (`aesflow bench --engine --file-size 0`).
 
 use crate::pool::{PIECE, Pool};
 use crate::{Error, Result};

@@ -52,21 +52,26 @@ pub(crate) fn variants(op: ModeOp, plan: &aesflow_plan::Plan) -> Vec<Variant> {
     }
 }
 
-/// Whether this CPU runs `variant` (with the kernel `AESFLOW_KERNEL` asks
-/// for, else the best: as [`one_stream`] runs it).
+/// Whether this CPU runs `variant` as a row of its own (with the kernel
+/// `AESFLOW_KERNEL` asks for, else the best: as [`one_stream`] runs it): a
+/// GCM variant that resolves to the default's fused kernel is no row.
 #[cfg(test)]
-pub(crate) fn available(variant: Variant) -> bool {
+pub(crate) fn available(variant: Variant, plan: &aesflow_plan::Plan) -> bool {
     match variant {
         Variant::Default => true,
         Variant::XtsKernel(name) => {
             aesflow_cipher::kernel_by_name(name).is_ok_and(|k| k.is_available())
         }
         Variant::Gcm(fused) => {
-            let aes = aesflow_cipher::default_kernel()
-                .ok()
-                .and_then(|k| Aes::with_kernel(&[0; 16], k, KeyExpansion::Offline).ok());
-            let opts = aesflow_modes::gcm::GcmOptions { ghash: None, fused };
-            aes.is_some_and(|aes| aesflow_modes::Gcm::with_options(aes, opts).is_ok())
+            let kernel = |fused| {
+                let k = aesflow_cipher::default_kernel().ok()?;
+                let aes = Aes::with_kernel(&[0; 16], k, KeyExpansion::Offline).ok()?;
+                let opts = aesflow_modes::gcm::GcmOptions { ghash: None, fused };
+                let gcm = aesflow_modes::Gcm::with_options(aes, opts).ok()?;
+                Some(format!("{:?}", gcm.fused_kernel()))
+            };
+            let own = kernel(fused);
+            own.is_some() && own != kernel(aesflow_modes::gcm::FusedChoice::Plan(*plan))
         }
     }
 }

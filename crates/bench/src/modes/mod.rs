@@ -534,8 +534,10 @@ mod tests {
         let extra = |ops: &[ModeOp]| -> usize {
             ops.iter()
                 .map(|&op| {
-                    let v = aesflow::variants(op);
-                    v.iter().filter(|&&v| aesflow::available(v)).count()
+                    let v = aesflow::variants(op, &opts.plan);
+                    v.iter()
+                        .filter(|&&v| aesflow::available(v, &opts.plan))
+                        .count()
                 })
                 .sum()
         };
