@@ -132,8 +132,8 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
     std::fs::write(&page, &html).unwrap();
 
     let Some(bin) = chromium() else {
-        eprintln!(
-            "skipped: no Chromium found for the browser checks (install the Debian package \
+        aesflow_vectors::skip!(
+            "no Chromium found for the browser checks (install the Debian package \
              `chromium`, or set AESFLOW_CHROMIUM); the static checks passed"
         );
         return;
