@@ -4,9 +4,10 @@
 //! How many blocks the 512-bit GCM kernel keeps in flight, and how many
 //! streams with keys of their own the 512-bit multi-stream engine runs at
 //! once, are two: a core that starts one 512-bit `VAESENC` per cycle
-//! (Zen 4) is kept busy by four independent chains (16 blocks) and loses
-//! to the extra registers and loads of eight, while a core that starts two
-//! (Zen 5) needs eight chains (32 blocks) to fill its two AES pipes. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
+//! (Zen 4) is kept busy by four independent chains and loses to the extra
+//! registers and loads of eight, while a core that starts two (Zen 5) needs
+//! eight to fill its two AES pipes wherever the rest of the loop lets it.
+//! Which wins is measured per CPU, never assumed from the feature flags. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
 //! take it as a value, as they take a kernel, and never look at the CPU
 //! family themselves.
 //!
