@@ -12,7 +12,7 @@
 //! mark a record.
 //!
 //! [`skip!`] is how a test whose tool or CPU feature is missing says that
-//! it skipped ([`skip`]).
+//! it skipped ([`skip!`]).
 
 pub mod skip;
 

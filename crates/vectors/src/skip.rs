@@ -1,5 +1,5 @@
 //! Saying that a test skipped: a test whose tool or CPU feature is missing
-//! calls [`skip!`](crate::skip) and returns, so that it does not pass in
+//! calls [`skip!`](crate::skip!) and returns, so that it does not pass in
 //! silence.
 //!
 //! The line `skipped: <test name>: <reason>` goes straight to the process's
