@@ -2,13 +2,13 @@
 //! the jobs into classes (key size × mode), runs each class through the
 //! lanes and finishes partial final blocks.
 
-use crate::kernels::{self, Sched, Simd, Stream, StreamData};
+use crate::kernels::{self, Sched, Simd, Stream, StreamData, wipe};
 use crate::portable;
 use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, check_job};
 use aesflow_cipher::{Kernel, KernelError, KeyError};
 use core::fmt;
+use core::hash::{BuildHasherDefault, Hasher};
 use std::collections::HashMap;
-use zeroize::Zeroize;
 
 /// A resolved backend.
 #[derive(Clone, Copy)]
@@ -214,26 +214,27 @@ fn kernel_unavailable(kernel: &dyn Kernel) -> Error {
     })
 }
 
-/// Key material a backend runs with.
-trait KeyMaterial: Sized {
+/// Key material a backend runs with (`'k`: the caller's expanded keys,
+/// which it may borrow).
+trait KeyMaterial<'k>: Sized {
     fn expand(key: &[u8]) -> Result<Self, KeyError>;
-    fn copy_of(keys: &RoundKeys) -> Self;
+    fn copy_of(keys: &'k RoundKeys) -> Self;
     fn rounds(&self) -> usize;
 }
 
-impl KeyMaterial for Sched {
+impl<'k> KeyMaterial<'k> for Sched<'k> {
     fn expand(key: &[u8]) -> Result<Self, KeyError> {
         Sched::expand(key)
     }
-    fn copy_of(keys: &RoundKeys) -> Self {
-        Sched::from_round_keys(keys)
+    fn copy_of(keys: &'k RoundKeys) -> Self {
+        Sched::of(keys)
     }
     fn rounds(&self) -> usize {
         self.nr()
     }
 }
 
-impl KeyMaterial for RoundKeys {
+impl KeyMaterial<'_> for RoundKeys {
     fn expand(key: &[u8]) -> Result<Self, KeyError> {
         RoundKeys::from_bytes(key)
     }
@@ -247,8 +248,8 @@ impl KeyMaterial for RoundKeys {
 
 /// Expand keys, split the jobs into whole-block streams (grouped by key size
 /// and mode) and partial tails, run the classes, finish the tails.
-fn run_all<K: KeyMaterial>(
-    refs: Vec<JobRef<'_>>,
+fn run_all<'k, K: KeyMaterial<'k>>(
+    refs: Vec<JobRef<'k>>,
     mut run_class: impl FnMut(u8, usize, &mut [Stream<'_, K>]),
     encrypt_block: impl Fn(&K, &mut [u8; 16]),
 ) -> Result<Vec<[u8; 16]>, Error> {
@@ -256,6 +257,7 @@ fn run_all<K: KeyMaterial>(
     let mut ivs: Vec<[u8; 16]> = refs.iter().map(|r| r.iv).collect();
     let mut classes: Vec<Vec<Stream<'_, K>>> = (0..12).map(|_| Vec::new()).collect();
     let mut tails: Vec<(usize, Mode, StreamData<'_>)> = Vec::new();
+    let n_jobs = refs.len();
     for (job, r) in refs.into_iter().enumerate() {
         let whole = r.data.len() / 16 * 16;
         let (head, tail) = r.data.split_at(whole);
@@ -265,6 +267,9 @@ fn run_all<K: KeyMaterial>(
         if whole > 0 {
             let keys = keyset.get(job);
             let class = (keys.rounds() - 10) / 2 * 4 + r.mode.code() as usize;
+            if classes[class].capacity() == 0 {
+                classes[class].reserve(n_jobs - job);
+            }
             classes[class].push(Stream {
                 data: head,
                 keys,
@@ -280,7 +285,7 @@ fn run_all<K: KeyMaterial>(
         run_class((class % 4) as u8, 10 + 2 * (class / 4), streams);
         for s in streams.iter_mut() {
             ivs[s.job] = s.state;
-            s.state.zeroize();
+            wipe(&mut s.state, [0; 16]);
         }
     }
     // Partial final blocks (CFB/OFB): one keystream block each.
@@ -302,7 +307,7 @@ fn run_all<K: KeyMaterial>(
         if mode == Mode::Ofb {
             ivs[job] = ks;
         }
-        ks.zeroize();
+        wipe(&mut ks, [0; 16]);
     }
     Ok(ivs)
 }
@@ -356,13 +361,38 @@ struct KeySet<K> {
     slot: Vec<usize>,
 }
 
-impl<K: KeyMaterial> KeySet<K> {
-    fn build(refs: &[JobRef<'_>]) -> Result<Self, Error> {
-        let mut keys: Vec<K> = Vec::new();
+/// Hashes a key's address and length (see [`KeySet::build`]) by one
+/// multiplication: the keys of the table are addresses the caller's
+/// slices already occupy, not attacker-chosen values, so SipHash's
+/// flooding resistance buys nothing and costs a packet call's budget.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(29) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl<'k, K: KeyMaterial<'k>> KeySet<K> {
+    fn build(refs: &[JobRef<'k>]) -> Result<Self, Error> {
+        let mut keys: Vec<K> = Vec::with_capacity(refs.len());
         let mut slot = Vec::with_capacity(refs.len());
         // Keyed by the key's address (and length): the same slice or the
         // same `RoundKeys` is expanded/copied once.
-        let mut seen: HashMap<(usize, usize), usize> = HashMap::with_capacity(refs.len());
+        let mut seen: HashMap<(usize, usize), usize, BuildHasherDefault<AddrHasher>> =
+            HashMap::with_capacity_and_hasher(refs.len(), Default::default());
         let mut last: Option<(&[u8], usize)> = None;
         for (job, r) in refs.iter().enumerate() {
             let idx = match r.key {

@@ -176,6 +176,62 @@ fn stream_counts_around_lane_boundaries() {
     }
 }
 
+/// Packets: equal lengths at block boundaries around the packet sizes
+/// (all lanes retire in the same kernel call), every job with expanded
+/// keys of its own (read in place) or some of them shared, in and out of
+/// place, at stream counts around the lane boundaries.
+#[test]
+fn packets_with_expanded_keys() {
+    let mut rng = StdRng::seed_from_u64(576);
+    for engine in hardware_engines() {
+        for n in [1, 3, 4, 15, 16, 17, 31, 32, 33, 64, 65] {
+            for len in [16, 32, 560, 576, 592, 1520, 1536] {
+                let mode = Mode::ALL[rng.random_range(0..Mode::ALL.len())];
+                let cases: Vec<Case> = (0..n)
+                    .map(|_| Case {
+                        mode,
+                        key: random_key(&mut rng),
+                        iv: rng.random(),
+                        data: random_bytes(&mut rng, len),
+                    })
+                    .collect();
+                let rks: Vec<RoundKeys> = cases
+                    .iter()
+                    .map(|c| RoundKeys::from_bytes(&c.key).unwrap())
+                    .collect();
+                let own: Vec<Key<'_>> = rks.iter().map(Key::Expanded).collect();
+                let what = format!("{n} packets of {len} B, own RoundKeys");
+                check(&engine, &cases, &own, n % 2 == 1, &what);
+                // Every third job on the first job's key: the same
+                // `RoundKeys` or the same key bytes as the first job.
+                let mixed: Vec<Case> = cases
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| Case {
+                        mode,
+                        key: if i % 3 == 2 {
+                            cases[0].key.clone()
+                        } else {
+                            c.key.clone()
+                        },
+                        iv: c.iv,
+                        data: c.data.clone(),
+                    })
+                    .collect();
+                let keys: Vec<Key<'_>> = (0..n)
+                    .map(|i| match i % 6 {
+                        2 => Key::Expanded(&rks[0]),
+                        5 => Key::Bytes(&cases[0].key),
+                        _ => Key::Expanded(&rks[i]),
+                    })
+                    .collect();
+                let what = format!("{n} packets of {len} B, some keys shared");
+                check(&engine, &mixed, &keys, n % 2 == 0, &what);
+            }
+        }
+    }
+}
+
 #[test]
 fn shared_keys() {
     let mut rng = StdRng::seed_from_u64(11);

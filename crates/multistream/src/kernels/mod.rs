@@ -19,7 +19,7 @@ mod stream;
 mod x86;
 
 pub(crate) use lanes::run;
-pub(crate) use stream::{Sched, Stream, StreamData};
+pub(crate) use stream::{Sched, Stream, StreamData, wipe};
 
 use lanes::LaneCtx;
 use stream::MAX_RK;
@@ -161,7 +161,7 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
 ///
 /// # Panics
 /// If the CPU lacks AES-NI.
-pub(crate) fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
+pub(crate) fn encrypt_block(keys: &Sched<'_>, block: &mut [u8; 16]) {
     assert!(
         has_aesni(),
         "AES-NI single-block path on a CPU without AES-NI"

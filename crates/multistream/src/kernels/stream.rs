@@ -79,26 +79,36 @@ impl<'a> StreamData<'a> {
     }
 }
 
-/// Encryption round keys as the SIMD kernels read them. Zeroized on drop.
-pub(crate) struct Sched {
-    rk: [[u8; 16]; MAX_RK],
-    nr: usize,
+/// Encryption round keys as the SIMD kernels read them: expanded here
+/// (zeroized on drop) or borrowed from the caller's [`RoundKeys`], which
+/// are read in place (no copy of the schedule per call, nothing to wipe).
+// The expanded variant is kept inline: one per distinct key of a call,
+// in a `Vec`; boxing it would add an allocation per key.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Sched<'k> {
+    /// Expanded from a key's bytes.
+    Own {
+        /// Round keys 0..=Nr (the rest zero).
+        rk: [[u8; 16]; MAX_RK],
+        /// Number of rounds.
+        nr: usize,
+    },
+    /// The caller's expanded keys.
+    Of(&'k RoundKeys),
 }
 
-impl Drop for Sched {
+impl Drop for Sched<'_> {
     fn drop(&mut self) {
-        wipe(&mut self.rk, [[0; 16]; MAX_RK]);
+        if let Sched::Own { rk, .. } = self {
+            wipe(rk, [[0; 16]; MAX_RK]);
+        }
     }
 }
 
-impl Sched {
-    /// Copy of already-expanded keys.
-    pub(crate) fn from_round_keys(keys: &RoundKeys) -> Self {
-        let mut rk = [[0u8; 16]; MAX_RK];
-        for (d, s) in rk.iter_mut().zip(keys.enc()) {
-            *d = *s;
-        }
-        Sched { rk, nr: keys.nr() }
+impl<'k> Sched<'k> {
+    /// Already-expanded keys, read in place.
+    pub(crate) fn of(keys: &'k RoundKeys) -> Self {
+        Sched::Of(keys)
     }
 
     /// FIPS-197 key expansion with the CPU's AES instructions doing SubWord
@@ -132,17 +142,23 @@ impl Sched {
             }
         }
         wipe(&mut w, [0; 4 * MAX_RK]);
-        Ok(Sched { rk, nr })
+        Ok(Sched::Own { rk, nr })
     }
 
     /// Number of rounds.
     pub(crate) fn nr(&self) -> usize {
-        self.nr
+        match self {
+            Sched::Own { nr, .. } => *nr,
+            Sched::Of(k) => k.nr(),
+        }
     }
 
     /// Round keys 0..=Nr.
     pub(crate) fn enc(&self) -> &[[u8; 16]] {
-        &self.rk[..=self.nr]
+        match self {
+            Sched::Own { rk, nr } => &rk[..=*nr],
+            Sched::Of(k) => k.enc(),
+        }
     }
 }
 

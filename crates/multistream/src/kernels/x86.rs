@@ -583,7 +583,7 @@ fn round_up(g: usize, sizes: &[usize]) -> usize {
 /// # Safety
 /// The CPU must support AES-NI and SSE2.
 #[target_feature(enable = "aes,sse2")]
-pub(super) unsafe fn encrypt_block(keys: &Sched, block: &mut [u8; 16]) {
+pub(super) unsafe fn encrypt_block(keys: &Sched<'_>, block: &mut [u8; 16]) {
     let k = v128::load_keys(keys.enc());
     let mut x = [v128::load(block)];
     match keys.nr() {
