@@ -1,14 +1,11 @@
 //! `aesflow`: the command-line tool.
 //!
-//! Subcommands: `demo` (the project's main job on built-in data),
-//! `encrypt`/`decrypt` (files and streams; the application around the
-//! `aesflow-format` library: job planning, key sources, prompts, signals,
-//! progress, summaries, armor), `keygen`, `inspect` (a file's header
-//! without a key), `kernels` (the AES kernels and which this CPU runs),
-//! `completions`/`man`, `designs` (the many-core
-//! engines of Liu & Baas, simulated), `bench` (kernel throughput beside
-//! OpenSSL and RustCrypto), `hw` (the pipelined and multi-stream AES
-//! hardware as Verilog, simulated and synthesised).
+//! A thin edge over the libraries: each subcommand (`aesflow --help` lists
+//! them) lives in its `*_cmd` module, parses its options, resolves what
+//! the environment chooses (`AESFLOW_KERNEL`, the plan) once, calls the
+//! libraries with those values, and renders what they return. The file
+//! commands add the application around `aesflow-format`: job planning, key
+//! sources, prompts, signals, progress, summaries and armor.
 
 mod args;
 mod armor;
