@@ -18,7 +18,7 @@
 //! * **the rule** for a CPU the table does not know: the variant that
 //!   fits its features and is never far from the best on the CPUs measured;
 //! * **a plan file** that `aesflow tune` wrote after timing every candidate
-//!   on this CPU ([`file`]): JSON in the user's cache directory, or the file
+//!   on this CPU ([`mod@file`]): JSON in the user's cache directory, or the file
 //!   `AESFLOW_PLAN` names. A plan written on another CPU, or one that
 //!   cannot be read, is ignored with one warning.
 //!

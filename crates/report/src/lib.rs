@@ -234,7 +234,13 @@ pub fn render(c: &Collected) -> String {
     body.push_str(&paper::front_section(c));
     body.push_str(&host::section(c));
     if let Some(sweep) = &c.inputs.hardware {
-        body.push_str(&aesflow_hw::charts::report_html(sweep));
+        // Its tables and charts scroll in their own boxes, as the page's.
+        let html = aesflow_hw::charts::report_html(sweep)
+            .replace("<table>", "<div class=\"tablewrap\"><table>")
+            .replace("</table>", "</table></div>")
+            .replace("<svg", "<figure class=\"chart\"><svg")
+            .replace("</svg>", "</svg></figure>");
+        body.push_str(&html);
     }
     body.push_str(&methods::section(c));
     html::page(
