@@ -61,8 +61,10 @@ fn append(path: &Path, line: &str) -> std::io::Result<()> {
 /// its work ([`skip::skipped`](crate::skip::skipped)); the caller then
 /// returns or moves on.
 ///
-/// ```
-/// fn openssl_runs() -> bool { false }
+/// ```no_run
+/// fn openssl_runs() -> bool {
+///     std::process::Command::new("openssl").arg("version").output().is_ok()
+/// }
 /// if !openssl_runs() {
 ///     aesflow_vectors::skip!("openssl not found (apt-get install openssl)");
 /// }
