@@ -106,6 +106,21 @@ pub fn exception(figure: &str) -> Option<(f64, &'static str)> {
 }
 
 impl Check {
+    /// The target as the tables print it: `±10% ok`, with `met` for "ok"
+    /// (`MISSED` when outside), and the exception's footnote number
+    /// (` [n]`, see [`note_numbers`]); `-` without a tolerance.
+    pub fn target_text(&self, met: &str, note: Option<usize>) -> String {
+        match self.tolerance {
+            Some(t) => format!(
+                "±{:.0}% {}{}",
+                100.0 * t,
+                if self.ok() { met } else { "MISSED" },
+                note.map_or(String::new(), |n| format!(" [{n}]"))
+            ),
+            None => "-".into(),
+        }
+    }
+
     /// Relative error.
     pub fn error(&self) -> f64 {
         self.model / self.paper - 1.0
@@ -318,4 +333,19 @@ pub(crate) fn checks(
     out.extend(no_merge_checks(engines, fig14, model));
     out.extend(spread_checks(engines, table5));
     out
+}
+
+/// Each check's footnote number: 1, 2, … for the checks with a note (the
+/// documented exceptions) in their order, `None` for the others.
+pub fn note_numbers(checks: &[Check]) -> Vec<Option<usize>> {
+    let mut n = 0;
+    checks
+        .iter()
+        .map(|c| {
+            c.note.as_ref().map(|_| {
+                n += 1;
+                n
+            })
+        })
+        .collect()
 }

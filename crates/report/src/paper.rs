@@ -56,35 +56,23 @@ pub fn summary(c: &Collected) -> String {
     );
     // Exceptions are numbered in the target column; their reasons follow
     // the table.
+    let numbers = aesflow_energy::checks::note_numbers(&c.study.checks);
     let mut notes = String::new();
-    let mut n = 0;
-    for ch in &c.study.checks {
-        let mark = match &ch.note {
-            Some(note) => {
-                n += 1;
-                notes.push_str(&format!(
-                    "<li><b>{}</b>: {}</li>",
-                    esc(&ch.figure),
-                    esc(note)
-                ));
-                format!(" [{n}]")
-            }
-            None => String::new(),
-        };
+    for (ch, &n) in c.study.checks.iter().zip(&numbers) {
+        if let Some(note) = &ch.note {
+            notes.push_str(&format!(
+                "<li><b>{}</b>: {}</li>",
+                esc(&ch.figure),
+                esc(note)
+            ));
+        }
         t.rows.push(vec![
             Cell::text(&ch.figure),
             Cell::num(ch.paper, 3),
             Cell::num(ch.model, 3),
             Cell::text(&ch.unit),
             Cell::err(Some(ch.error())),
-            Cell::text(match ch.tolerance {
-                Some(tol) => format!(
-                    "±{:.0}% {}{mark}",
-                    100.0 * tol,
-                    if ch.ok() { "met" } else { "MISSED" }
-                ),
-                None => "-".into(),
-            }),
+            Cell::text(ch.target_text("met", n)),
         ]);
     }
     let notes = if notes.is_empty() {

@@ -161,35 +161,27 @@ fn header(s: &Study) -> String {
 fn checks(o: &mut String, s: &Study) {
     // Exceptions are numbered in the target column; their reasons follow
     // the table.
-    let mut notes: Vec<String> = Vec::new();
+    let numbers = aesflow_energy::checks::note_numbers(&s.checks);
     let rows = s
         .checks
         .iter()
-        .map(|c| {
-            let mark = match &c.note {
-                Some(n) => {
-                    notes.push(format!("[{}] {}: {n}", notes.len() + 1, c.figure));
-                    format!(" [{}]", notes.len())
-                }
-                None => String::new(),
-            };
+        .zip(&numbers)
+        .map(|(c, &n)| {
             vec![
                 c.figure.clone(),
                 format!("{:.3}", c.paper),
                 format!("{:.3}", c.model),
                 c.unit.clone(),
                 pct(c.error()),
-                match c.tolerance {
-                    Some(t) => format!(
-                        "±{:.0}% {}{mark}",
-                        100.0 * t,
-                        if c.ok() { "ok" } else { "MISSED" }
-                    ),
-                    None => "-".into(),
-                },
+                c.target_text("ok", n),
             ]
         })
         .collect();
+    let notes = s
+        .checks
+        .iter()
+        .zip(&numbers)
+        .filter_map(|(c, n)| Some(format!("[{}] {}: {}", (*n)?, c.figure, c.note.as_deref()?)));
     let mut legend = vec![
         "error = model / paper - 1; target = the tolerance the model is held to: 10 %, or a \
          documented exception's band [n], whose reason follows"

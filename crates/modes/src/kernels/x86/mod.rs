@@ -339,24 +339,33 @@ pub(super) mod w256 {
     }
 }
 
+/// `width!` on zmm registers (both 512-bit variants): the intrinsics
+/// are the same, only the registers per group, the groups per reduction
+/// and the lazy loads differ.
+macro_rules! zmm_width {
+    (regs $regs:literal, run $run:literal, lazy $lazy:literal) => {
+        width! {
+            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, [
+                _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
+                _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
+                _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
+                _mm512_storeu_si512, v512::broadcast_keys,
+            ],
+            hxor: |v| _mm_xor_si128(
+                _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
+                _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
+            ),
+            xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
+            xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
+        }
+    };
+}
+
 /// 512-bit registers: four blocks each, 4 registers per group.
 pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
-    width! {
-        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 4, run 4, lazy false, [
-            _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
-            _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
-            _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
-            _mm512_storeu_si512, v512::broadcast_keys,
-        ],
-        hxor: |v| _mm_xor_si128(
-            _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
-            _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
-        ),
-        xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
-        xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
-    }
+    zmm_width!(regs 4, run 4, lazy false);
 }
 
 /// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
@@ -370,20 +379,7 @@ pub(super) mod w512 {
 pub(super) mod w512x8 {
     use aesflow_cipher::x86::v512;
 
-    width! {
-        "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs 8, run 2, lazy true, [
-            _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
-            _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
-            _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
-            _mm512_storeu_si512, v512::broadcast_keys,
-        ],
-        hxor: |v| _mm_xor_si128(
-            _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
-            _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
-        ),
-        xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
-        xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
-    }
+    zmm_width!(regs 8, run 2, lazy true);
 }
 
 /// The body at 128 bits with the 32-block kernel's shape (runs of two
