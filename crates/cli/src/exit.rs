@@ -28,6 +28,10 @@ pub const OUTPUT: u8 = 5;
 pub const REFUSED: u8 = 6;
 /// Interrupted by SIGINT, SIGTERM or SIGHUP.
 pub const INTERRUPTED: u8 = 130;
+/// Standard output was closed by its reader (`aesflow … | head`) while text
+/// was being printed: the status a shell shows for a process ended by
+/// SIGPIPE (128 + 13).
+pub const BROKEN_PIPE: u8 = 141;
 
 /// The table printed under `aesflow --help`.
 pub const HELP: &str = "\
@@ -46,7 +50,33 @@ Exit status:
        the input itself
   6    refused for safety: ciphertext to a terminal, or a variable-time
        kernel without --allow-variable-time
-  130  interrupted (SIGINT, SIGTERM, SIGHUP)";
+  130  interrupted (SIGINT, SIGTERM, SIGHUP)
+  141  standard output closed by its reader (`aesflow ... | head`)";
+
+/// Make a closed standard output end the process quietly with
+/// [`BROKEN_PIPE`]. Rust ignores SIGPIPE, so `println!` to a pipe whose
+/// reader has gone (`aesflow kernels | head -1`) panics; this hook turns
+/// exactly that panic into the exit status such a process has in a shell,
+/// without a message. Every other panic keeps the default report. The file
+/// commands do not print with `println!`: a stream cut short there is an
+/// error that says how much reached stdout.
+pub fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout")
+            && (message.contains("Broken pipe") || message.contains("os error 32"))
+        {
+            std::process::exit(BROKEN_PIPE.into());
+        }
+        default(info);
+    }));
+}
 
 /// An error the command line raises itself, with its exit code.
 #[derive(Debug)]

@@ -137,6 +137,7 @@ output of a failed run as incomplete. A wrong key or passphrase is detected
 before any output (key commitment).";
 
 fn main() -> ExitCode {
+    exit::quiet_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo => demo::run(),

@@ -160,6 +160,18 @@ fn every_exit_status_of_the_table() {
     assert_eq!(o.status.code(), Some(130), "{}", err(&o));
     assert!(!d.p.join("o.cob").exists());
     seen.insert(130);
+    // 141: text printed to a pipe whose reader has gone.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = bin()
+        .args(["kernels"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", err(&o));
+    assert!(o.stderr.is_empty(), "{}", err(&o));
+    seen.insert(141);
     // Every code of the table was given.
     for code in help_codes() {
         assert!(seen.contains(&code), "exit status {code} not exercised");
