@@ -86,6 +86,8 @@ pub fn run(a: ReportArgs) -> anyhow::Result<()> {
     if a.output.as_os_str() != "-" && a.output.exists() && !a.force {
         anyhow::bail!("{} exists (use --force to overwrite)", a.output.display());
     }
+    // The kernel of the host benchmark, resolved before any work is done.
+    let kernel = aesflow_cipher::default_kernel()?;
     let command: Vec<String> = std::env::args()
         .enumerate()
         .map(|(i, s)| if i == 0 { "aesflow".into() } else { s })
@@ -119,6 +121,7 @@ pub fn run(a: ReportArgs) -> anyhow::Result<()> {
         &Options {
             quick: a.quick,
             bench: !a.no_bench,
+            kernel,
         },
         inputs,
         &progress,

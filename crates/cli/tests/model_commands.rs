@@ -58,3 +58,21 @@ fn designs_map_to_stdout_creates_no_file_named_dash() {
     assert!(!o.status.success());
     assert_eq!(fs::read_to_string(t.path().join("m.svg")).unwrap(), "keep");
 }
+
+#[test]
+fn report_takes_the_kernel_of_aesflow_kernel_before_any_work() {
+    let t = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["report", "--quick", "-o", "r.html"])
+        .env("AESFLOW_KERNEL", "no-such-kernel")
+        .current_dir(t.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(e.contains("no-such-kernel"), "{e}");
+    // Refused before the design space is simulated, and nothing written.
+    assert!(!e.contains("design space"), "{e}");
+    assert!(entries(t.path()).is_empty(), "{:?}", entries(t.path()));
+}

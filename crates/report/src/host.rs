@@ -10,7 +10,7 @@ use aesflow_bench::{
     SuiteOptions, SuiteReport, run_suite,
 };
 use aesflow_chart::{AxisSpec, LineChart, Scale, Series, Style};
-use aesflow_cipher::KeySize;
+use aesflow_cipher::{Kernel, KeySize};
 use aesflow_energy::host::{HostCpu, HostFigure};
 
 use crate::html::{Cell, Table, esc, figure};
@@ -19,8 +19,8 @@ use crate::{Collected, ReportError};
 /// The options of the report's benchmark run: `quick` keeps it to a few
 /// seconds (AES-128, three sizes, in-process RustCrypto peers only, no
 /// file benchmark); otherwise sizes from 64 B to 1 MiB, AES-128 and
-/// AES-256, every peer.
-pub fn suite_options(quick: bool) -> SuiteOptions {
+/// AES-256, every peer. The modes and engine sections run on `kernel`.
+pub fn suite_options(quick: bool, kernel: &'static dyn Kernel) -> SuiteOptions {
     // The quick run's value or the full run's.
     fn pick<T>(quick: bool, q: T, full: T) -> T {
         if quick { q } else { full }
@@ -54,6 +54,7 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
         streams: pick(quick, vec![1, 8], vec![1, 2, 4, 8, 16, 32, 64]),
         key_sizes: pick(quick, vec![KeySize::Aes128], KeySize::ALL.to_vec()),
         measuring,
+        kernel,
         ..ModesOptions::default()
     };
     let engine = EngineOptions {
@@ -63,6 +64,7 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
         file_reps: 2,
         openssl: !quick,
         ipsec_mb: !quick && peers.ipsec_mb,
+        kernel,
         ..EngineOptions::default()
     };
     SuiteOptions {
@@ -73,8 +75,13 @@ pub fn suite_options(quick: bool) -> SuiteOptions {
 }
 
 /// Run the benchmark suite; `progress` is told what is being measured.
-pub fn run_bench(quick: bool, progress: &mut dyn FnMut(&str)) -> Result<SuiteReport, ReportError> {
-    run_suite(&suite_options(quick), progress).map_err(|e| ReportError::Bench(e.to_string()))
+pub fn run_bench(
+    quick: bool,
+    kernel: &'static dyn Kernel,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SuiteReport, ReportError> {
+    run_suite(&suite_options(quick, kernel), progress)
+        .map_err(|e| ReportError::Bench(e.to_string()))
 }
 
 fn rows(v: &SuiteReport, section: Section) -> &[Row] {

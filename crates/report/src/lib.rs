@@ -73,14 +73,18 @@ pub enum ReportError {
     Bench(String),
 }
 
-/// How much to run.
-#[derive(Clone, Debug, PartialEq)]
+/// How much to run, and on which kernel.
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Short runs: fewer simulated blocks, a short benchmark without the
     /// OpenSSL peer or the file benchmark.
     pub quick: bool,
     /// Run the host benchmark at all.
     pub bench: bool,
+    /// The kernel the modes and engine sections of the host benchmark run
+    /// on (the kernels section measures every kernel this CPU has). The
+    /// command line passes the one `AESFLOW_KERNEL` names.
+    pub kernel: &'static dyn aesflow_cipher::Kernel,
 }
 
 impl Default for Options {
@@ -88,6 +92,7 @@ impl Default for Options {
         Options {
             quick: false,
             bench: true,
+            kernel: aesflow_cipher::detect_best(),
         }
     }
 }
@@ -179,7 +184,7 @@ pub fn collect(
     let t = std::time::Instant::now();
     let bench = if opt.bench {
         progress("host benchmark", 0, 1);
-        let b = host::run_bench(opt.quick, &mut |what| progress(what, 0, 1))?;
+        let b = host::run_bench(opt.quick, opt.kernel, &mut |what| progress(what, 0, 1))?;
         let fig = host::host_figure(&b);
         progress("host benchmark", 1, 1);
         Some((b, fig))
@@ -211,7 +216,7 @@ pub fn collect(
     let engines = mesh::draw_all(progress)?;
     timed("maps and graphs", t);
     Ok(Collected {
-        options: opt.clone(),
+        options: *opt,
         inputs,
         study,
         table2,

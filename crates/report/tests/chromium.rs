@@ -22,6 +22,7 @@ fn quick_report() -> Collected {
         &Options {
             quick: true,
             bench: true,
+            ..Options::default()
         },
         Inputs {
             command: "aesflow report --quick (test)".into(),
