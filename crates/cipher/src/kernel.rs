@@ -520,9 +520,10 @@ pub(crate) mod xts_units_check {
                 for count in 1..20 {
                     let data = random_blocks(&mut rng, unit * count);
                     let tweaks = random_blocks(&mut rng, count);
-                    for (dec, mul) in [false, true].into_iter().flat_map(|d| {
-                        [XtsTweakMul::Clmul, XtsTweakMul::Shift].map(|m| (d, m))
-                    }) {
+                    for (dec, mul) in [false, true]
+                        .into_iter()
+                        .flat_map(|d| [XtsTweakMul::Clmul, XtsTweakMul::Shift].map(|m| (d, m)))
+                    {
                         let (mut want, mut wt) = (data.clone(), tweaks.clone());
                         for (t, u) in wt.iter_mut().zip(want.chunks_mut(unit)) {
                             k.xts_blocks(&ks, t, u, dec, mul);

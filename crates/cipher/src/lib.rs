@@ -48,8 +48,8 @@ pub mod x86;
 
 pub use cpu::{Features, Identity, Isa, Vendor, features, identity};
 pub use kernel::{
-    Block, KERNEL_ENV, Kernel, KernelError, available_kernels, default_kernel, detect_best,
-    XtsTweakMul, kernel_by_name, kernels, xts_mul_alpha,
+    Block, KERNEL_ENV, Kernel, KernelError, XtsTweakMul, available_kernels, default_kernel,
+    detect_best, kernel_by_name, kernels, xts_mul_alpha,
 };
 pub use key_schedule::{
     CipherKey, KeyError, KeyExpansion, KeySchedule, KeySize, OnlineKeyExpansion, RoundKeys,
@@ -225,8 +225,14 @@ impl Aes {
         blocks: &mut [Block],
         decrypt: bool,
     ) {
-        self.kernel
-            .xts_units(&self.keys, tweaks, unit_blocks, blocks, decrypt, self.xts_mul);
+        self.kernel.xts_units(
+            &self.keys,
+            tweaks,
+            unit_blocks,
+            blocks,
+            decrypt,
+            self.xts_mul,
+        );
     }
 }
 

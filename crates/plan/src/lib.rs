@@ -302,8 +302,14 @@ mod tests {
         assert_eq!(p.with(Variant::Lanes16).own_key_lanes(), 16);
         assert_eq!(p.with(Variant::Lanes32).own_key_lanes(), 32);
         use aesflow_cipher::XtsTweakMul;
-        assert_eq!(p.with(Variant::TweakShift).xts_tweak_mul(), XtsTweakMul::Shift);
-        assert_eq!(p.with(Variant::TweakClmul).xts_tweak_mul(), XtsTweakMul::Clmul);
+        assert_eq!(
+            p.with(Variant::TweakShift).xts_tweak_mul(),
+            XtsTweakMul::Shift
+        );
+        assert_eq!(
+            p.with(Variant::TweakClmul).xts_tweak_mul(),
+            XtsTweakMul::Clmul
+        );
     }
 
     #[test]

@@ -175,10 +175,18 @@ pub fn check_chained(k: &dyn Kernel, seed: u64) {
         ("cbc-enc", |k, ks, iv, b| k.cbc_encrypt(ks, iv, b)),
         ("cbc-dec", |k, ks, iv, b| k.cbc_decrypt(ks, iv, b)),
         ("cfb-dec", |k, ks, iv, b| k.cfb_decrypt(ks, iv, b)),
-        ("xts-enc", |k, ks, t, b| k.xts_blocks(ks, t, b, false, XtsTweakMul::Clmul)),
-        ("xts-dec", |k, ks, t, b| k.xts_blocks(ks, t, b, true, XtsTweakMul::Clmul)),
-        ("xts-enc-shift", |k, ks, t, b| k.xts_blocks(ks, t, b, false, XtsTweakMul::Shift)),
-        ("xts-dec-shift", |k, ks, t, b| k.xts_blocks(ks, t, b, true, XtsTweakMul::Shift)),
+        ("xts-enc", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, false, XtsTweakMul::Clmul)
+        }),
+        ("xts-dec", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, true, XtsTweakMul::Clmul)
+        }),
+        ("xts-enc-shift", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, false, XtsTweakMul::Shift)
+        }),
+        ("xts-dec-shift", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, true, XtsTweakMul::Shift)
+        }),
     ];
     let mut rng = StdRng::seed_from_u64(seed);
     for ks in schedules(&mut rng) {
