@@ -241,6 +241,7 @@ impl fmt::Debug for Aes {
         f.debug_struct("Aes")
             .field("kernel", &self.kernel.name())
             .field("keys", &self.keys)
+            .field("xts_mul", &self.xts_mul)
             .finish()
     }
 }

@@ -7,6 +7,9 @@
 //! (Zen 4) is kept busy by four independent chains and loses to the extra
 //! registers and loads of eight, while a core that starts two (Zen 5) needs
 //! eight to fill its two AES pipes wherever the rest of the loop lets it.
+//! A third is how XTS multiplies its tweaks beside the rounds: a
+//! carry-less multiply takes a turn of the AES units on AMD cores but not
+//! on Intel's, where the shifts of the other way share the AES port.
 //! Which wins is measured per CPU, never assumed from the feature flags. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
 //! take it as a value, as they take a kernel, and never look at the CPU
 //! family themselves.

@@ -166,9 +166,9 @@ pub fn check_ctr(k: &dyn Kernel, seed: u64) {
 
 /// CBC (both directions), CFB128 decryption and XTS (both directions) of
 /// 0..=100 blocks and some longer runs (past 3 steps of 32 blocks, so the
-/// 512-bit XTS tweak ring wraps and its registers advance by α^32 several
-/// times) against `reference` (the generic paths), in one call and split
-/// in two, chaining values and tweaks included.
+/// 512-bit XTS tweak registers advance by α^16 several times, with either
+/// [`XtsTweakMul`]) against `reference` (the generic paths), in one call
+/// and split in two, chaining values and tweaks included.
 pub fn check_chained(k: &dyn Kernel, seed: u64) {
     type Op = fn(&dyn Kernel, &KeySchedule, &mut Block, &mut [Block]);
     let ops: [(&str, Op); 7] = [

@@ -12,8 +12,8 @@
 //!   bytes, by `VPCLMULQDQ` where the CPU has it, the second tweak XOR
 //!   folded into the last round's key); tails through one register and a
 //!   32-byte stack buffer. With two blocks per register the tweaks stay in
-//!   vector registers (a general-purpose chain, as the `vaes` kernel's,
-//!   would double the integer work per block). Start-up: the first
+//!   vector registers (a general-purpose chain would double the integer
+//!   work per block). Start-up: the first
 //!   group's tweak registers each from T_0 by per-lane shifts
 //!   (`v256::xts_tweaks_at`), round keys from a slice of constant length,
 //!   and ECB of a single block (the tweak) through AES-NI.

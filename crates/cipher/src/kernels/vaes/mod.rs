@@ -48,10 +48,9 @@
 //!   whole blocks): the round keys load once per call and the units run
 //!   in one function, so one unit's loads and start-up overlap the
 //!   previous unit's rounds. A short unit is bound by the vector work
-//!   beside its rounds, not by the rounds, so: the first step's tweak
-//!   registers are two `xts_tweaks_at` and the rest α^8 / α^16 multiplies;
-//!   a unit's last step advances only the register that gives the next
-//!   unused tweak; and units of one or two steps (512 B, 1 KiB) take
+//!   beside its rounds, not by the rounds, so: the first step's carried
+//!   tweak registers are two `xts_tweaks_at` and two α^8 multiplies; and
+//!   units of one or two steps (512 B, 1 KiB) take
 //!   `xts_steps`, where registers 0-3 of every step come from a
 //!   general-purpose chain two steps ahead (a new chain per unit, from its
 //!   tweak: nothing is carried from unit to unit) and 4-7 are those times
