@@ -29,7 +29,7 @@
 //!   (data, tweak, round key 0) and the last round's key is `k_last ⊕
 //!   tweak`, off the data's chain; a scheduling barrier after every round
 //!   keeps the rounds interleaved across the eight registers. How the
-//!   reduction is done is a plan's choice ([`XtsTweakMul`]): a carry-less
+//!   reduction is done is a plan's choice ([`XtsTweakMul`](crate::kernel::XtsTweakMul)): a carry-less
 //!   multiply, or shifts alone, which on Zen 4 and Zen 5 run beside the
 //!   AES rounds while `VPCLMULQDQ` takes the AES units' turn (on Intel
 //!   cores shifts take the AES port instead). Units of one or two whole
