@@ -75,10 +75,7 @@ fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>,
         Operation::Gcm => {
             use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
             let n = 16 * 1024;
-            let kernel = aesflow_cipher::kernel_by_name("vaes")
-                .ok()
-                .filter(|k| k.is_available())
-                .ok_or("no 512-bit VAES kernel on this CPU")?;
+            let kernel = vaes_kernel()?;
             let gcms: Vec<Gcm> = op
                 .variants()
                 .iter()
@@ -134,10 +131,7 @@ fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>,
         Operation::Xts => {
             use aesflow_cipher::{Aes, KeyExpansion};
             let n = 16 * 1024;
-            let kernel = aesflow_cipher::kernel_by_name("vaes")
-                .ok()
-                .filter(|k| k.is_available())
-                .ok_or("no 512-bit VAES kernel on this CPU")?;
+            let kernel = vaes_kernel()?;
             let aes = |key: &[u8]| {
                 Aes::with_kernel(key, kernel, KeyExpansion::Offline).expect("a 16-byte key")
             };
@@ -168,6 +162,14 @@ fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>,
             Ok(op.variants().iter().copied().zip(speeds).collect())
         }
     }
+}
+
+/// The 512-bit VAES kernel, whose choices GCM's and XTS's variants are.
+fn vaes_kernel() -> Result<&'static dyn aesflow_cipher::Kernel, &'static str> {
+    aesflow_cipher::kernel_by_name("vaes")
+        .ok()
+        .filter(|k| k.is_available())
+        .ok_or("no 512-bit VAES kernel on this CPU")
 }
 
 #[cfg(test)]

@@ -202,20 +202,4 @@ pub fn xts_mul_alpha_bytes_clmul<const B: i32, const TOP: i32>(t: __m512i) -> __
     _mm512_xor_si512(_mm512_bslli_epi128::<B>(t), red)
 }
 
-/// A scheduling barrier, as `v128::round_barrier`: round `r` of every
-/// register in flight is issued before round `r + 1` of any.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub fn round_barrier<const N: usize>(x: &mut [__m512i; N]) {
-    for v in x.iter_mut() {
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // zmm register in place; it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(zmm_reg) * v,
-                options(nomem, nostack, preserves_flags)
-            );
-        }
-    }
-}
+round_barrier_fn!(__m512i, zmm_reg, "avx512f");
