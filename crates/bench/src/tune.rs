@@ -6,7 +6,8 @@
 //! choice matters for: GCM's blocks in flight on 16 KiB AES-128 messages
 //! sealed and opened out of place (both directions: a variant that seals
 //! faster but opens slower loses), the multi-stream engine's lanes on 32 CBC streams
-//! of 16 KiB with keys of their own. An operation whose variants this CPU
+//! of 16 KiB with keys of their own, XTS's tweak multiply on 16 KiB
+//! AES-128 units enciphered and deciphered. An operation whose variants this CPU
 //! cannot tell apart (no 512-bit VAES: neither choice applies) keeps the
 //! base plan's variant and is not timed.
 
@@ -74,10 +75,7 @@ fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>,
         Operation::Gcm => {
             use aesflow_modes::gcm::{FusedChoice, Gcm, GcmOptions};
             let n = 16 * 1024;
-            let kernel = aesflow_cipher::kernel_by_name("vaes")
-                .ok()
-                .filter(|k| k.is_available())
-                .ok_or("no 512-bit VAES kernel on this CPU")?;
+            let kernel = vaes_kernel()?;
             let gcms: Vec<Gcm> = op
                 .variants()
                 .iter()
@@ -130,7 +128,48 @@ fn time_operation(op: Operation, total: Duration) -> Result<Vec<(Variant, f64)>,
             let speeds = measure_group(streams * n, total, 5, &mut contenders);
             Ok(op.variants().iter().copied().zip(speeds).collect())
         }
+        Operation::Xts => {
+            use aesflow_cipher::{Aes, KeyExpansion};
+            let n = 16 * 1024;
+            let kernel = vaes_kernel()?;
+            let aes = |key: &[u8]| {
+                Aes::with_kernel(key, kernel, KeyExpansion::Offline).expect("a 16-byte key")
+            };
+            let xtss: Vec<aesflow_modes::Xts> = op
+                .variants()
+                .iter()
+                .map(|&v| {
+                    let mul = Plan::for_this_cpu().with(v).xts_tweak_mul();
+                    aesflow_modes::Xts::from_aes(
+                        aes(&[7u8; 16]).with_xts_tweak_mul(mul),
+                        aes(&[9u8; 16]),
+                    )
+                })
+                .collect();
+            let mut contenders: Vec<Contender<'_>> = xtss
+                .iter()
+                .map(|x| {
+                    let mut buf = vec![0x5au8; n];
+                    Box::new(move || {
+                        let b = std::hint::black_box(&mut buf);
+                        x.encrypt_sector(7, b).expect("a whole unit");
+                        x.decrypt_sector(7, b).expect("a whole unit");
+                    }) as Contender<'_>
+                })
+                .collect();
+            // Each call enciphers and deciphers: 2n bytes.
+            let speeds = measure_group(2 * n, total, 5, &mut contenders);
+            Ok(op.variants().iter().copied().zip(speeds).collect())
+        }
     }
+}
+
+/// The 512-bit VAES kernel, whose choices GCM's and XTS's variants are.
+fn vaes_kernel() -> Result<&'static dyn aesflow_cipher::Kernel, &'static str> {
+    aesflow_cipher::kernel_by_name("vaes")
+        .ok()
+        .filter(|k| k.is_available())
+        .ok_or("no 512-bit VAES kernel on this CPU")
 }
 
 #[cfg(test)]

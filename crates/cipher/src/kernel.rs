@@ -143,14 +143,18 @@ pub trait Kernel: Send + Sync + 'static {
     /// `P_j = D(C_j ⊕ T_j) ⊕ T_j`), where `T_0 = tweak` is the already
     /// encrypted tweak and `T_{j+1} = T_j · α` in GF(2^128) (little-endian).
     /// On return `tweak` holds the next unused `T`. Ciphertext stealing is
-    /// the caller's (`aesflow-modes`).
+    /// the caller's (`aesflow-modes`). `mul` chooses how a kernel with
+    /// vector tweaks multiplies them (a plan's choice; the others ignore
+    /// it).
     fn xts_blocks(
         &self,
         keys: &KeySchedule,
         tweak: &mut Block,
         blocks: &mut [Block],
         decrypt: bool,
+        mul: XtsTweakMul,
     ) {
+        let _ = mul;
         in_batches(blocks, 1, |chunk, ts| {
             for (t, b) in ts.iter_mut().zip(chunk.iter_mut()) {
                 *t = *tweak;
@@ -181,14 +185,34 @@ pub trait Kernel: Send + Sync + 'static {
         unit_blocks: usize,
         blocks: &mut [Block],
         decrypt: bool,
+        mul: XtsTweakMul,
     ) {
         if !xts_units_shape(tweaks.len(), unit_blocks, blocks.len()) {
             return;
         }
         for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
-            self.xts_blocks(keys, t, unit, decrypt);
+            self.xts_blocks(keys, t, unit, decrypt, mul);
         }
     }
+}
+
+/// How the `vaes` kernel's XTS multiplies a register of four tweaks by a
+/// power of α (a shift left by whole bytes, and the bytes shifted out of
+/// each lane reduced with x^7 + x^2 + x + 1). The AES rounds leave
+/// different units free on different cores, so which is faster is a
+/// plan's choice (`aesflow-plan`, operation `xts`), passed as a value;
+/// the other kernels ignore it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum XtsTweakMul {
+    /// The reduction a carry-less multiply by 0x87 (`VPCLMULQDQ`): four
+    /// instructions, one of them on the units that run `VAESENC` on
+    /// Zen 4 and Zen 5, on another port on Ice Lake and later Intel cores
+    /// (where shifts share the AES port).
+    #[default]
+    Clmul,
+    /// The reduction four shifted copies (seven instructions, none a
+    /// multiply): on Zen 4 and Zen 5 they run beside the AES rounds.
+    Shift,
 }
 
 /// The arguments' check of every [`Kernel::xts_units`]: panics unless
@@ -330,8 +354,9 @@ macro_rules! impl_kernel {
                 tweak: &mut $crate::kernel::Block,
                 blocks: &mut [$crate::kernel::Block],
                 decrypt: bool,
+                mul: $crate::kernel::XtsTweakMul,
             ) {
-                $xts(keys, tweak, blocks, decrypt)
+                $xts(keys, tweak, blocks, decrypt, mul)
             })?
             $(fn xts_units(
                 &self,
@@ -340,8 +365,9 @@ macro_rules! impl_kernel {
                 unit_blocks: usize,
                 blocks: &mut [$crate::kernel::Block],
                 decrypt: bool,
+                mul: $crate::kernel::XtsTweakMul,
             ) {
-                $xts_units(keys, tweaks, unit_blocks, blocks, decrypt)
+                $xts_units(keys, tweaks, unit_blocks, blocks, decrypt, mul)
             })?
         }
     };
@@ -478,7 +504,7 @@ pub fn default_kernel() -> Result<&'static dyn Kernel, KernelError> {
 /// [`Kernel::xts_units`] against [`Kernel::xts_blocks`] per unit.
 #[cfg(test)]
 pub(crate) mod xts_units_check {
-    use super::Kernel;
+    use super::{Kernel, XtsTweakMul};
     use crate::kernels::testutil::{random_blocks, schedules};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
@@ -494,13 +520,16 @@ pub(crate) mod xts_units_check {
                 for count in 1..20 {
                     let data = random_blocks(&mut rng, unit * count);
                     let tweaks = random_blocks(&mut rng, count);
-                    for dec in [false, true] {
+                    for (dec, mul) in [false, true]
+                        .into_iter()
+                        .flat_map(|d| [XtsTweakMul::Clmul, XtsTweakMul::Shift].map(|m| (d, m)))
+                    {
                         let (mut want, mut wt) = (data.clone(), tweaks.clone());
                         for (t, u) in wt.iter_mut().zip(want.chunks_mut(unit)) {
-                            k.xts_blocks(&ks, t, u, dec);
+                            k.xts_blocks(&ks, t, u, dec, mul);
                         }
                         let (mut got, mut gt) = (data.clone(), tweaks.clone());
-                        k.xts_units(&ks, &mut gt, unit, &mut got, dec);
+                        k.xts_units(&ks, &mut gt, unit, &mut got, dec, mul);
                         let what = format!("{} {ks:?} unit={unit} count={count}", k.name());
                         assert!(got == want, "data, dec={dec} {what}");
                         assert!(gt == wt, "tweaks, dec={dec} {what}");
@@ -508,7 +537,7 @@ pub(crate) mod xts_units_check {
                 }
             }
             // Nothing at all is fine.
-            k.xts_units(&ks, &mut [], 32, &mut [], false);
+            k.xts_units(&ks, &mut [], 32, &mut [], false, XtsTweakMul::Clmul);
         }
     }
 

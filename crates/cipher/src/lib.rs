@@ -48,8 +48,8 @@ pub mod x86;
 
 pub use cpu::{Features, Identity, Isa, Vendor, features, identity};
 pub use kernel::{
-    Block, KERNEL_ENV, Kernel, KernelError, available_kernels, default_kernel, detect_best,
-    kernel_by_name, kernels, xts_mul_alpha,
+    Block, KERNEL_ENV, Kernel, KernelError, XtsTweakMul, available_kernels, default_kernel,
+    detect_best, kernel_by_name, kernels, xts_mul_alpha,
 };
 pub use key_schedule::{
     CipherKey, KeyError, KeyExpansion, KeySchedule, KeySize, OnlineKeyExpansion, RoundKeys,
@@ -95,10 +95,13 @@ impl From<KernelError> for Error {
 /// constant-time kernel on this CPU ([`detect_best`]) and offline key
 /// expansion; [`Aes::with_kernel`] takes a chosen one, e.g. the
 /// [`default_kernel`] an application resolved from `AESFLOW_KERNEL`.
+/// [`Aes::with_xts_tweak_mul`] sets how XTS multiplies its tweaks (a
+/// plan's choice, [`XtsTweakMul`]).
 #[derive(Clone)]
 pub struct Aes {
     kernel: &'static dyn Kernel,
     keys: KeySchedule,
+    xts_mul: XtsTweakMul,
 }
 
 impl Aes {
@@ -125,6 +128,7 @@ impl Aes {
         Ok(Aes {
             kernel,
             keys: KeySchedule::new(key, style)?,
+            xts_mul: XtsTweakMul::default(),
         })
     }
 
@@ -194,7 +198,21 @@ impl Aes {
     /// XTS of whole blocks in place with this instance as the data-unit
     /// key and `tweak` the encrypted tweak (see [`Kernel::xts_blocks`]).
     pub fn xts_blocks(&self, tweak: &mut Block, blocks: &mut [Block], decrypt: bool) {
-        self.kernel.xts_blocks(&self.keys, tweak, blocks, decrypt);
+        self.kernel
+            .xts_blocks(&self.keys, tweak, blocks, decrypt, self.xts_mul);
+    }
+
+    /// This instance with XTS's tweaks multiplied as `mul` says (the
+    /// default: [`XtsTweakMul::default`]); a plan's choice, taken as a
+    /// value (`aesflow_plan::Plan::xts_tweak_mul`).
+    pub fn with_xts_tweak_mul(mut self, mul: XtsTweakMul) -> Self {
+        self.xts_mul = mul;
+        self
+    }
+
+    /// How XTS multiplies its tweaks.
+    pub fn xts_tweak_mul(&self) -> XtsTweakMul {
+        self.xts_mul
     }
 
     /// XTS of consecutive data units of `unit_blocks` whole blocks each in
@@ -207,8 +225,14 @@ impl Aes {
         blocks: &mut [Block],
         decrypt: bool,
     ) {
-        self.kernel
-            .xts_units(&self.keys, tweaks, unit_blocks, blocks, decrypt);
+        self.kernel.xts_units(
+            &self.keys,
+            tweaks,
+            unit_blocks,
+            blocks,
+            decrypt,
+            self.xts_mul,
+        );
     }
 }
 
@@ -217,6 +241,7 @@ impl fmt::Debug for Aes {
         f.debug_struct("Aes")
             .field("kernel", &self.kernel.name())
             .field("keys", &self.keys)
+            .field("xts_mul", &self.xts_mul)
             .finish()
     }
 }

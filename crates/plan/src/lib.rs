@@ -7,6 +7,9 @@
 //! (Zen 4) is kept busy by four independent chains and loses to the extra
 //! registers and loads of eight, while a core that starts two (Zen 5) needs
 //! eight to fill its two AES pipes wherever the rest of the loop lets it.
+//! A third is how XTS multiplies its tweaks beside the rounds: a
+//! carry-less multiply takes a turn of the AES units on AMD cores but not
+//! on Intel's, where the shifts of the other way share the AES port.
 //! Which wins is measured per CPU, never assumed from the feature flags. A [`Plan`] holds one [`Variant`] per [`Operation`]; the libraries
 //! take it as a value, as they take a kernel, and never look at the CPU
 //! family themselves.
@@ -45,17 +48,24 @@ pub enum Operation {
     /// The 512-bit multi-stream engine's lanes for streams with keys of
     /// their own.
     MultistreamOwnKeys,
+    /// How the `vaes` kernel's XTS multiplies its vector tweaks.
+    Xts,
 }
 
 impl Operation {
     /// Every operation, in the order plans list them.
-    pub const ALL: [Operation; 2] = [Operation::Gcm, Operation::MultistreamOwnKeys];
+    pub const ALL: [Operation; 3] = [
+        Operation::Gcm,
+        Operation::MultistreamOwnKeys,
+        Operation::Xts,
+    ];
 
     /// The name in plan files, the table and `--variant`.
     pub fn name(self) -> &'static str {
         match self {
             Operation::Gcm => "gcm",
             Operation::MultistreamOwnKeys => "multistream-own-keys",
+            Operation::Xts => "xts",
         }
     }
 
@@ -69,6 +79,7 @@ impl Operation {
         match self {
             Operation::Gcm => &[Variant::Groups16, Variant::Groups32],
             Operation::MultistreamOwnKeys => &[Variant::Lanes16, Variant::Lanes32],
+            Operation::Xts => &[Variant::TweakClmul, Variant::TweakShift],
         }
     }
 }
@@ -85,6 +96,10 @@ pub enum Variant {
     Lanes16,
     /// Multi-stream: all 32 lanes (8 zmm chains).
     Lanes32,
+    /// XTS: the tweaks' reduction a carry-less multiply (`VPCLMULQDQ`).
+    TweakClmul,
+    /// XTS: the tweaks' reduction by shifts alone.
+    TweakShift,
 }
 
 impl Variant {
@@ -95,6 +110,8 @@ impl Variant {
             Variant::Groups32 => "groups32",
             Variant::Lanes16 => "lanes16",
             Variant::Lanes32 => "lanes32",
+            Variant::TweakClmul => "tweak-clmul",
+            Variant::TweakShift => "tweak-shift",
         }
     }
 
@@ -103,6 +120,7 @@ impl Variant {
         match self {
             Variant::Groups16 | Variant::Groups32 => Operation::Gcm,
             Variant::Lanes16 | Variant::Lanes32 => Operation::MultistreamOwnKeys,
+            Variant::TweakClmul | Variant::TweakShift => Operation::Xts,
         }
     }
 
@@ -163,6 +181,7 @@ impl fmt::Display for Origin {
 pub struct Plan {
     gcm: Variant,
     multistream_own_keys: Variant,
+    xts: Variant,
 }
 
 impl Plan {
@@ -189,11 +208,16 @@ impl Plan {
     /// The rule for a CPU the table does not know: 16-block GCM groups
     /// (the variant every CPU with 512-bit VAES has run since it existed),
     /// and all lanes for the multi-stream engine (a core with one AES pipe
-    /// loses a little with them, a core with two loses much without them).
+    /// loses a little with them, a core with two loses much without them);
+    /// XTS tweaks reduced by carry-less multiplies (the faster on Zen 5
+    /// and, in LLVM's models, on Intel cores with 512-bit VAES, where
+    /// shifts share the AES port; shifts win only in the Zen 4 model, by
+    /// a tenth).
     pub fn rule(_features: Features) -> Plan {
         Plan {
             gcm: Variant::Groups16,
             multistream_own_keys: Variant::Lanes32,
+            xts: Variant::TweakClmul,
         }
     }
 
@@ -202,6 +226,7 @@ impl Plan {
         match operation {
             Operation::Gcm => self.gcm,
             Operation::MultistreamOwnKeys => self.multistream_own_keys,
+            Operation::Xts => self.xts,
         }
     }
 
@@ -210,6 +235,7 @@ impl Plan {
         match variant.operation() {
             Operation::Gcm => self.gcm = variant,
             Operation::MultistreamOwnKeys => self.multistream_own_keys = variant,
+            Operation::Xts => self.xts = variant,
         }
         self
     }
@@ -220,6 +246,15 @@ impl Plan {
         match self.multistream_own_keys {
             Variant::Lanes16 => 16,
             _ => 32,
+        }
+    }
+
+    /// How XTS multiplies its tweaks
+    /// (`aesflow_cipher::Aes::with_xts_tweak_mul`).
+    pub fn xts_tweak_mul(&self) -> aesflow_cipher::XtsTweakMul {
+        match self.xts {
+            Variant::TweakShift => aesflow_cipher::XtsTweakMul::Shift,
+            _ => aesflow_cipher::XtsTweakMul::Clmul,
         }
     }
 
@@ -269,6 +304,15 @@ mod tests {
         }
         assert_eq!(p.with(Variant::Lanes16).own_key_lanes(), 16);
         assert_eq!(p.with(Variant::Lanes32).own_key_lanes(), 32);
+        use aesflow_cipher::XtsTweakMul;
+        assert_eq!(
+            p.with(Variant::TweakShift).xts_tweak_mul(),
+            XtsTweakMul::Shift
+        );
+        assert_eq!(
+            p.with(Variant::TweakClmul).xts_tweak_mul(),
+            XtsTweakMul::Clmul
+        );
     }
 
     #[test]

@@ -139,6 +139,14 @@ mod tests {
         let zen4 = lookup(id(Vendor::Amd, 0x19, 0x11)).unwrap();
         assert_eq!(zen4.plan.own_key_lanes(), 16);
         assert!(!zen4.plan.gcm_32_blocks());
+        assert_eq!(
+            zen5.plan.variant(crate::Operation::Xts),
+            crate::Variant::TweakClmul
+        );
+        assert_eq!(
+            zen4.plan.variant(crate::Operation::Xts),
+            crate::Variant::TweakShift
+        );
         // Zen 3 shares Zen 4's family but not its model.
         assert!(lookup(id(Vendor::Amd, 0x19, 0x01)).is_none());
         assert!(lookup(id(Vendor::Intel, 0x19, 0x11)).is_none());

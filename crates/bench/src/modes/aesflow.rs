@@ -32,8 +32,8 @@ pub(crate) enum Variant {
     Default,
     /// GCM with this fused kernel.
     Gcm(aesflow_modes::gcm::FusedChoice),
-    /// XTS on this kernel.
-    XtsKernel(&'static str),
+    /// XTS with this plan variant's tweak multiply.
+    Xts(aesflow_plan::Variant),
 }
 
 /// The variants measured beside the default for `op`: GCM with the
@@ -47,7 +47,12 @@ pub(crate) fn variants(op: ModeOp, plan: &aesflow_plan::Plan) -> Vec<Variant> {
             .filter(|&&v| v != plan.variant(Operation::Gcm))
             .map(|&v| Variant::Gcm(aesflow_modes::gcm::FusedChoice::Plan(plan.with(v))))
             .collect(),
-        ModeOp::XtsEnc | ModeOp::XtsDec => vec![Variant::XtsKernel("vaes-vtweak")],
+        ModeOp::XtsEnc | ModeOp::XtsDec => Operation::Xts
+            .variants()
+            .iter()
+            .filter(|&&v| v != plan.variant(Operation::Xts))
+            .map(|&v| Variant::Xts(v))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -59,9 +64,7 @@ pub(crate) fn variants(op: ModeOp, plan: &aesflow_plan::Plan) -> Vec<Variant> {
 pub(crate) fn available(variant: Variant, plan: &aesflow_plan::Plan) -> bool {
     match variant {
         Variant::Default => true,
-        Variant::XtsKernel(name) => {
-            aesflow_cipher::kernel_by_name(name).is_ok_and(|k| k.is_available())
-        }
+        Variant::Xts(_) => aesflow_cipher::default_kernel().is_ok_and(|k| k.name() == "vaes"),
         Variant::Gcm(fused) => {
             let kernel = |fused| {
                 let k = aesflow_cipher::default_kernel().ok()?;
@@ -89,13 +92,12 @@ pub(crate) fn one_stream(
     variant: Variant,
     plan: &aesflow_plan::Plan,
 ) -> Result<Option<(Contender<'static>, String)>, BenchError> {
-    let kernel = match variant {
-        Variant::XtsKernel(name) => match aesflow_cipher::kernel_by_name(name) {
-            Ok(k) if k.is_available() => k,
-            _ => return Ok(None),
-        },
-        // The kernel the caller chose.
-        _ => kernel,
+    // XTS's tweak multiply: the variant's, else the plan's; a variant
+    // row only where the kernel has the choice.
+    let xts_variant = match variant {
+        Variant::Xts(v) if kernel.name() == "vaes" => v,
+        Variant::Xts(_) => return Ok(None),
+        _ => plan.variant(aesflow_plan::Operation::Xts),
     };
     let fused = match variant {
         Variant::Gcm(f) => f,
@@ -119,10 +121,12 @@ pub(crate) fn one_stream(
             Box::new(move || c.apply_keystream(black_box(&mut buf)))
         }
         ModeOp::XtsEnc | ModeOp::XtsDec => {
-            let xts =
-                aesflow_modes::Xts::with_kernel(&crate::rustcrypto::xts_key(size_of(key)), kernel)
-                    .map_err(setup)?;
-            let name = format!("modes/{}", xts.data_cipher().kernel().name());
+            let xk = crate::rustcrypto::xts_key(size_of(key));
+            let (k1, k2) = xk.split_at(xk.len() / 2);
+            let half = |k| Aes::with_kernel(k, kernel, KeyExpansion::Offline).map_err(setup);
+            let mul = plan.with(xts_variant).xts_tweak_mul();
+            let xts = aesflow_modes::Xts::from_aes(half(k1)?.with_xts_tweak_mul(mul), half(k2)?);
+            let name = format!("modes/{} {xts_variant}", xts.data_cipher().kernel().name());
             let f: Contender<'static> = Box::new(move || {
                 let (enc, b) = (op == ModeOp::XtsEnc, black_box(&mut buf));
                 let r = match (xts_unit >= n, enc) {

@@ -391,7 +391,7 @@ impl_kernel! {
         ctr_xor: ctr_xor,
         cbc_encrypt: cbc_encrypt_ni,
         cbc_decrypt: |keys, iv, blocks| keyed::<CBC>(keys, iv, blocks, true),
-        xts_blocks: keyed::<XTS>,
+        xts_blocks: |k, t, b, d, _| keyed::<XTS>(k, t, b, d),
     }
 }
 

@@ -171,6 +171,4 @@ pub(crate) static ALL: &[&dyn Kernel] = &[
     &vaes256::Vaes256,
     #[cfg(target_arch = "x86_64")]
     &vaes::Vaes,
-    #[cfg(target_arch = "x86_64")]
-    &vaes::VaesVtweak,
 ];

@@ -1,7 +1,7 @@
 //! Shared test helpers for the kernels: comparison with the `reference`
 //! kernel on random inputs.
 
-use crate::kernel::{Block, Kernel};
+use crate::kernel::{Block, Kernel, XtsTweakMul};
 use crate::kernels::reference::Reference;
 use crate::key_schedule::{KeyExpansion, KeySchedule, KeySize};
 use rand::rngs::StdRng;
@@ -166,17 +166,27 @@ pub fn check_ctr(k: &dyn Kernel, seed: u64) {
 
 /// CBC (both directions), CFB128 decryption and XTS (both directions) of
 /// 0..=100 blocks and some longer runs (past 3 steps of 32 blocks, so the
-/// 512-bit XTS tweak ring wraps and its registers advance by α^32 several
-/// times) against `reference` (the generic paths), in one call and split
-/// in two, chaining values and tweaks included.
+/// 512-bit XTS tweak registers advance by α^16 several times, with either
+/// [`XtsTweakMul`]) against `reference` (the generic paths), in one call
+/// and split in two, chaining values and tweaks included.
 pub fn check_chained(k: &dyn Kernel, seed: u64) {
     type Op = fn(&dyn Kernel, &KeySchedule, &mut Block, &mut [Block]);
-    let ops: [(&str, Op); 5] = [
+    let ops: [(&str, Op); 7] = [
         ("cbc-enc", |k, ks, iv, b| k.cbc_encrypt(ks, iv, b)),
         ("cbc-dec", |k, ks, iv, b| k.cbc_decrypt(ks, iv, b)),
         ("cfb-dec", |k, ks, iv, b| k.cfb_decrypt(ks, iv, b)),
-        ("xts-enc", |k, ks, t, b| k.xts_blocks(ks, t, b, false)),
-        ("xts-dec", |k, ks, t, b| k.xts_blocks(ks, t, b, true)),
+        ("xts-enc", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, false, XtsTweakMul::Clmul)
+        }),
+        ("xts-dec", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, true, XtsTweakMul::Clmul)
+        }),
+        ("xts-enc-shift", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, false, XtsTweakMul::Shift)
+        }),
+        ("xts-dec-shift", |k, ks, t, b| {
+            k.xts_blocks(ks, t, b, true, XtsTweakMul::Shift)
+        }),
     ];
     let mut rng = StdRng::seed_from_u64(seed);
     for ks in schedules(&mut rng) {

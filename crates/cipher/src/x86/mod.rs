@@ -257,10 +257,44 @@ macro_rules! xts_mul_alpha_pow {
     };
 }
 
+/// `round_barrier(x)` for `N` registers of type `$v` (register class
+/// `$class`), with `$features` enabled (none: `#[inline(always)]`): a
+/// scheduling barrier, an empty `asm!` per register that LLVM must keep in
+/// program order with the other barriers, so round `r` of every block in
+/// flight is issued before round `r + 1` of any. Without it LLVM runs each
+/// register's whole round chain in turn (one dependent `AESENC` after
+/// another), which leaves the AES units idle for most of their latency.
+macro_rules! round_barrier_fn {
+    ($v:ty, $class:ident) => {
+        round_barrier_fn!(@fn $v, $class, #[inline(always)]);
+    };
+    ($v:ty, $class:ident, $features:literal) => {
+        round_barrier_fn!(@fn $v, $class, #[inline] #[target_feature(enable = $features)]);
+    };
+    (@fn $v:ty, $class:ident, $(#[$attr:meta])*) => {
+        /// A scheduling barrier after a round (see `x86::round_barrier_fn`).
+        $(#[$attr])*
+        pub fn round_barrier<const N: usize>(x: &mut [$v; N]) {
+            for v in x.iter_mut() {
+                // SAFETY: an empty instruction sequence that reads and
+                // writes one vector register in place; it touches no
+                // memory, stack or flags.
+                unsafe {
+                    core::arch::asm!(
+                        "/* {0} */",
+                        inout($class) * v,
+                        options(nomem, nostack, preserves_flags)
+                    );
+                }
+            }
+        }
+    };
+}
+
 /// `enc_n`, `dec_n` and `crypt_n`: AES-`NR` on `N` registers of type `$v`
 /// held in registers, rounds interleaved across them, with the round
 /// operations given — after each middle round `$barrier(x)` where one is
-/// given (see `v128::round_barrier`); and `middle_n` / `last_n`, the middle
+/// given (see `round_barrier_fn`); and `middle_n` / `last_n`, the middle
 /// rounds and the last round on their own (the XTS kernels put their
 /// tweak work between them).
 macro_rules! aes_rounds {

@@ -40,25 +40,7 @@ pub fn store(b: &mut [u8; 16], v: __m128i) {
 
 round_keys!("sse2", __m128i, load_keys, _mm_setzero_si128, load);
 
-/// A scheduling barrier: an empty `asm!` that LLVM must keep in program
-/// order with the other barriers, so round `r` of every block in flight is
-/// issued before round `r + 1` of any. Without it LLVM runs each block's
-/// whole round chain in turn (one dependent `AESENC` after another), which
-/// leaves the AES unit idle for most of its latency, worst with 14 rounds.
-#[inline(always)]
-pub fn round_barrier<const N: usize>(x: &mut [__m128i; N]) {
-    for v in x.iter_mut() {
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // xmm register in place; it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(xmm_reg) * v,
-                options(nomem, nostack, preserves_flags)
-            );
-        }
-    }
-}
+round_barrier_fn!(__m128i, xmm_reg);
 
 super::aes_rounds!(pub, "aes,sse2", __m128i, _mm_xor_si128,
     enc: _mm_aesenc_si128, _mm_aesenclast_si128,

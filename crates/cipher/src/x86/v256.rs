@@ -158,23 +158,7 @@ pub fn xts_mul_alpha16_clmul(t: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_bslli_epi128::<2>(t), red)
 }
 
-/// A scheduling barrier, as `v128::round_barrier`: round `r` of every
-/// register in flight is issued before round `r + 1` of any.
-#[inline]
-#[target_feature(enable = "avx")]
-pub fn round_barrier<const N: usize>(x: &mut [__m256i; N]) {
-    for v in x.iter_mut() {
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // ymm register in place; it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(ymm_reg) * v,
-                options(nomem, nostack, preserves_flags)
-            );
-        }
-    }
-}
+round_barrier_fn!(__m256i, ymm_reg, "avx");
 
 /// The round sequences with [`round_barrier`] after each middle round:
 /// without it, with the round keys competing for the sixteen ymm registers,

@@ -201,3 +201,5 @@ pub fn xts_mul_alpha_bytes_clmul<const B: i32, const TOP: i32>(t: __m512i) -> __
     let red = _mm512_clmulepi64_epi128::<0x00>(hi, _mm512_set1_epi64(0x87));
     _mm512_xor_si512(_mm512_bslli_epi128::<B>(t), red)
 }
+
+round_barrier_fn!(__m512i, zmm_reg, "avx512f");

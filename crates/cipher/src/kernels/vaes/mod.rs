@@ -20,27 +20,24 @@
 //!   expansion derives the round keys once per [`super::aesni::ONLINE_BATCH`] blocks,
 //!   converting decryption keys with `AESIMC`.
 //!
-//! * XTS splits each step's 32 tweaks: the first four registers' are
-//!   vector registers, each advanced by α^32 per step on its own (a byte
-//!   shift and a `VPCLMULQDQ` by 0x87: four instructions), so no chain of
-//!   doublings runs through the loop; the other sixteen come from a chain
-//!   of doublings on general-purpose registers two steps ahead, spread
-//!   over the rounds (an empty `asm!` ties each round's share to the
-//!   rounds, or LLVM hoists it all before them) and stored to a stack ring
-//!   that the first XOR (a three-way `VPTERNLOGQ` with round key 0) and the
-//!   last round's key (`k_last ⊕ tweak`, off the data's chain) read as
-//!   memory operands. On a core that starts one 512-bit `VAESENC` per
-//!   cycle the vector work competes with the rounds for the vector ports
-//!   while the integer units are idle, so this split is the balance. The
-//!   integer work is branch-free and the ring's addresses depend only on
-//!   the step. [`VaesVtweak`] is the same kernel with every tweak in
-//!   vector registers (each register advanced by α^32 on its own, no
-//!   ring): for cores whose vector ports keep up with two `VAESENC` per
-//!   cycle and the tweak work beside them.
+//! * XTS keeps every tweak in vector registers and carries only the
+//!   first half of a step's from step to step: the second half is those
+//!   times α^16, the next step's first half the second half times α^16
+//!   again (a byte shift and a reduction of the two bytes shifted out:
+//!   no chain of doublings through the loop), made one register after
+//!   each of the first rounds. The first XOR is a three-way `VPTERNLOGQ`
+//!   (data, tweak, round key 0) and the last round's key is `k_last ⊕
+//!   tweak`, off the data's chain; a scheduling barrier after every round
+//!   keeps the rounds interleaved across the eight registers. How the
+//!   reduction is done is a plan's choice ([`XtsTweakMul`](crate::kernel::XtsTweakMul)): a carry-less
+//!   multiply, or shifts alone, which on Zen 4 and Zen 5 run beside the
+//!   AES rounds while `VPCLMULQDQ` takes the AES units' turn (on Intel
+//!   cores shifts take the AES port instead). Units of one or two whole
+//!   steps in a call over many take `xts_steps` (below).
 //! * XTS start-up, a per-unit cost: the first step's tweak registers are
 //!   each computed from T_0 by per-lane shifts (`v512::xts_tweaks_at`, no
 //!   α^4 chain through a 64-byte load of four 16-byte stores, which does
-//!   not forward), the integer chain's start T_80 is two α^40 steps, the
+//!   not forward), the
 //!   round keys load from a slice of constant length (unrolled into
 //!   registers, no zeroed array on the stack), and the tweak itself,
 //!   E_K2(i), one block, goes through AES-NI (this kernel's ECB of fewer
@@ -51,10 +48,9 @@
 //!   whole blocks): the round keys load once per call and the units run
 //!   in one function, so one unit's loads and start-up overlap the
 //!   previous unit's rounds. A short unit is bound by the vector work
-//!   beside its rounds, not by the rounds, so: the first step's tweak
-//!   registers are two `xts_tweaks_at` and the rest α^8 / α^16 multiplies;
-//!   a unit's last step advances only the register that gives the next
-//!   unused tweak; and units of one or two steps (512 B, 1 KiB) take
+//!   beside its rounds, not by the rounds, so: the first step's carried
+//!   tweak registers are two `xts_tweaks_at` and two α^8 multiplies; and
+//!   units of one or two steps (512 B, 1 KiB) take
 //!   `xts_steps`, where registers 0-3 of every step come from a
 //!   general-purpose chain two steps ahead (a new chain per unit, from its
 //!   tweak: nothing is carried from unit to unit) and 4-7 are those times
@@ -96,9 +92,6 @@ mod modes;
 /// for `impl_kernel!`.
 macro_rules! vaes_kernel {
     (impl $([$($gen:tt)*])? for $ty:ty => $m:ident, $w:tt { $($meta:tt)* }) => {
-        vaes_kernel!(impl $([$($gen)*])? for $ty => $m, $w, false { $($meta)* });
-    };
-    (impl $([$($gen:tt)*])? for $ty:ty => $m:ident, $w:tt, $vt:tt { $($meta:tt)* }) => {
         crate::kernel::impl_kernel! {
             impl $([$($gen)*])? for $ty {
                 $($meta)*
@@ -107,8 +100,8 @@ macro_rules! vaes_kernel {
                 cbc_encrypt: $m::cbc_encrypt,
                 cbc_decrypt: $m::chain_decrypt::<$w, true>,
                 cfb_decrypt: $m::chain_decrypt::<$w, false>,
-                xts_blocks: $m::xts_blocks::<$w, $vt>,
-                xts_units: $m::xts_units::<$w, $vt>,
+                xts_blocks: $m::xts_blocks::<$w>,
+                xts_units: $m::xts_units::<$w>,
             }
         }
     };
@@ -127,9 +120,10 @@ mod hw {
     vaes_modes!(
         "avx512f,avx512bw,vaes,vpclmulqdq",
         super::Vaes::require,
+        crate::x86::v512::xts_mul_alpha_bytes::<1, 15>,
+        crate::x86::v512::xts_mul_alpha_bytes::<2, 14>,
         crate::x86::v512::xts_mul_alpha_bytes_clmul::<1, 15>,
-        crate::x86::v512::xts_mul_alpha_bytes_clmul::<2, 14>,
-        crate::x86::v512::xts_mul_alpha_bytes_clmul::<4, 12>
+        crate::x86::v512::xts_mul_alpha_bytes_clmul::<2, 14>
     );
 }
 
@@ -141,28 +135,6 @@ vaes_kernel! {
         needs: "avx512f, avx512bw, vaes, vpclmulqdq and aes",
         constant_time: true,
         rank: 30,
-        isa: Vaes,
-    }
-}
-
-/// The VAES kernel with XTS's tweaks all in vector registers: every
-/// register of a step's tweaks advanced by α^32 on its own (a byte shift
-/// and a `VPCLMULQDQ` by 0x87, spread over the first rounds), no
-/// general-purpose chain and no stack ring. The same code as [`Vaes`] for
-/// everything else. It suits cores where the vector ports keep up with
-/// the tweak work beside two `VAESENC` per cycle but a chain of integer
-/// doublings through memory does not; never chosen automatically (a plan
-/// or `AESFLOW_KERNEL=vaes-vtweak` picks it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct VaesVtweak;
-
-vaes_kernel! {
-    impl for VaesVtweak => hw, IN_FLIGHT, true {
-        name: "vaes-vtweak",
-        description: "vaes with XTS tweaks all in vector registers (constant-time)",
-        available: crate::cpu::features().vaes(),
-        constant_time: true,
-        rank: 29,
         isa: Vaes,
     }
 }

@@ -4,10 +4,14 @@
 //! in the same module (it uses its round functions and imports).
 
 /// CBC and CFB128 decryption and XTS, compiled for `$features`; `$check`
-/// as for `vaes_body!`; `$mul8`, `$mul16` and `$mul32` multiply each lane
-/// of a register of XTS tweaks by α^8, α^16 and α^32.
+/// as for `vaes_body!`; `$mul8` and `$mul16` multiply each lane of a
+/// register of XTS tweaks by α^8 and α^16 with shifts alone, `$mul8c` and
+/// `$mul16c` with the reduction a carry-less multiply (the two
+/// [`XtsTweakMul`](crate::kernel::XtsTweakMul) variants; an emulation
+/// without `VPCLMULQDQ` passes the shift forms for both).
 macro_rules! vaes_modes {
-    ($features:literal, $check:path, $mul8:path, $mul16:path, $mul32:path) => {
+    ($features:literal, $check:path, $mul8:path, $mul16:path, $mul8c:path, $mul16c:path) => {
+        use crate::kernel::XtsTweakMul;
         use crate::x86::v512::{load64, splat, store64, xts_mul_alpha4, xts_tweaks_at};
 
         /// The register whose lanes are the ciphertext blocks preceding
@@ -67,24 +71,9 @@ macro_rules! vaes_modes {
             *iv = last;
         }
 
-        /// Each 128-bit lane of `t` (XTS tweaks) times α^(4W): the advance
-        /// of a register of tweaks per step of `W` registers.
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn xts_advance<const W: usize>(t: __m512i) -> __m512i {
-            match W {
-                8 => $mul32(t),
-                4 => $mul16(t),
-                _ => (0..W).fold(t, |t, _| xts_mul_alpha4(t)),
-            }
-        }
-
-        /// Units shorter than this many steps of `W` registers take XTS's
-        /// vector-only path (no general-purpose ring: its set-up and wipe
-        /// cost more than a short unit's rounds hide), or in a call over
-        /// several units of whole steps [`xts_steps`]. With `VT` every
-        /// unit takes the vector-only path.
-        const XTS_RING_STEPS: usize = 3;
+        /// Units of whole steps shorter than this many steps of `W`
+        /// registers, in a call over several units, take [`xts_steps`].
+        const XTS_SHORT_STEPS: usize = 3;
 
         /// Three steps' general-purpose XTS tweaks (up to 16 each),
         /// aligned for whole-register loads.
@@ -102,15 +91,6 @@ macro_rules! vaes_modes {
                     // `self`, 64-aligned.
                     unsafe { core::ptr::write_volatile(p.add(i), _mm512_setzero_si512()) };
                 }
-            }
-
-            /// Store register `i` (tweaks `4i..4i + 4`) of step slot `s`.
-            #[inline]
-            #[target_feature(enable = $features)]
-            fn set(&mut self, s: usize, i: usize, v: __m512i) {
-                let four = &mut self.0[s][4 * i..4 * i + 4];
-                // SAFETY: `four` is 64 writable bytes, 64-aligned.
-                unsafe { _mm512_store_si512(four.as_mut_ptr().cast(), v) }
             }
 
             /// Register `i` (tweaks `4i..4i + 4`) of step slot `s`, read
@@ -141,22 +121,11 @@ macro_rules! vaes_modes {
             }
         }
 
-        /// XTS, `W` (even, at most 8) registers per step. The first `W/2`
-        /// registers' tweaks are vector registers, each advanced by
-        /// α^(4W) per step independently of the others (a serial chain of
-        /// doublings would be carried from step to step and bound the
-        /// loop); after the main loop they hold the next `2W` tweaks in
-        /// order, which the remainder uses. The other `2W` tweaks of a step
-        /// are made on general-purpose registers, a chain of doublings two
-        /// steps ahead, interleaved with the rounds, and XORed from a stack
-        /// ring of three steps' tweaks (the ports that run them are idle
-        /// in this loop, while vector work competes with the rounds). The
-        /// first step's registers are each computed from T_0 (no chain at
-        /// start-up, where nothing hides its latency). Units shorter than
-        /// [`XTS_RING_STEPS`] steps advance every register in vector
-        /// registers instead (no ring to set up and wipe).
+        /// XTS, `W` (even, at most 8) registers per step, every tweak in
+        /// vector registers (see [`xts_vec`]); `CL`: the tweaks' reduction
+        /// a carry-less multiply instead of shifts.
         #[target_feature(enable = $features)]
-        fn xts<const NR: usize, const W: usize, const DEC: bool, const VT: bool>(
+        fn xts<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
             rk: &[[u8; 16]],
             tweak: &mut Block,
             blocks: &mut [Block],
@@ -164,7 +133,7 @@ macro_rules! vaes_modes {
             // A slice of constant length: the key loads unroll into
             // registers (no zeroed array on the stack and reload).
             let k = load_keys(&rk[..=NR]);
-            xts_keyed::<NR, W, DEC, VT>(&k, tweak, blocks);
+            xts_keyed::<NR, W, DEC, CL>(&k, tweak, blocks);
         }
 
         /// XTS of consecutive data units of `unit_blocks` (> 0) blocks,
@@ -172,18 +141,18 @@ macro_rules! vaes_modes {
         /// every unit's work in one loop (no call per unit), so the next
         /// unit's loads and start-up tweaks overlap this one's rounds.
         #[target_feature(enable = $features)]
-        fn xts_many<const NR: usize, const W: usize, const VT: bool, const DEC: bool>(
+        fn xts_many<const NR: usize, const W: usize, const CL: bool, const DEC: bool>(
             rk: &[[u8; 16]],
             tweaks: &mut [Block],
             unit_blocks: usize,
             blocks: &mut [Block],
         ) {
-            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_RING_STEPS * 4 * W {
-                return xts_steps::<NR, W, DEC>(rk, tweaks, unit_blocks, blocks);
+            if unit_blocks % (4 * W) == 0 && unit_blocks < XTS_SHORT_STEPS * 4 * W {
+                return xts_steps::<NR, W, DEC, CL>(rk, tweaks, unit_blocks, blocks);
             }
             let k = load_keys(&rk[..=NR]);
             for (t, unit) in tweaks.iter_mut().zip(blocks.chunks_exact_mut(unit_blocks)) {
-                xts_keyed::<NR, W, DEC, VT>(&k, t, unit);
+                xts_keyed::<NR, W, DEC, CL>(&k, t, unit);
             }
         }
 
@@ -202,13 +171,13 @@ macro_rules! vaes_modes {
         /// general-purpose registers (its start advanced by α^(4W) to the
         /// unit's next step; a new unit's from its tweak), two steps
         /// ahead, interleaved with the rounds and stored to a stack ring
-        /// (as the long units' path does); the other `W/2` registers are
+        /// (as [`xts_vec`] stores its tweaks for the last round); the other `W/2` registers are
         /// those times α^(2W) (four vector instructions each). What bounds
         /// short units on Zen 4 is the vector work beside the rounds (the
         /// integer units are idle); the chains of different units are
         /// independent, so none is carried from unit to unit.
         #[target_feature(enable = $features)]
-        fn xts_steps<const NR: usize, const W: usize, const DEC: bool>(
+        fn xts_steps<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
             rk: &[[u8; 16]],
             tweaks: &mut [Block],
             unit_blocks: usize,
@@ -268,7 +237,7 @@ macro_rules! vaes_modes {
                     tws[i] = if i < W / 2 {
                         ring.register(cur, i)
                     } else {
-                        xts_half_vec::<W>(tws[i - W / 2])
+                        xts_half_vec::<W, CL>(tws[i - W / 2])
                     };
                 }
                 for (v, t) in x.iter_mut().zip(&tws) {
@@ -299,14 +268,24 @@ macro_rules! vaes_modes {
             ring.wipe();
         }
 
-        /// Each lane of `t` times α^(2W): the second half of a step's
-        /// tweak registers from the first.
+        /// Each lane of `t` times α^8 (`CL`: reduced by a carry-less
+        /// multiply, else by shifts).
         #[inline]
         #[target_feature(enable = $features)]
-        fn xts_half_vec<const W: usize>(t: __m512i) -> __m512i {
-            match W {
-                8 => $mul16(t),
-                4 => $mul8(t),
+        fn xts_mul8<const CL: bool>(t: __m512i) -> __m512i {
+            if CL { $mul8c(t) } else { $mul8(t) }
+        }
+
+        /// Each lane of `t` times α^(2W): the second half of a step's
+        /// tweak registers from the first, and the next step's first half
+        /// from the second.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xts_half_vec<const W: usize, const CL: bool>(t: __m512i) -> __m512i {
+            match (W, CL) {
+                (8, true) => $mul16c(t),
+                (8, false) => $mul16(t),
+                (4, _) => xts_mul8::<CL>(t),
                 _ => (0..W / 2).fold(t, |t, _| xts_mul_alpha4(t)),
             }
         }
@@ -314,63 +293,28 @@ macro_rules! vaes_modes {
         /// [`xts`] with the round keys in registers.
         #[inline]
         #[target_feature(enable = $features)]
-        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool, const VT: bool>(
+        fn xts_keyed<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
             k: &Keys,
             tweak: &mut Block,
             blocks: &mut [Block],
         ) {
             const { assert!(W % 2 == 0 && W <= 8) };
             let k = *k;
-            let t0 = u128::from_le_bytes(*tweak);
             // Register `i` of the first step: T_4i..T_4i+3. The first two
             // computed from T_0 by per-lane shifts (`xts_tweaks_at`, nine
             // instructions each; a chain of α^4 steps through memory
             // delayed the first step), registers 2 and 3 as those times
-            // α^8, 4..8 as 0..4 times α^16 (four instructions each).
+            // α^8; only the first half of a step's registers is carried.
             let bcast = splat(tweak);
             let mut tw = [bcast; W];
             tw[0] = xts_tweaks_at(bcast, 0);
             tw[1] = xts_tweaks_at(bcast, 4);
-            for i in 2..W {
-                tw[i] = if i < 4 { $mul8(tw[i - 2]) } else { $mul16(tw[i - 4]) };
+            for i in 2..W / 2 {
+                tw[i] = xts_mul8::<CL>(tw[i - 2]);
             }
             let data = blocks.as_flattened_mut();
-            let data_len = data.len();
-            let short = VT || data_len < XTS_RING_STEPS * 64 * W;
             let mut chunks = data.chunks_exact_mut(64 * W);
-            if short {
-                // A short unit (a 512-byte sector is one step): every
-                // register's tweaks advanced by α^(4W) in vector registers,
-                // no ring (whose set-up and wipe cost more than a step).
-                // The last step of a unit of whole steps (a sector) advances
-                // only register 0 (the next unused tweak): the vector ports
-                // are what bounds a short unit, not the AES rounds.
-                let rest_regs = data_len % (64 * W) != 0;
-                let mut left = chunks.len();
-                for c in &mut chunks {
-                    left -= 1;
-                    let all = left > 0 || rest_regs;
-                    let mut x = load_n::<W>(c);
-                    for (v, t) in x.iter_mut().zip(&tw) {
-                        *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
-                    }
-                    let mut tw_next = tw;
-                    middle_n::<NR, W, DEC>(&mut x, &k, |r, _| {
-                        if r <= W && (r == 1 || all) {
-                            tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
-                        }
-                    });
-                    let mut last = [k[NR]; W];
-                    for (l, t) in last.iter_mut().zip(&tw) {
-                        *l = _mm512_xor_si512(*l, *t);
-                    }
-                    last_n::<W, DEC>(&mut x, &last);
-                    store_n(c, &x);
-                    tw = tw_next;
-                }
-            } else {
-                xts_ring::<NR, W, DEC>(&k, t0, &mut tw, &mut chunks);
-            }
+            xts_vec::<NR, W, DEC, CL>(&k, &mut tw, &mut chunks);
             // Fewer than 4W blocks: whole registers with `tw[0]` advanced
             // by α^4 after each (a short serial chain, once per call;
             // indexing `tw` by a variable would keep it in memory, a store
@@ -398,82 +342,113 @@ macro_rules! vaes_modes {
             ts.fill([0; 16]);
         }
 
-        /// [`xts_keyed`]'s main loop for a unit of [`XTS_RING_STEPS`] steps
-        /// or more: `chunks` (whole steps) under the tweak registers `tw`
-        /// of its first step (T_0 = `t0`), which on return hold the next
-        /// step's.
+        /// XTS's main loop: `chunks` (whole steps of `W` registers) under
+        /// the tweaks whose first `W/2` registers `tw[..W/2]` hold (those
+        /// of the first step; on return `tw[0]` holds the next unused
+        /// tweaks).
+        ///
+        /// Every tweak is in vector registers and the loop carries only
+        /// the first half of a step's: the second half is those times
+        /// α^(2W), and the next step's first half the second half times
+        /// α^(2W) again (a byte shift and a reduction of the bytes shifted
+        /// out: four or seven instructions per register, no chain of
+        /// doublings). The first XOR folds the tweak with round key 0 (a
+        /// three-way `VPTERNLOGQ`) and the last round takes `k_last ⊕
+        /// tweak` as its key, off the data's chain. The next step's tweaks
+        /// are made one register after each of the first rounds, and a
+        /// scheduling barrier after every round keeps the rounds
+        /// interleaved across the registers (LLVM otherwise ran them a
+        /// register at a time). A step's tweaks go to a stack buffer that
+        /// the last round reads back: in registers they, the round keys
+        /// (15 for AES-256) and the data outgrow the 32 zmm registers.
         #[inline]
         #[target_feature(enable = $features)]
-        fn xts_ring<const NR: usize, const W: usize, const DEC: bool>(
+        fn xts_vec<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
             k: &Keys,
-            t0: u128,
             tw: &mut [__m512i; W],
             chunks: &mut core::slice::ChunksExactMut<'_, u8>,
         ) {
-            // The general-purpose tweaks: `ring[s % 3]` holds registers
-            // `W/2..W` of step `s` (T_(4Ws+2W)..T_(4Ws+4W)); those of the
-            // first two steps from the vector registers `tw` (whole
-            // registers stored and loaded, which forward; a chain of
-            // doublings would delay the first step), then `g`, the first
-            // tweak of the step two ahead, T_(4W(s+2)+2W), from T_0.
-            let mut ring = TweakRing([[0; 16]; 3]);
-            for i in W / 2..W {
-                ring.set(0, i - W / 2, tw[i]);
-                ring.set(1, i - W / 2, xts_advance::<W>(tw[i]));
-            }
-            // T_10W (T_80 for eight registers): α^40 once or twice.
-            let mut g = match W {
-                8 => crate::x86::xts_mul_alpha_u128::<40>(crate::x86::xts_mul_alpha_u128::<40>(t0)),
-                4 => crate::x86::xts_mul_alpha_u128::<40>(t0),
-                2 => crate::x86::xts_mul_alpha_u128::<20>(t0),
-                _ => unreachable!("W is 2, 4 or 8"),
-            };
-            let mut cur = 0;
+            let mut stash = TweakStash([_mm512_setzero_si512(); 8]);
+            let mut first = *tw;
             for c in chunks.by_ref() {
-                let ahead = if cur == 0 { 2 } else { cur - 1 };
                 let mut x = load_n::<W>(c);
-                let mut tws = *tw;
-                for i in W / 2..W {
-                    tws[i] = ring.register(cur, i - W / 2);
+                let mut step = first;
+                for i in 0..W / 2 {
+                    step[W / 2 + i] = xts_half_vec::<W, CL>(first[i]);
                 }
-                for (v, t) in x.iter_mut().zip(&tws) {
-                    *v = _mm512_ternarylogic_epi64::<0x96>(*v, *t, k[0]);
+                for i in 0..W {
+                    x[i] = _mm512_ternarylogic_epi64::<0x96>(x[i], step[i], k[0]);
+                    stash.set(i, step[i]);
                 }
-                // The tweaks of step `s + 2`, two after each of the first
-                // `W` rounds.
-                let mut t = g;
-                let out = &mut ring.0[ahead];
-                // The vector tweaks of the next step, one register after
-                // each of the first rounds.
-                let mut tw_next = *tw;
+                stash.spill();
                 middle_n::<NR, W, DEC>(&mut x, k, |r, x| {
+                    crate::x86::v512::round_barrier(x);
                     if r <= W / 2 {
-                        tw_next[r - 1] = xts_advance::<W>(tw[r - 1]);
-                    }
-                    if r <= W {
-                        for v in x.iter_mut() {
-                            tie(&mut t, v);
-                        }
-                        for o in &mut out[2 * r - 2..2 * r] {
-                            *o = t;
-                            t = crate::x86::xts_mul_alpha_u128::<1>(t);
-                        }
+                        first[r - 1] = xts_half_vec::<W, CL>(step[W / 2 + r - 1]);
                     }
                 });
-                g = xts_advance_u128::<W>(g);
-                for i in W / 2..W {
-                    tws[i] = ring.register(cur, i - W / 2);
-                }
                 let mut last = [k[NR]; W];
-                for (l, t) in last.iter_mut().zip(&tws) {
-                    *l = _mm512_xor_si512(*l, *t);
+                for (i, l) in last.iter_mut().enumerate() {
+                    *l = _mm512_xor_si512(*l, stash.get(i));
                 }
                 last_n::<W, DEC>(&mut x, &last);
                 store_n(c, &x);
-                *tw = tw_next;
-                cur = if cur == 2 { 0 } else { cur + 1 };
             }
-            ring.wipe();
+            stash.wipe();
+            tw[0] = first[0];
+        }
+
+        /// A step's tweak registers on the stack, for [`xts_vec`]'s last
+        /// round; aligned for whole-register stores and loads (which
+        /// forward).
+        #[repr(C, align(64))]
+        struct TweakStash([__m512i; 8]);
+
+        impl TweakStash {
+            /// Store register `i`.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn set(&mut self, i: usize, v: __m512i) {
+                let p: *mut __m512i = &mut self.0[i];
+                // SAFETY: `p` is 64 writable bytes, 64-aligned.
+                unsafe { _mm512_store_si512(p.cast(), v) }
+            }
+
+            /// Register `i`, loaded.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn get(&self, i: usize) -> __m512i {
+                let p: *const __m512i = &self.0[i];
+                // SAFETY: `p` is 64 readable bytes, 64-aligned.
+                unsafe { _mm512_load_si512(p.cast()) }
+            }
+
+            /// Make the stores stay stores: an empty instruction sequence
+            /// that may read and write the buffer, so LLVM loads the
+            /// registers back in [`TweakStash::get`] instead of keeping the
+            /// stored values in registers (and spilling others).
+            #[inline]
+            fn spill(&mut self) {
+                // SAFETY: an empty instruction sequence; it touches no
+                // register but its input, no stack and no flags.
+                unsafe {
+                    core::arch::asm!(
+                        "/* {0} */",
+                        in(reg) self.0.as_mut_ptr(),
+                        options(nostack, preserves_flags)
+                    );
+                }
+            }
+
+            /// Overwrite with zeros (volatile stores, not optimised away).
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn wipe(&mut self) {
+                for v in &mut self.0 {
+                    // SAFETY: `v` is a valid, aligned register slot.
+                    unsafe { core::ptr::write_volatile(v, _mm512_setzero_si512()) };
+                }
+            }
         }
 
         /// What [`keyed`] runs: ECB, CBC or CFB128 decryption (the state is
@@ -486,7 +461,7 @@ macro_rules! vaes_modes {
         /// `OP` in the direction `DEC` with AES-`NR` and `W` registers in
         /// flight.
         #[target_feature(enable = $features)]
-        fn run<const NR: usize, const W: usize, const OP: u8, const VT: bool, const DEC: bool>(
+        fn run<const NR: usize, const W: usize, const OP: u8, const CL: bool, const DEC: bool>(
             rk: &[[u8; 16]],
             state: &mut Block,
             blocks: &mut [Block],
@@ -494,13 +469,13 @@ macro_rules! vaes_modes {
             match OP {
                 ECB => ecb::<NR, W, DEC>(rk, blocks),
                 CHAIN => chain_dec::<NR, W, DEC>(rk, state, blocks),
-                _ => xts::<NR, W, DEC, VT>(rk, state, blocks),
+                _ => xts::<NR, W, DEC, CL>(rk, state, blocks),
             }
         }
 
         /// `OP` over whole blocks with `W` registers in flight, on any key
         /// schedule.
-        fn keyed<const W: usize, const OP: u8, const VT: bool>(
+        fn keyed<const W: usize, const OP: u8, const CL: bool>(
             keys: &KeySchedule,
             state: &mut Block,
             blocks: &mut [Block],
@@ -509,7 +484,7 @@ macro_rules! vaes_modes {
             $check();
             for_each_keyed(keys, dec, blocks, ONLINE_BATCH, |rk, b| {
                 // SAFETY: `$check` confirmed the features.
-                unsafe { by_rounds!(rk, dec => run::<_, W, OP, VT, ?>(rk, state, b)) }
+                unsafe { by_rounds!(rk, dec => run::<_, W, OP, CL, ?>(rk, state, b)) }
             });
         }
 
@@ -534,31 +509,54 @@ macro_rules! vaes_modes {
             keyed::<W, CHAIN, false>(keys, iv, blocks, CBC);
         }
 
-        /// XTS of whole blocks with `W` registers in flight (see
-        /// `Kernel::xts_blocks`).
-        pub(super) fn xts_blocks<const W: usize, const VT: bool>(
+        /// XTS of whole blocks with `W` registers in flight and the
+        /// tweaks multiplied as `mul` says (see `Kernel::xts_blocks`).
+        pub(super) fn xts_blocks<const W: usize>(
             keys: &KeySchedule,
             tweak: &mut Block,
             blocks: &mut [Block],
             decrypt: bool,
+            mul: XtsTweakMul,
         ) {
-            keyed::<W, XTS, VT>(keys, tweak, blocks, decrypt);
+            match mul {
+                XtsTweakMul::Clmul => keyed::<W, XTS, true>(keys, tweak, blocks, decrypt),
+                XtsTweakMul::Shift => keyed::<W, XTS, false>(keys, tweak, blocks, decrypt),
+            }
         }
 
         /// XTS of data units of `unit_blocks` blocks each with `W`
         /// registers in flight (see `Kernel::xts_units`): the keys loaded
         /// once per call (with online expansion, once per group of units
         /// of about [`ONLINE_BATCH`] blocks).
-        pub(super) fn xts_units<const W: usize, const VT: bool>(
+        pub(super) fn xts_units<const W: usize>(
+            keys: &KeySchedule,
+            tweaks: &mut [Block],
+            unit_blocks: usize,
+            blocks: &mut [Block],
+            decrypt: bool,
+            mul: XtsTweakMul,
+        ) {
+            if !crate::kernel::xts_units_shape(tweaks.len(), unit_blocks, blocks.len()) {
+                return;
+            }
+            match mul {
+                XtsTweakMul::Clmul => {
+                    xts_units_as::<W, true>(keys, tweaks, unit_blocks, blocks, decrypt)
+                }
+                XtsTweakMul::Shift => {
+                    xts_units_as::<W, false>(keys, tweaks, unit_blocks, blocks, decrypt)
+                }
+            }
+        }
+
+        /// [`xts_units`] with the multiply chosen (`CL`).
+        fn xts_units_as<const W: usize, const CL: bool>(
             keys: &KeySchedule,
             tweaks: &mut [Block],
             unit_blocks: usize,
             blocks: &mut [Block],
             decrypt: bool,
         ) {
-            if !crate::kernel::xts_units_shape(tweaks.len(), unit_blocks, blocks.len()) {
-                return;
-            }
             $check();
             // Whole units per key derivation (online keys); stored keys
             // take the whole slice at once.
@@ -568,7 +566,7 @@ macro_rules! vaes_modes {
                 let (t, r) = core::mem::take(&mut rest).split_at_mut(b.len() / unit_blocks);
                 rest = r;
                 // SAFETY: `$check` confirmed the features.
-                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, VT, ?>(rk, t, unit_blocks, b)) }
+                unsafe { by_rounds!(rk, decrypt => xts_many::<_, W, CL, ?>(rk, t, unit_blocks, b)) }
             });
         }
 
