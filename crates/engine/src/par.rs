@@ -124,6 +124,10 @@ pub fn cbc_decrypt(pool: &Pool, aes: &Aes, iv: &mut Block, data: &mut [u8]) -> R
     Ok(())
 }
 
+/// One piece of a parallel GCM call: its index, its GHASH value (out), its
+/// input (`None`: in place) and its output.
+type Piece<'a> = (usize, &'a mut u128, Option<&'a [u8]>, &'a mut [u8]);
+
 /// `f(input, output)` for an out-of-place call: an error if the lengths
 /// differ, and on any error `output` zeroed (it holds neither input nor
 /// unauthenticated plaintext).
@@ -320,7 +324,7 @@ impl ParGcm {
         first[..12].copy_from_slice(nonce);
         first[15] = 2; // inc32(J0): the first counter block for data
         let mut inputs = input.map(|i| i.chunks(GCM_PIECE));
-        let mut work: Vec<(usize, &mut u128, Option<&[u8]>, &mut [u8])> = ys
+        let mut work: Vec<Piece<'_>> = ys
             .iter_mut()
             .zip(buf.chunks_mut(GCM_PIECE))
             .enumerate()
