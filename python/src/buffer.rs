@@ -292,12 +292,11 @@ fn alloc_bytes(py: Python<'_>, len: usize) -> PyResult<(Bound<'_, pyo3::types::P
 const INIT_PIECE: usize = 256 * 1024;
 
 /// A new `bytes` of `len` bytes that starts with a copy of `init` (the
-/// rest zeroed), then `f(buffer)`; all with the GIL released. The copy is
-/// the buffer's initialisation (no zeroing pass first), spread over the
-/// pool for a large buffer, so the first touch of its fresh pages runs on
-/// every core: a one-shot `encrypt` costs one copy more than an in-place
-/// call, not a zero-fill and a copy. On error the object is dropped
-/// unseen.
+/// rest zeroed), then `f(buffer)`; all with the GIL released. The copy and
+/// the zeroes are the buffer's initialisation (one pass, no zeroing before
+/// the copy), spread over the pool for a large buffer, so the first touch
+/// of its fresh pages (the page faults) runs on every core. On error the
+/// object is dropped unseen.
 pub fn new_bytes_from<'py>(
     py: Python<'py>,
     len: usize,
@@ -307,34 +306,38 @@ pub fn new_bytes_from<'py>(
     assert!(init.len() <= len, "the initial bytes fit the buffer");
     let (obj, p) = alloc_bytes(py, len)?;
     py.detach(move || {
-        let pieces = init.len().div_ceil(INIT_PIECE);
-        let copy = |i: usize| {
+        let pieces = len.div_ceil(INIT_PIECE);
+        let fill = |i: usize| {
             let start = i * INIT_PIECE;
-            let src = &init[start..init.len().min(start + INIT_PIECE)];
+            let end = len.min(start + INIT_PIECE);
+            let copied = init.len().clamp(start, end);
             let dst = p;
-            // SAFETY: `dst.0 + start .. + src.len()` lies inside the `len`
-            // bytes of the new object (`init.len() <= len`), pieces are
-            // disjoint, and `src` (a caller's buffer) cannot overlap a
-            // buffer allocated just now.
-            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.0.add(start), src.len()) };
+            // SAFETY: `start..end` lies inside the `len` bytes of the new
+            // object and pieces are disjoint; `init[start..copied]` (a
+            // caller's buffer) cannot overlap a buffer allocated just now.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    init.as_ptr().add(start.min(init.len())),
+                    dst.0.add(start),
+                    copied - start,
+                );
+                std::ptr::write_bytes(dst.0.add(copied), 0, end - copied);
+            }
         };
         if pieces > 1 && len >= INIT_PIECE * 4 {
             crate::pool()
                 .try_for_each_index(pieces, |i| -> Result<(), ()> {
-                    copy(i);
+                    fill(i);
                     Ok(())
                 })
                 .ok();
         } else {
-            (0..pieces).for_each(copy);
+            (0..pieces).for_each(fill);
         }
-        // SAFETY: the tail `init.len()..len` is inside the object; once it
-        // is zeroed every byte is initialised, and only this closure holds
-        // the buffer (the object is not visible to Python yet).
-        let out = unsafe {
-            std::ptr::write_bytes(p.0.add(init.len()), 0, len - init.len());
-            std::slice::from_raw_parts_mut(p.0, len)
-        };
+        // SAFETY: every byte of the object was initialised above, and only
+        // this closure holds the buffer (the object is not visible to
+        // Python yet).
+        let out = unsafe { std::slice::from_raw_parts_mut(p.0, len) };
         f(out)
     })?;
     Ok(obj)
