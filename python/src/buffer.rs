@@ -334,8 +334,8 @@ const INIT_PIECE: usize = 256 * 1024;
 /// rest zeroed), then `f(buffer)`; all with the GIL released. The copy and
 /// the zeroes are the buffer's initialisation (one pass, no zeroing before
 /// the copy), spread over the pool for a large buffer, so the first touch
-/// of its fresh pages (the page faults) runs on every core. On error the
-/// object is dropped unseen.
+/// of its fresh pages (the page faults) runs on every core when it is
+/// large. On error the object is dropped unseen.
 pub fn new_bytes_from<'py>(
     py: Python<'py>,
     len: usize,
@@ -363,7 +363,10 @@ pub fn new_bytes_from<'py>(
                 std::ptr::write_bytes(dst.0.add(copied), 0, end - copied);
             }
         };
-        if pieces > 1 && len >= INIT_PIECE * 4 {
+        // Below `HUGE_MIN` the buffer usually comes from the allocator's heap
+        // (pages already mapped): one hand-off to the pool less is worth
+        // more than spreading a first touch that mostly does not happen.
+        if pieces > 1 && len >= HUGE_MIN {
             crate::pool()
                 .try_for_each_index(pieces, |i| -> Result<(), ()> {
                     fill(i);
