@@ -34,7 +34,9 @@ exclusive ``flock`` on it while the job runs. A driver killed before it
 could clean up leaves the file behind; the next job writing into that
 directory removes it once its owner is gone: on the same host, when
 process ``<pid>`` no longer exists; from another host, when the lock can be
-taken (the owner's lock dies with it). Only names of exactly that form are
+taken (the owner's lock dies with it). The ``aesflow`` command does the
+same in a directory it writes into (one implementation, in the
+``aesflow-output`` crate, serves both). Only names of exactly that form are
 touched.
 
 The result is byte-identical to ``aesflow encrypt`` / :func:`aesflow.encrypt_file`
