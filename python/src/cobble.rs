@@ -121,7 +121,8 @@ pub struct EncState {
 impl EncState {
     fn new(suite: Suite, key: &[u8], context: &[u8]) -> PyResult<Self> {
         Ok(EncState {
-            keys: ChunkKeys::for_encryption(crate::kernel()?, suite, key, context).map_err(errors::engine)?,
+            keys: ChunkKeys::for_encryption(crate::kernel()?, suite, key, context)
+                .map_err(errors::engine)?,
             buf: Zeroizing::new(Vec::with_capacity(CHUNK_SIZE)),
             index: 0,
             started: false,
@@ -238,8 +239,14 @@ impl DecState {
         let p = (PREFIX_SIZE - self.prefix.len()).min(d.len());
         self.prefix.extend_from_slice(&d[..p]);
         if self.prefix.len() == PREFIX_SIZE {
-            let keys = ChunkKeys::from_prefix(crate::kernel()?, self.suite, &self.key, &self.context, &self.prefix)
-                .map_err(|_| auth_failed())?;
+            let keys = ChunkKeys::from_prefix(
+                crate::kernel()?,
+                self.suite,
+                &self.key,
+                &self.context,
+                &self.prefix,
+            )
+            .map_err(|_| auth_failed())?;
             self.keys = Some(keys);
             self.key.zeroize();
         }

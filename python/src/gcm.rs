@@ -3,10 +3,9 @@
 //! AES+GHASH kernels; a long message with a 96-bit nonce is sealed or
 //! opened on all cores (`aesflow_engine::par::ParGcm`).
 
-use crate::buffer::{View, new_bytes_from, read_opt, write_into};
+use crate::buffer::{View, new_bytes, read_opt, write_into};
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::par::{GCM_PARALLEL_MIN, ParGcm};
-use aesflow_engine::pool::PIECE;
 use aesflow_modes::Gcm;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
@@ -24,9 +23,10 @@ const TAG: usize = 16;
 /// The expanded key is zeroized when the object is dropped.
 #[pyclass(module = "aesflow", name = "AESGCM", frozen)]
 pub struct AesGcm {
-    /// One-thread GCM on the kernel `AESFLOW_KERNEL` resolves to.
+    /// One-thread GCM on the kernel `AESFLOW_KERNEL` resolves to and the
+    /// plan in force.
     gcm: Gcm,
-    /// The multi-core path, when that kernel is the engine's (the best one).
+    /// The multi-core path, on the same kernel and plan (the pool's).
     par: Option<ParGcm>,
 }
 
@@ -50,39 +50,58 @@ impl AesGcm {
             || crate::pool().threads() == 1
     }
 
-    fn seal_in_place(
+    /// Seal `data` into `out` (the same length); the tag. On several
+    /// threads the engine seals every piece from `data` straight into
+    /// `out` (`ParGcm::seal_into`), on one the fused kernel does the same
+    /// for the whole text: no copy first either way.
+    fn seal_into(
         &self,
         nonce: &[u8],
         aad: &[u8],
-        buf: &mut [u8],
-    ) -> aesflow_engine::Result<[u8; 16]> {
+        data: &[u8],
+        out: &mut [u8],
+    ) -> PyResult<[u8; 16]> {
         match (&self.par, <&[u8; 12]>::try_from(nonce)) {
-            (Some(par), Ok(n12)) if !self.one_thread(nonce, buf.len()) => {
-                par.seal_in_place(crate::pool(), n12, aad, buf)
-            }
-            _ => Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?),
+            (Some(par), Ok(n12)) if !self.one_thread(nonce, out.len()) => par
+                .seal_into(crate::pool(), n12, aad, data, out)
+                .map_err(errors::engine),
+            _ => self
+                .gcm
+                .seal_into(nonce, aad, data, out)
+                .map_err(errors::modes),
         }
     }
 
-    fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
-        match (
+    /// Open `ct` into `out` (the same length) and verify `tag`: `InvalidTag`
+    /// (with `out` zeroed) if it does not verify. As `seal_into`, no copy.
+    fn open_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> PyResult<()> {
+        let ok = match (
             &self.par,
             <&[u8; 12]>::try_from(nonce),
             <&[u8; 16]>::try_from(tag),
         ) {
-            (Some(par), Ok(n12), Ok(t16)) if !self.one_thread(nonce, buf.len()) => {
-                par.open_in_place(crate::pool(), n12, aad, buf, t16).is_ok()
+            (Some(par), Ok(n12), Ok(t16)) if !self.one_thread(nonce, out.len()) => {
+                par.open_into(crate::pool(), n12, aad, ct, t16, out).is_ok()
             }
-            _ => self
-                .gcm
-                .open_in_place_detached(nonce, aad, buf, tag)
-                .is_ok(),
+            _ => self.gcm.open_into(nonce, aad, ct, tag, out).is_ok(),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(InvalidTag::new_err("authentication failed"))
         }
     }
 
-    /// `encrypt`/`decrypt` into a new `bytes`: the buffer is initialised
-    /// with the text (ciphertext without its tag when decrypting), which
-    /// is then sealed or opened in place.
+    /// `encrypt`/`decrypt` into a new `bytes` (its fresh pages first
+    /// touched on the pool's threads), which the text is sealed or opened
+    /// into.
     fn run_new<'py>(
         &self,
         py: Python<'py>,
@@ -91,32 +110,14 @@ impl AesGcm {
         data: &[u8],
         out_len: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if encrypt {
-            return new_bytes_from(py, out_len, data, |out| {
-                let (body, tag) = out.split_at_mut(data.len());
-                let t = self
-                    .seal_in_place(nonce, aad, body)
-                    .map_err(errors::engine)?;
-                tag.copy_from_slice(&t);
-                Ok(())
-            });
-        }
-        let (ct, tag) = data.split_at(out_len);
-        new_bytes_from(py, out_len, ct, |out| {
-            if self.open_in_place(nonce, aad, out, tag) {
-                Ok(())
-            } else {
-                Err(InvalidTag::new_err("authentication failed"))
-            }
+        new_bytes(py, out_len, |out| {
+            self.run_into(encrypt, [nonce, aad], data, out)
         })
     }
 
     /// `encrypt_into`/`decrypt_into`: seal `data` into `out` (`data.len() +
     /// 16` bytes), or open it (ciphertext ‖ tag) into `out` (`data.len() -
-    /// 16` bytes; zeroed on failure). On one thread the fused kernel reads
-    /// `data` and writes `out` in one pass; on several, `out` gets a copy
-    /// of the text (piece by piece on the pool) that the engine seals or
-    /// opens in place.
+    /// 16` bytes; zeroed on failure).
     fn run_into(
         &self,
         encrypt: bool,
@@ -124,39 +125,14 @@ impl AesGcm {
         data: &[u8],
         out: &mut [u8],
     ) -> PyResult<()> {
-        let n = if encrypt { data.len() } else { out.len() };
-        let one = self.one_thread(nonce, n);
-        let copy = |dst: &mut [u8], src: &[u8]| {
-            crate::pool().for_each_piece(dst, PIECE, |i, p| {
-                p.copy_from_slice(&src[i * PIECE..][..p.len()]);
-            })
-        };
         if encrypt {
-            let (body, tag) = out.split_at_mut(n);
-            let t = if one {
-                self.gcm
-                    .seal_into(nonce, aad, data, body)
-                    .map_err(errors::modes)?
-            } else {
-                copy(body, data);
-                self.seal_in_place(nonce, aad, body)
-                    .map_err(errors::engine)?
-            };
+            let (body, tag) = out.split_at_mut(data.len());
+            let t = self.seal_into(nonce, aad, data, body)?;
             tag.copy_from_slice(&t);
             return Ok(());
         }
-        let (ct, tag) = data.split_at(n);
-        let ok = if one {
-            self.gcm.open_into(nonce, aad, ct, tag, out).is_ok()
-        } else {
-            copy(out, ct);
-            self.open_in_place(nonce, aad, out, tag)
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(InvalidTag::new_err("authentication failed"))
-        }
+        let (ct, tag) = data.split_at(out.len());
+        self.open_into(nonce, aad, ct, tag, out)
     }
 }
 
@@ -227,13 +203,16 @@ macro_rules! aesgcm_methods {
                         "AESGCM key must be 128, 192, or 256 bits.",
                     ));
                 }
-                let aes = crate::aes(k.bytes())?;
-                // The multi-core path runs the same kernel.
-                let par = Some(ParGcm::new(k.bytes(), aes.kernel()).map_err(errors::engine)?);
-                Ok(AesGcm {
-                    gcm: Gcm::from_aes(aes),
-                    par,
-                })
+                let kernel = crate::kernel()?;
+                let gcm = aesflow_engine::kernel::gcm_planned(k.bytes(), kernel, crate::plan())
+                    .map_err(errors::engine)?;
+                // The multi-core path runs the same kernel and plan.
+                let pool = crate::pool();
+                let par = (pool.kernel().name() == kernel.name())
+                    .then(|| ParGcm::for_pool(k.bytes(), pool))
+                    .transpose()
+                    .map_err(errors::engine)?;
+                Ok(AesGcm { gcm, par })
             }
 
             /// A new random key of ``bit_length`` (128, 192 or 256) bits, from the

@@ -120,9 +120,16 @@ pub(crate) fn pool() -> &'static aesflow_engine::Pool {
             .ok()
             .and_then(|v| v.trim().parse::<usize>().ok())
             .unwrap_or(0);
-        aesflow_engine::Pool::new(n.min(4096))
+        let pool = aesflow_engine::Pool::new(n.min(4096))
             .or_else(|_| aesflow_engine::Pool::new(1))
             .expect("a one-thread pool needs no threads")
+            .with_plan(plan());
+        // A kernel `AESFLOW_KERNEL` cannot name is refused where keys are
+        // set up (`kernel()`); the pool keeps the default then.
+        match kernel() {
+            Ok(k) => pool.with_kernel(k),
+            Err(_) => pool,
+        }
     })
 }
 
@@ -133,10 +140,25 @@ fn threads() -> usize {
     pool().threads()
 }
 
+/// Remove the temporary files that processes which are gone left in
+/// ``directory`` (the Dask driver's and the ``aesflow`` command's, by the
+/// command's own code); returns their paths.
+#[pyfunction]
+fn remove_stale(directory: std::path::PathBuf) -> Vec<std::path::PathBuf> {
+    aesflow_output::remove_stale(&directory)
+}
+
+/// A fresh name for the Dask driver's temporary file in this process:
+/// ``.aesflow-dask-tmp-<host>-<pid>-<16 hex digits>``.
+#[pyfunction]
+fn dask_temp_name() -> String {
+    aesflow_output::dask_temp_name()
+}
+
 #[pymodule]
 mod _aesflow {
     #[pymodule_export]
-    use super::{default_kernel, kernels, threads};
+    use super::{dask_temp_name, default_kernel, kernels, remove_stale, threads};
     #[pymodule_export]
     use crate::cobble::{
         Cobblestone128Decryptor, Cobblestone128Encryptor, Cobblestone256Decryptor,
@@ -154,6 +176,8 @@ mod _aesflow {
     #[pymodule_export]
     use crate::raw::{decrypt, decrypt_into, encrypt, encrypt_into};
 
+    #[pymodule_export]
+    const DASK_TEMP_PREFIX: &str = aesflow_output::DASK_TEMP_PREFIX;
     #[pymodule_export]
     const CHUNK_SIZE: usize = aesflow_format::cobblestone::CHUNK_SIZE;
     #[pymodule_export]

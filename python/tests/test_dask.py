@@ -236,10 +236,35 @@ def test_lost_worker_raises_killed_worker(tmp_path, monkeypatch):
     assert leftovers(tmp_path) == [] and not (tmp_path / "out.cob").exists()
 
 
+def _host():
+    """This host's label in temporary names (between the prefix and the pid)."""
+    name = ad._aesflow.dask_temp_name()
+    assert name.startswith(ad.TEMP_PREFIX)
+    return name[len(ad.TEMP_PREFIX) :].rsplit("-", 2)[0]
+
+
+def test_cli_removes_stale_dask_temporaries(tmp_path, aesflow_bin):
+    """The ``aesflow`` command removes a dead driver's temporary from the
+    directory it writes into (the same code as ``remove_stale``), and keeps
+    a live one's."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f"{ad.TEMP_PREFIX}{_host()}-{dead.pid}-0123456789abcdef"
+    live = tmp_path / f"{ad.TEMP_PREFIX}{_host()}-{os.getpid()}-0123456789abcdef"
+    for p in (stale, live):
+        p.write_bytes(b"x")
+    kf = tmp_path / "key"
+    kf.write_bytes(bytes(32))
+    src = tmp_path / "plain"
+    src.write_bytes(b"hello")
+    subprocess.run([aesflow_bin, "encrypt", "-k", str(kf), str(src), "-o", str(tmp_path / "out.cob")], check=True)
+    assert not stale.exists() and live.exists()
+
+
 def test_stale_temporaries_removed(client, tmp_path, big):
     """A driver killed mid-job leaves its temporary; the next job in that
     directory removes it (its process is gone), but not a live one's."""
-    host = ad._host()
+    host = _host()
     dead = subprocess.Popen(["true"])
     dead.wait()
     stale = tmp_path / f".aesflow-dask-tmp-{host}-{dead.pid}-0123456789abcdef"

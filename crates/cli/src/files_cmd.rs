@@ -359,7 +359,9 @@ fn run(
     let jobs = jobs::plan_jobs(&a.inputs, a.output.as_deref(), encrypt)?;
     let kernel = preflight(&a, &jobs, encrypt, armor)?;
     let op = operation(&a, encrypt, params)?;
-    let pool = exit::as_usage(Pool::new(a.threads))?.with_kernel(kernel);
+    let pool = exit::as_usage(Pool::new(a.threads))?
+        .with_kernel(kernel)
+        .with_plan(crate::plan_cmd::resolved().plan);
     let kernel = kernel.name();
     let opts = JobOptions {
         encrypt,

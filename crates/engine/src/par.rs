@@ -12,9 +12,12 @@
 //! `GHASH(C) = Σ_j GHASH(C_j) · H^{blocks after C_j}` (Horner's rule from the
 //! first piece). Sealing and opening run each piece in one pass of the fused
 //! AES+GHASH kernel of `aesflow-modes` ([`Gcm::seal_piece`],
-//! [`Gcm::open_piece_unverified`]); opened plaintext is released only after
-//! the combined tag verified. Small inputs or one-thread pools use the fused
-//! single-thread kernel.
+//! [`Gcm::open_piece_unverified`]), in place or from an input buffer into an
+//! output ([`ParGcm::seal_into`], [`ParGcm::open_into`]: the fused kernel
+//! reads one and writes the other, so an out-of-place call costs no copy
+//! first); opened plaintext is released only after the combined tag
+//! verified. Small inputs or one-thread pools use the fused single-thread
+//! kernel.
 //!
 //! # Scaling on two cores
 //!
@@ -121,6 +124,33 @@ pub fn cbc_decrypt(pool: &Pool, aes: &Aes, iv: &mut Block, data: &mut [u8]) -> R
     Ok(())
 }
 
+/// One piece of a parallel GCM call: its index, its GHASH value (out), its
+/// input (`None`: in place) and its output.
+type Piece<'a> = (usize, &'a mut u128, Option<&'a [u8]>, &'a mut [u8]);
+
+/// `f(input, output)` for an out-of-place call: an error if the lengths
+/// differ, and on any error `output` zeroed (it holds neither input nor
+/// unauthenticated plaintext).
+fn wipe_on_error<T>(
+    input: &[u8],
+    output: &mut [u8],
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<T>,
+) -> Result<T> {
+    let r = if input.len() == output.len() {
+        f(input, output)
+    } else {
+        Err(Error::InvalidInput(format!(
+            "input of {} bytes, output of {}: they must be the same length",
+            input.len(),
+            output.len()
+        )))
+    };
+    if r.is_err() {
+        output.zeroize();
+    }
+    r
+}
+
 /// Multiplication in GF(2^128) with GCM's bit order, on blocks read as
 /// big-endian integers (the representation `GhashKey` states use).
 /// Constant-time (no secret-dependent branches); used a few times per call.
@@ -203,9 +233,19 @@ impl std::fmt::Debug for ParGcm {
 
 impl ParGcm {
     /// GCM with a 16-, 24- or 32-byte key on `kernel` (e.g. the
-    /// [`Pool::kernel`] of the pool it will run on).
+    /// [`Pool::kernel`] of the pool it will run on), with the variants of
+    /// the table of measured CPUs.
     pub fn new(key: &[u8], kernel: &'static dyn aesflow_cipher::Kernel) -> Result<Self> {
-        let gcm = crate::kernel::gcm(key, kernel)?;
+        Self::with_gcm(crate::kernel::gcm(key, kernel)?)
+    }
+
+    /// GCM with a 16-, 24- or 32-byte key on `pool`'s kernel and plan
+    /// ([`Pool::kernel`], [`Pool::plan`]).
+    pub fn for_pool(key: &[u8], pool: &Pool) -> Result<Self> {
+        Self::with_gcm(crate::kernel::gcm_planned(key, pool.kernel(), pool.plan())?)
+    }
+
+    fn with_gcm(gcm: Gcm) -> Result<Self> {
         let mut hb = [0u8; 16];
         gcm.aes().encrypt_block(&mut hb);
         let ghash = GhashKey::new(&hb, GhashImpl::detect());
@@ -264,16 +304,18 @@ impl ParGcm {
         tag
     }
 
-    /// Seal (`encrypt`) or open every [`GCM_PIECE`] of `buf` in place on the
-    /// pool, each in one pass of the fused AES+GHASH kernel at its own
-    /// counter ([`Gcm::seal_piece`], [`Gcm::open_piece_unverified`]), and
-    /// assemble the tag from the pieces' GHASH values. Opened plaintext is
-    /// unauthenticated until the caller has checked the returned tag.
+    /// Seal (`encrypt`) or open every [`GCM_PIECE`] of `input` (or of
+    /// `buf` itself, in place) into `buf` on the pool, each in one pass of
+    /// the fused AES+GHASH kernel at its own counter
+    /// ([`Gcm::seal_piece_into`], [`Gcm::open_piece_into_unverified`]),
+    /// and assemble the tag from the pieces' GHASH values. Opened plaintext
+    /// is unauthenticated until the caller has checked the returned tag.
     fn pieces(
         &self,
         pool: &Pool,
         nonce: &[u8; 12],
         aad: &[u8],
+        input: Option<&[u8]>,
         buf: &mut [u8],
         encrypt: bool,
     ) -> Result<Tag> {
@@ -281,21 +323,23 @@ impl ParGcm {
         let mut first = [0u8; 16];
         first[..12].copy_from_slice(nonce);
         first[15] = 2; // inc32(J0): the first counter block for data
-        let mut work: Vec<(usize, &mut u128, &mut [u8])> = ys
+        let mut inputs = input.map(|i| i.chunks(GCM_PIECE));
+        let mut work: Vec<Piece<'_>> = ys
             .iter_mut()
             .zip(buf.chunks_mut(GCM_PIECE))
             .enumerate()
-            .map(|(i, (y, c))| (i, y, c))
+            .map(|(i, (y, c))| (i, y, inputs.as_mut().and_then(|p| p.next()), c))
             .collect();
         let failed = std::sync::atomic::AtomicBool::new(false);
-        pool.for_each_mut(&mut work, |(i, y, piece)| {
+        pool.for_each_mut(&mut work, |(i, y, input, piece)| {
             // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
             // starts the low word at 2 and the text limit keeps it from wrapping.
             let ctr = add_counter(&first, (*i * (GCM_PIECE / 16)) as u128);
-            let r = if encrypt {
-                self.gcm.seal_piece(&ctr, piece)
-            } else {
-                self.gcm.open_piece_unverified(&ctr, piece)
+            let r = match (*input, encrypt) {
+                (None, true) => self.gcm.seal_piece(&ctr, piece),
+                (None, false) => self.gcm.open_piece_unverified(&ctr, piece),
+                (Some(i), true) => self.gcm.seal_piece_into(&ctr, i, piece),
+                (Some(i), false) => self.gcm.open_piece_into_unverified(&ctr, i, piece),
             };
             match r {
                 Ok(x) => **y = x,
@@ -324,10 +368,42 @@ impl ParGcm {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag> {
+        self.seal_from(pool, nonce, aad, None, buf)
+    }
+
+    /// Encrypt `input` into `output` (the same length); returns the 16-byte
+    /// tag. As [`ParGcm::seal_in_place`], with every piece read from
+    /// `input` and written to `output` in the same fused pass
+    /// ([`Gcm::seal_piece_into`]): no copy first. On error `output` is
+    /// zeroed.
+    pub fn seal_into(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<Tag> {
+        wipe_on_error(input, output, |i, o| {
+            self.seal_from(pool, nonce, aad, Some(i), o)
+        })
+    }
+
+    fn seal_from(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> Result<Tag> {
         if Self::one_thread(pool, buf.len())? {
-            return Ok(self.gcm.seal_in_place_detached(nonce, aad, buf)?);
+            return Ok(match input {
+                Some(i) => self.gcm.seal_into(nonce, aad, i, buf)?,
+                None => self.gcm.seal_in_place_detached(nonce, aad, buf)?,
+            });
         }
-        self.pieces(pool, nonce, aad, buf, true)
+        self.pieces(pool, nonce, aad, input, buf, true)
     }
 
     /// Decrypt `buf` in place and verify `tag` in constant time; on failure
@@ -344,13 +420,45 @@ impl ParGcm {
         buf: &mut [u8],
         tag: &Tag,
     ) -> Result<()> {
+        self.open_from(pool, nonce, aad, None, buf, tag)
+    }
+
+    /// Decrypt `input` into `output` (the same length) and verify `tag` in
+    /// constant time, as [`ParGcm::open_in_place`] with every piece read
+    /// from `input` and written to `output` in one fused pass
+    /// ([`Gcm::open_piece_into_unverified`]). On failure (or lengths that
+    /// differ) `output` is zeroed and an error returned.
+    pub fn open_into(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        tag: &Tag,
+        output: &mut [u8],
+    ) -> Result<()> {
+        wipe_on_error(input, output, |i, o| {
+            self.open_from(pool, nonce, aad, Some(i), o, tag)
+        })
+    }
+
+    fn open_from(
+        &self,
+        pool: &Pool,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<()> {
         if Self::one_thread(pool, buf.len())? {
-            return self
-                .gcm
-                .open_in_place_detached(nonce, aad, buf, tag)
-                .map_err(|_| Error::Authentication);
+            let r = match input {
+                Some(i) => self.gcm.open_into(nonce, aad, i, tag, buf),
+                None => self.gcm.open_in_place_detached(nonce, aad, buf, tag),
+            };
+            return r.map_err(|_| Error::Authentication);
         }
-        let result = self.pieces(pool, nonce, aad, buf, false);
+        let result = self.pieces(pool, nonce, aad, input, buf, false);
         let ok = match result {
             Ok(mut t) => {
                 let ok: bool = t.ct_eq(tag).into();

@@ -13,6 +13,11 @@
 //! the `aesflow` command passes [`aesflow_cipher::default_kernel`], which
 //! honours `AESFLOW_KERNEL`). The choice is a value handed down, never
 //! process-wide state: two pools in one process may run different kernels.
+//! It carries the plan the same way ([`Pool::with_plan`], [`Pool::plan`]):
+//! the variant of each operation (e.g. the fused GCM kernel's blocks per
+//! group) that work on the pool runs, by default the table of measured CPUs
+//! ([`Plan::for_this_cpu`]); the `aesflow` command and the Python package
+//! pass the plan they resolved (`AESFLOW_PLAN`, a tuned plan file).
 //!
 //! The workers are a `rayon` thread pool: running work that *borrows* the
 //! caller's buffer on threads that outlive the call needs lifetime erasure,
@@ -22,6 +27,7 @@
 
 use crate::{Error, Result};
 use aesflow_cipher::{Kernel, detect_best};
+use aesflow_plan::Plan;
 use std::sync::{Arc, OnceLock};
 
 /// Bytes per piece for single-pass streaming operations (CTR, ECB, CBC
@@ -38,6 +44,8 @@ pub struct Pool {
     threads: usize,
     /// The chosen kernel; `None`: [`detect_best`].
     kernel: Option<&'static dyn Kernel>,
+    /// The chosen plan; `None`: [`Plan::for_this_cpu`].
+    plan: Option<Plan>,
 }
 
 /// The worker threads of a pool of more than one thread.
@@ -52,9 +60,10 @@ impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Pool({} threads, {})",
+            "Pool({} threads, {}, {})",
             self.threads,
-            self.kernel().name()
+            self.kernel().name(),
+            self.plan().describe()
         )
     }
 }
@@ -94,6 +103,7 @@ impl Pool {
             workers,
             threads,
             kernel: None,
+            plan: None,
         })
     }
 
@@ -110,6 +120,19 @@ impl Pool {
         self.kernel.unwrap_or_else(detect_best)
     }
 
+    /// This pool (its workers shared) following `plan`: the variants work
+    /// on it runs ([`Pool::plan`]).
+    pub fn with_plan(mut self, plan: Plan) -> Pool {
+        self.plan = Some(plan);
+        self
+    }
+
+    /// The plan of this pool: the one given to [`Pool::with_plan`], else
+    /// the table of measured CPUs ([`Plan::for_this_cpu`]).
+    pub fn plan(&self) -> Plan {
+        self.plan.unwrap_or_else(Plan::for_this_cpu)
+    }
+
     /// The one-thread pool: everything runs on the calling thread, on the
     /// fastest constant-time kernel.
     pub fn inline() -> &'static Pool {
@@ -117,6 +140,7 @@ impl Pool {
             workers: None,
             threads: 1,
             kernel: None,
+            plan: None,
         };
         &INLINE
     }

@@ -152,3 +152,111 @@ fn kernel_travels_as_a_value() {
     // The original pool kept its kernel.
     assert_eq!(pool.kernel().name(), detect_best().name());
 }
+
+/// `seal_into` / `open_into` (no copy: each piece read from the input and
+/// written to the output in one fused pass) give RustCrypto's ciphertext
+/// and tag on one and several threads, leave the input untouched, refuse
+/// a wrong tag or lengths that differ with the output zeroed, and on
+/// random inputs equal the in-place calls.
+#[test]
+fn gcm_into_matches_rustcrypto() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect()
+    };
+    for klen in [16usize, 32] {
+        let key = rnd(klen);
+        let g = par::ParGcm::new(&key, detect_best()).unwrap();
+        for threads in [1, 2, 3] {
+            let pool = Pool::new(threads).unwrap();
+            for &n in LENS
+                .iter()
+                .chain(&[par::GCM_PARALLEL_MIN + 3 * par::GCM_PIECE - 16])
+            {
+                let what = format!("AES-{} {threads} threads {n} bytes", klen * 8);
+                let p = rnd(n);
+                let aad = rnd(n % 40);
+                let nonce: [u8; 12] = rnd(12).try_into().unwrap();
+                let mut want = p.clone();
+                let want_tag = if klen == 16 {
+                    aes_gcm::Aes128Gcm::new_from_slice(&key)
+                        .unwrap()
+                        .encrypt_in_place_detached(&nonce.into(), &aad, &mut want)
+                } else {
+                    aes_gcm::Aes256Gcm::new_from_slice(&key)
+                        .unwrap()
+                        .encrypt_in_place_detached(&nonce.into(), &aad, &mut want)
+                }
+                .unwrap();
+                let mut ct = vec![0x77u8; n];
+                let tag = g.seal_into(&pool, &nonce, &aad, &p, &mut ct).unwrap();
+                assert!(ct == want, "{what}");
+                assert_eq!(&tag[..], &want_tag[..], "{what}");
+                let mut pt = vec![0x77u8; n];
+                g.open_into(&pool, &nonce, &aad, &ct, &tag, &mut pt)
+                    .unwrap();
+                assert!(pt == p, "{what} open");
+                assert!(ct == want, "{what} input untouched");
+                let mut bad = tag;
+                bad[15] ^= 0x80;
+                let mut out = vec![0x77u8; n];
+                assert!(
+                    g.open_into(&pool, &nonce, &aad, &ct, &bad, &mut out)
+                        .is_err()
+                );
+                assert!(out.iter().all(|&b| b == 0), "{what} zeroed");
+                let mut long = vec![0x77u8; n + 1];
+                assert!(g.seal_into(&pool, &nonce, &aad, &p, &mut long).is_err());
+                assert!(long.iter().all(|&b| b == 0), "{what} zeroed");
+            }
+        }
+    }
+}
+
+/// A pool carries its plan as it carries its kernel: the table's plan by
+/// default, the one given otherwise (shared workers, the original pool
+/// unchanged); `ParGcm::for_pool` seals with the pool's kernel and plan,
+/// every plan giving RustCrypto's bytes.
+#[test]
+fn plan_travels_as_a_value() {
+    use aesflow_plan::{Plan, Variant};
+    let pool = Pool::new(2).unwrap();
+    assert_eq!(pool.plan(), Plan::for_this_cpu());
+    let key = [6u8; 32];
+    let n = par::GCM_PARALLEL_MIN + 5;
+    let p = data(n);
+    let mut want = p.clone();
+    let want_tag = aes_gcm::Aes256Gcm::new_from_slice(&key)
+        .unwrap()
+        .encrypt_in_place_detached(&[3u8; 12].into(), b"", &mut want)
+        .unwrap();
+    for v in [Variant::Groups16, Variant::Groups32] {
+        let plan = Plan::for_this_cpu().with(v);
+        let on = pool.clone().with_plan(plan);
+        assert_eq!(on.plan(), plan);
+        let g = par::ParGcm::for_pool(&key, &on).unwrap();
+        if g.gcm()
+            .fused_kernel()
+            .is_some_and(|f| f.starts_with("vaes+"))
+        {
+            assert_eq!(
+                g.gcm().fused_kernel() == Some("vaes+vpclmul/32"),
+                v == Variant::Groups32
+            );
+        }
+        for pool in [on.clone(), Pool::new(1).unwrap().with_plan(plan)] {
+            let mut got = vec![0u8; n];
+            let tag = g.seal_into(&pool, &[3u8; 12], b"", &p, &mut got).unwrap();
+            assert!(got == want, "{v}");
+            assert_eq!(&tag[..], &want_tag[..], "{v}");
+        }
+    }
+    assert_eq!(pool.plan(), Plan::for_this_cpu());
+}

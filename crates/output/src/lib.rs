@@ -12,6 +12,10 @@
 //!    `.aesflow-tmp-<pid>-<random>` is used instead, and every later
 //!    creation in that directory first removes such files whose process is
 //!    gone ([`remove_stale`]; only names of exactly that form are touched).
+//!    The first creation in a directory also removes the temporary files
+//!    of the Python package's Dask driver (`.aesflow-dask-tmp-<host>-<pid>-
+//!    <random>`, named by [`dask_temp_name`]) whose driver is gone: one
+//!    piece of code cleans up after both, from either program.
 //! 2. **Write** through [`AtomicFile::file`] (positional I/O from several
 //!    threads is fine).
 //! 3. **Commit** — [`AtomicFile::commit`] `fsync`s the file, gives it its
@@ -59,7 +63,7 @@ mod stale;
 
 pub use error::{Error, Result};
 pub use registry::abort_all;
-pub use stale::{TEMP_PREFIX, remove_stale};
+pub use stale::{DASK_TEMP_PREFIX, TEMP_PREFIX, dask_temp_name, host_label, remove_stale};
 
 use rustix::fs::{AtFlags, CWD, Mode, OFlags, RenameFlags};
 use rustix::io::Errno;
@@ -112,6 +116,7 @@ impl Builder {
         check_dest(dest, self.force)?;
         let dir = parent_dir(dest);
         check_name(dest, &dir)?;
+        stale::remove_stale_once(&dir);
         let (file, temp) = match self.unnamed.then(|| {
             let flags = OFlags::RDWR | OFlags::TMPFILE | OFlags::CLOEXEC;
             rustix::fs::openat(CWD, &dir, flags, Mode::from_raw_mode(self.mode))

@@ -228,5 +228,43 @@ fn stale_temporaries_of_dead_processes_are_removed() {
     assert!(left.contains(&live) && left.contains(&"keep".to_string()));
     assert!(left.contains(&".aesflow-tmp-notours".to_string()));
     drop(f);
-    assert_eq!(remove_stale(dir.path()), 0);
+    assert!(remove_stale(dir.path()).is_empty());
+}
+
+/// The Dask driver's temporaries: on this host removed once their process
+/// is gone (by the first creation in the directory, unnamed or not), from
+/// another host once their lock can be taken; a live or locked one stays.
+#[test]
+fn stale_dask_temporaries_are_removed() {
+    use aesflow_output::{DASK_TEMP_PREFIX, dask_temp_name, host_label};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let host = host_label();
+    let stale = format!("{DASK_TEMP_PREFIX}{host}-{dead}-0123456789abcdef");
+    let live = dask_temp_name();
+    let other_free = format!("{DASK_TEMP_PREFIX}elsewhere-1-0123456789abcdef");
+    let other_locked = format!("{DASK_TEMP_PREFIX}elsewhere-2-0123456789abcdef");
+    for n in [&stale, &live, &other_free, &other_locked] {
+        std::fs::write(dir.path().join(n), b"x").unwrap();
+    }
+    let held = std::fs::File::open(dir.path().join(&other_locked)).unwrap();
+    rustix::fs::flock(&held, rustix::fs::FlockOperation::LockExclusive).unwrap();
+    let f = AtomicFile::builder()
+        .create(&dir.path().join("out"))
+        .unwrap();
+    let left = names(dir.path());
+    assert!(
+        !left.contains(&stale) && !left.contains(&other_free),
+        "{left:?}"
+    );
+    assert!(
+        left.contains(&live) && left.contains(&other_locked),
+        "{left:?}"
+    );
+    drop(f);
+    drop(held);
+    let removed = remove_stale(dir.path());
+    assert_eq!(removed, vec![dir.path().join(&other_locked)]);
 }

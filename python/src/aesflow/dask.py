@@ -34,7 +34,9 @@ exclusive ``flock`` on it while the job runs. A driver killed before it
 could clean up leaves the file behind; the next job writing into that
 directory removes it once its owner is gone: on the same host, when
 process ``<pid>`` no longer exists; from another host, when the lock can be
-taken (the owner's lock dies with it). Only names of exactly that form are
+taken (the owner's lock dies with it). The ``aesflow`` command does the
+same in a directory it writes into (one implementation, in the
+``aesflow-output`` crate, serves both). Only names of exactly that form are
 touched.
 
 The result is byte-identical to ``aesflow encrypt`` / :func:`aesflow.encrypt_file`
@@ -60,9 +62,6 @@ import errno
 import fcntl
 import hmac
 import os
-import re
-import secrets
-import socket
 import stat
 import time
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
@@ -103,75 +102,17 @@ def _umask() -> int:
 
 
 #: The prefix of the driver's temporary files.
-TEMP_PREFIX = ".aesflow-dask-tmp-"
-_TEMP_NAME = re.compile(r"^\.aesflow-dask-tmp-(?P<host>[A-Za-z0-9._]+)-(?P<pid>[0-9]+)-[0-9a-f]{16}$")
-
-
-def _host() -> str:
-    """This host's name as it appears in temporary names."""
-    return re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "localhost"
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists on this host."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _unlocked(path: str) -> bool:
-    """Whether nobody holds the lock on ``path`` (then it is taken and
-    released again)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return True
+TEMP_PREFIX: str = _aesflow.DASK_TEMP_PREFIX
 
 
 def remove_stale(directory: PathLike) -> List[str]:
     """Remove the temporary files that drivers which are gone left in
     ``directory`` (see *Temporary files* above); returns their paths. Run
-    by every job before it creates its own temporary file."""
-    d = os.fspath(directory)
-    me, host = os.getpid(), _host()
-    removed = []
-    try:
-        names = os.listdir(d)
-    except OSError:
-        return removed
-    for name in names:
-        m = _TEMP_NAME.match(name)
-        if m is None:
-            continue
-        path = os.path.join(d, name)
-        try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
-        except OSError:
-            continue
-        pid = int(m.group("pid"))
-        if m.group("host") == host:
-            gone = pid != me and not _alive(pid)
-        else:
-            gone = _unlocked(path)
-        if gone:
-            try:
-                os.unlink(path)
-                removed.append(path)
-            except OSError:
-                pass
-    return removed
+    by every job before it creates its own temporary file. The same code
+    (``aesflow-output``) serves the ``aesflow`` command, which also removes
+    these files, and the command's own temporaries, when it writes into
+    that directory."""
+    return [os.fspath(p) for p in _aesflow.remove_stale(os.fspath(directory))]
 
 
 class _ForcedFailure(RuntimeError):
@@ -239,7 +180,7 @@ class _Job:
         d = os.path.dirname(os.path.abspath(self.dst))
         remove_stale(d)
         while True:
-            name = f"{TEMP_PREFIX}{_host()}-{os.getpid()}-{secrets.token_hex(8)}"
+            name = _aesflow.dask_temp_name()
             path = os.path.join(d, name)
             try:
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

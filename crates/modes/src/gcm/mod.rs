@@ -593,7 +593,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// state: `s ← s · H^(blocks of C_j) ⊕ GHASH_H(C_j)`, then the length
     /// block; every piece but the last must be whole blocks.
     pub fn seal_piece(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
-        self.piece(counter, buf, true)
+        self.piece(counter, None, buf, true)
     }
 
     /// Decrypt one piece of a longer message in place and return the GHASH
@@ -605,12 +605,49 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// received one, and on mismatch wipe every piece before anything can
     /// see it (as [`Gcm::open_in_place_detached`] does).
     pub fn open_piece_unverified(&self, counter: &Block, buf: &mut [u8]) -> Result<u128> {
-        self.piece(counter, buf, false)
+        self.piece(counter, None, buf, false)
     }
 
-    fn piece(&self, counter: &Block, buf: &mut [u8], encrypt: bool) -> Result<u128> {
+    /// Encrypt one piece of a longer message from `input` into `output`
+    /// (same length), as [`Gcm::seal_piece`] does in place: the fused
+    /// kernel reads `input` and writes `output` in one pass (no copy
+    /// first). Returns the GHASH of the piece's ciphertext; on error
+    /// `output` is zeroed.
+    pub fn seal_piece_into(
+        &self,
+        counter: &Block,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<u128> {
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| self.piece(counter, Some(input), out, true))
+    }
+
+    /// Decrypt one piece of a longer message from `input` into `output`
+    /// (same length) in one fused pass, as [`Gcm::open_piece_unverified`]
+    /// does in place; returns the GHASH of `input` (the ciphertext).
+    ///
+    /// **The plaintext in `output` is unauthenticated**: the caller checks
+    /// the assembled tag and wipes every piece on mismatch.
+    pub fn open_piece_into_unverified(
+        &self,
+        counter: &Block,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<u128> {
+        same_len(input.len(), output.len())?;
+        wipe_on_error(output, |out| self.piece(counter, Some(input), out, false))
+    }
+
+    fn piece(
+        &self,
+        counter: &Block,
+        input: Option<&[u8]>,
+        buf: &mut [u8],
+        encrypt: bool,
+    ) -> Result<u128> {
         let mut st = GcmState::new([0; 16], *counter);
-        st.crypt(self, buf, encrypt)?;
+        st.crypt_from(self, input, buf, encrypt)?;
         Ok(st.text_ghash(self))
     }
 
