@@ -134,6 +134,9 @@ pub struct ModesOptions {
     pub buffer_slack: usize,
     /// Time, repetitions and peers.
     pub measuring: Measuring,
+    /// The gateway rows (many tunnels, a packet mix; see
+    /// [`crate::gateway`]), measured after the operations when present.
+    pub gateway: Option<crate::gateway::GatewayOptions>,
     /// The plan the default rows run (GCM's blocks in flight, the
     /// multi-stream lanes); every other variant of the plan's operations
     /// that this CPU runs is measured in a row of its own beside them.
@@ -156,6 +159,7 @@ impl Default for ModesOptions {
             buffer_slack: 0,
             xts_unit: None,
             measuring: Measuring::new(Duration::from_millis(200)),
+            gateway: None,
             plan: aesflow_plan::Plan::for_this_cpu(),
         }
     }
@@ -166,8 +170,11 @@ const MAX_SLACK: usize = 1 << 20;
 
 impl ModesOptions {
     fn check(&self) -> Result<(), BenchError> {
-        if self.ops.is_empty() {
+        if self.ops.is_empty() && self.gateway.is_none() {
             return Err(BenchError::Empty("mode operations"));
+        }
+        if let Some(g) = &self.gateway {
+            g.check()?;
         }
         if self.ops.contains(&ModeOp::CbcEnc) && self.streams.is_empty() {
             return Err(BenchError::Empty("stream counts"));
@@ -419,6 +426,18 @@ pub fn run_modes(
     }
     xts_vs_ctr(&mut rows);
     let mut notes = run.notes;
+    if let Some(g) = &opts.gateway {
+        rows.extend(crate::gateway::run_gateway(
+            g,
+            engine,
+            opts.kernel,
+            &opts.plan,
+            &opts.measuring,
+            run.clock,
+            progress,
+            &mut notes,
+        )?);
+    }
     if opts.ops.contains(&ModeOp::CbcEnc) {
         notes.push(format!(
             "cbc-enc multistream rows: total GB/s of all streams on one thread ({} backend, \

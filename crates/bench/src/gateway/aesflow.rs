@@ -1,0 +1,163 @@
+//! aesflow's side of the gateway: CBC through [`MultiStreamQueue`] (one
+//! registered tunnel per key, packets submitted as they arrive, the queue
+//! running a multi-stream batch whenever it fills) and GCM sealed packet by
+//! packet with the tunnel's [`Gcm`] (keys and hash powers made once).
+
+use super::workload::Workload;
+use crate::BenchError;
+use aesflow_cipher::{Aes, KeyExpansion};
+use aesflow_modes::Gcm;
+use aesflow_modes::gcm::{FusedChoice, GcmOptions};
+use aesflow_multistream::{Mode, MultiStream, MultiStreamQueue};
+
+fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
+    BenchError::Setup(format!("gateway: {what}: {e}"))
+}
+
+/// CBC encryption of every packet, in place, through the queue.
+pub(crate) struct CbcQueue {
+    queue: MultiStreamQueue,
+    /// Tunnel and IV of each packet.
+    heads: Vec<(u64, [u8; 16])>,
+    /// The packets' buffers (moved into the queue and back on each pass).
+    pub(crate) bufs: Vec<Vec<u8>>,
+}
+
+impl CbcQueue {
+    /// Register every tunnel (its key expanded here, once) on a queue of
+    /// `capacity` over `engine`; the buffers hold the padded plaintexts.
+    pub(crate) fn new(
+        work: &Workload,
+        engine: MultiStream,
+        capacity: usize,
+    ) -> Result<CbcQueue, BenchError> {
+        let mut queue = MultiStreamQueue::with_engine(capacity, engine);
+        for (i, t) in work.tunnels.iter().enumerate() {
+            queue
+                .add_tunnel(i as u64, &t.key, Mode::CbcEncrypt)
+                .map_err(|e| setup("tunnel key", e))?;
+        }
+        Ok(CbcQueue {
+            queue,
+            heads: work
+                .packets
+                .iter()
+                .map(|p| (p.tunnel as u64, p.iv))
+                .collect(),
+            bufs: work
+                .packets
+                .iter()
+                .map(|p| p.cbc_plain().to_vec())
+                .collect(),
+        })
+    }
+
+    /// The engine's name, as the modes rows name it: `queue/vaes lanes32`.
+    pub(crate) fn name(&self, plan: &aesflow_plan::Plan) -> String {
+        let e = self.queue.engine();
+        let lanes = if e.backend() == aesflow_multistream::Backend::Vaes {
+            format!(
+                " {}",
+                plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
+            )
+        } else {
+            String::new()
+        };
+        format!("queue/{}{lanes}", e.backend())
+    }
+
+    /// One pass: submit every packet in arrival order, flush, take the
+    /// buffers back.
+    pub(crate) fn run(&mut self) -> Result<(), BenchError> {
+        for (&(tunnel, iv), buf) in self.heads.iter().zip(self.bufs.iter_mut()) {
+            self.queue
+                .submit(tunnel, iv, std::mem::take(buf))
+                .map_err(|e| setup("submit", e))?;
+        }
+        let done = self.queue.flush().map_err(|e| setup("flush", e))?;
+        for (c, buf) in done.into_iter().zip(self.bufs.iter_mut()) {
+            *buf = c.data;
+        }
+        Ok(())
+    }
+}
+
+/// GCM seal of every packet, in place, with its tunnel's [`Gcm`].
+pub(crate) struct GcmTunnels {
+    gcms: Vec<Gcm>,
+    /// Tunnel, nonce and AAD (the ESP header) of each packet.
+    heads: Vec<(usize, [u8; 12], [u8; 8])>,
+    /// The packets' buffers.
+    pub(crate) bufs: Vec<Vec<u8>>,
+    /// The packets' tags.
+    pub(crate) tags: Vec<[u8; 16]>,
+}
+
+impl GcmTunnels {
+    /// Every tunnel's GCM on `kernel` with the plan's fused kernel (keys
+    /// expanded here, once); the buffers hold the plaintexts.
+    pub(crate) fn new(
+        work: &Workload,
+        kernel: &'static dyn aesflow_cipher::Kernel,
+        plan: &aesflow_plan::Plan,
+    ) -> Result<GcmTunnels, BenchError> {
+        let gcms = work
+            .tunnels
+            .iter()
+            .map(|t| {
+                let aes = Aes::with_kernel(&t.key, kernel, KeyExpansion::Offline)
+                    .map_err(|e| setup("tunnel key", e))?;
+                let opts = GcmOptions {
+                    ghash: None,
+                    fused: FusedChoice::Plan(*plan),
+                };
+                Gcm::with_options(aes, opts).map_err(|e| setup("gcm", e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GcmTunnels {
+            gcms,
+            heads: work
+                .packets
+                .iter()
+                .map(|p| (p.tunnel, work.nonce(p), work.aad(p)))
+                .collect(),
+            bufs: work
+                .packets
+                .iter()
+                .map(|p| p.gcm_plain().to_vec())
+                .collect(),
+            tags: vec![[0; 16]; work.packets.len()],
+        })
+    }
+
+    /// The implementation's name, as the modes rows name it:
+    /// `modes/vaes+vpclmul`.
+    pub(crate) fn name(&self) -> String {
+        let Some(g) = self.gcms.first() else {
+            return "modes".into();
+        };
+        match g.fused_kernel() {
+            Some(f) => format!("modes/{f}"),
+            None => format!(
+                "modes/{}+{}",
+                g.aes().kernel().name(),
+                g.ghash_impl().name()
+            ),
+        }
+    }
+
+    /// One pass: seal every packet in arrival order.
+    pub(crate) fn run(&mut self) -> Result<(), BenchError> {
+        for ((&(t, nonce, aad), buf), tag) in self
+            .heads
+            .iter()
+            .zip(self.bufs.iter_mut())
+            .zip(self.tags.iter_mut())
+        {
+            *tag = self.gcms[t]
+                .seal_in_place_detached(&nonce, &aad, buf)
+                .map_err(|e| setup("seal", e))?;
+        }
+        Ok(())
+    }
+}
