@@ -594,4 +594,55 @@ mod tests {
         );
         assert!(suite_options(&parse(&["--engine", "--mem-size", "99999999999999"])).is_err());
     }
+
+    #[test]
+    fn gateway_flags() {
+        let o = suite_options(&parse(&["--gateway"])).unwrap();
+        let m = o.modes.unwrap();
+        assert!(m.ops.is_empty() && o.kernels.is_none());
+        assert_eq!(m.gateway, Some(GatewayOptions::default()));
+        let o = suite_options(&parse(&[
+            "--gateway",
+            "--modes",
+            "--tunnels",
+            "10",
+            "--packets",
+            "99",
+            "--mix",
+            "1:64,1:9000",
+            "--queue-capacity",
+            "128",
+            "--key-size",
+            "256",
+        ]))
+        .unwrap();
+        let m = o.modes.unwrap();
+        let g = m.gateway.unwrap();
+        assert_eq!((g.tunnels, g.packets, g.queue_capacity), (10, 99, 128));
+        assert_eq!(g.mix.describe(), "1:1 of 64/9000 B");
+        assert_eq!(g.key_sizes, vec![KeySize::Aes256]);
+        assert_eq!(m.ops, ModeOp::ALL.to_vec());
+        // --gateway with --mode-ops: those ops and the gateway rows.
+        let m = suite_options(&parse(&["--gateway", "--mode-ops", "ctr"]))
+            .unwrap()
+            .modes
+            .unwrap();
+        assert_eq!(m.ops, vec![ModeOp::Ctr]);
+        // --modes alone has no gateway rows; --all has them.
+        let o = suite_options(&parse(&["--modes"])).unwrap();
+        assert!(o.modes.unwrap().gateway.is_none());
+        let o = suite_options(&parse(&["--all"])).unwrap();
+        assert!(o.modes.unwrap().gateway.is_some());
+        for bad in [
+            &["--gateway", "--tunnels", "0"][..],
+            &["--gateway", "--packets", "x"],
+            &["--gateway", "--mix", "64"],
+            &["--gateway", "--queue-capacity", "1000001"],
+        ] {
+            assert!(!parses(bad), "{bad:?}");
+        }
+        let e = suite_options(&parse(&["--modes", "--tunnels", "3"])).unwrap_err();
+        assert!(e.to_string().contains("--gateway"), "{e}");
+        assert_eq!(crate::exit::code(&e), crate::exit::USAGE);
+    }
 }

@@ -8,7 +8,7 @@ use crate::BenchError;
 use aesflow_cipher::{Aes, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
-use aesflow_multistream::{Mode, MultiStream, MultiStreamQueue};
+use aesflow_multistream::{InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys};
 
 fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
     BenchError::Setup(format!("gateway: {what}: {e}"))
@@ -54,16 +54,7 @@ impl CbcQueue {
 
     /// The engine's name, as the modes rows name it: `queue/vaes lanes32`.
     pub(crate) fn name(&self, plan: &aesflow_plan::Plan) -> String {
-        let e = self.queue.engine();
-        let lanes = if e.backend() == aesflow_multistream::Backend::Vaes {
-            format!(
-                " {}",
-                plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
-            )
-        } else {
-            String::new()
-        };
-        format!("queue/{}{lanes}", e.backend())
+        format!("queue/{}", engine_name(self.queue.engine(), plan))
     }
 
     /// One pass: submit every packet in arrival order, flush, take the
@@ -77,6 +68,86 @@ impl CbcQueue {
         let done = self.queue.flush().map_err(|e| setup("flush", e))?;
         for (c, buf) in done.into_iter().zip(self.bufs.iter_mut()) {
             *buf = c.data;
+        }
+        Ok(())
+    }
+}
+
+/// The multi-stream engine's own name: `multistream/vaes lanes32`.
+fn engine_name(engine: &MultiStream, plan: &aesflow_plan::Plan) -> String {
+    let lanes = if engine.backend() == aesflow_multistream::Backend::Vaes {
+        format!(
+            " {}",
+            plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
+        )
+    } else {
+        String::new()
+    };
+    format!("{}{lanes}", engine.backend())
+}
+
+/// CBC encryption of every packet, in place, by the engine directly: the
+/// trace cut into bursts of `burst` packets, each burst one
+/// [`MultiStream::process_in_place`] call with the tunnels' expanded keys
+/// (what the queue does per batch, without its bookkeeping).
+pub(crate) struct CbcBursts {
+    engine: MultiStream,
+    burst: usize,
+    keys: Vec<RoundKeys>,
+    /// Tunnel and IV of each packet.
+    heads: Vec<(usize, [u8; 16])>,
+    /// The packets' buffers.
+    pub(crate) bufs: Vec<Vec<u8>>,
+}
+
+impl CbcBursts {
+    /// Every tunnel's key expanded here, once; bursts of `burst` packets.
+    pub(crate) fn new(
+        work: &Workload,
+        engine: MultiStream,
+        burst: usize,
+    ) -> Result<CbcBursts, BenchError> {
+        let keys = work
+            .tunnels
+            .iter()
+            .map(|t| RoundKeys::from_bytes(&t.key).map_err(|e| setup("tunnel key", e)))
+            .collect::<Result<_, _>>()?;
+        Ok(CbcBursts {
+            engine,
+            burst: burst.max(1),
+            keys,
+            heads: work.packets.iter().map(|p| (p.tunnel, p.iv)).collect(),
+            bufs: work
+                .packets
+                .iter()
+                .map(|p| p.cbc_plain().to_vec())
+                .collect(),
+        })
+    }
+
+    /// `multistream/vaes lanes32`.
+    pub(crate) fn name(&self, plan: &aesflow_plan::Plan) -> String {
+        format!("multistream/{}", engine_name(&self.engine, plan))
+    }
+
+    /// One pass: every burst through the engine.
+    pub(crate) fn run(&mut self) -> Result<(), BenchError> {
+        let mut jobs: Vec<InPlaceJob<'_>> = Vec::with_capacity(self.burst);
+        for (heads, bufs) in self
+            .heads
+            .chunks(self.burst)
+            .zip(self.bufs.chunks_mut(self.burst))
+        {
+            jobs.clear();
+            jobs.extend(
+                heads
+                    .iter()
+                    .zip(bufs.iter_mut())
+                    .map(|(&(t, iv), b)| InPlaceJob::new(Mode::CbcEncrypt, &self.keys[t], iv, b)),
+            );
+            self.engine
+                .process_in_place(&mut jobs)
+                .map_err(|e| setup("process", e))?;
         }
         Ok(())
     }

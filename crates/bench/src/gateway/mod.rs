@@ -13,7 +13,7 @@
 //!
 //! | op | aesflow | Intel ipsec-mb |
 //! |---|---|---|
-//! | `gateway-cbc-enc` | `MultiStreamQueue`: tunnels registered with their keys, packets submitted, a multi-stream batch run whenever `queue_capacity` are pending, then a flush | one CBC job per packet with its tunnel's expanded keys, completed jobs collected while submitting, then a flush (the multi-buffer lanes) |
+//! | `gateway-cbc-enc` | `MultiStreamQueue`: tunnels registered with their keys, packets submitted, a multi-stream batch run whenever `queue_capacity` are pending, then a flush (`queue/…`); and the engine alone, `MultiStream::process_in_place` on bursts of as many packets with the expanded keys (`multistream/…`: the queue's batches without its bookkeeping) | one CBC job per packet with its tunnel's expanded keys, completed jobs collected while submitting, then a flush (the multi-buffer lanes) |
 //! | `gateway-gcm-seal` | each packet sealed with its tunnel's `Gcm` (nonce: salt ‖ 8-byte IV; AAD: the 8-byte ESP header) | one GCM job per packet with its tunnel's `gcm_key_data` (the job API) |
 //!
 //! CBC payloads are padded to whole blocks (ESP padding: 1500 becomes
@@ -108,16 +108,16 @@ impl GatewayOp {
 /// One pass's outputs: every packet's buffer and (GCM) tag.
 pub(crate) type Outputs = (Vec<Vec<u8>>, Vec<[u8; 16]>);
 
-/// aesflow's contender for `op` after one checked pass, its name and its
-/// outputs of that pass.
-fn aesflow_contender(
+/// aesflow's contenders for `op`, each after one pass: the contender,
+/// its implementation name and its outputs of that pass.
+fn aesflow_contenders(
     op: GatewayOp,
     work: &Workload,
     o: &GatewayOptions,
     engine: MultiStream,
     kernel: &'static dyn Kernel,
     plan: &aesflow_plan::Plan,
-) -> Result<(Contender<'static>, String, Outputs), BenchError> {
+) -> Result<Vec<(Contender<'static>, String, Outputs)>, BenchError> {
     match op {
         GatewayOp::Cbc => {
             let mut q = aesflow::CbcQueue::new(work, engine, o.queue_capacity)?;
@@ -125,7 +125,12 @@ fn aesflow_contender(
             let out = (q.bufs.clone(), Vec::new());
             let name = q.name(plan);
             let f: Contender<'static> = Box::new(move || q.run().expect("checked pass ran"));
-            Ok((f, name, out))
+            let mut b = aesflow::CbcBursts::new(work, engine, o.queue_capacity)?;
+            b.run()?;
+            let out_b = (b.bufs.clone(), Vec::new());
+            let name_b = b.name(plan);
+            let g: Contender<'static> = Box::new(move || b.run().expect("checked pass ran"));
+            Ok(vec![(f, name, out), (g, name_b, out_b)])
         }
         GatewayOp::Gcm => {
             let mut g = aesflow::GcmTunnels::new(work, kernel, plan)?;
@@ -133,7 +138,7 @@ fn aesflow_contender(
             let out = (g.bufs.clone(), g.tags.clone());
             let name = g.name();
             let f: Contender<'static> = Box::new(move || g.run().expect("checked pass ran"));
-            Ok((f, name, out))
+            Ok(vec![(f, name, out)])
         }
     }
 }
@@ -231,24 +236,33 @@ pub(crate) fn run_gateway(
         let work = Workload::generate(o.tunnels, o.packets, &o.mix, size);
         for op in [GatewayOp::Cbc, GatewayOp::Gcm] {
             progress(&format!("modes: {} AES-{}", op.name(), size.bits()));
-            let (f, name, ours) = aesflow_contender(op, &work, o, engine, kernel, plan)?;
-            if let Some(i) = first_difference(&ours, &reference(op, &work)?) {
-                return Err(BenchError::Setup(format!(
-                    "gateway: aesflow's {} differs from the reference at packet {i}",
-                    op.name()
-                )));
+            let ours = aesflow_contenders(op, &work, o, engine, kernel, plan)?;
+            let want = reference(op, &work)?;
+            let mut contenders = Vec::new();
+            let mut names = Vec::new();
+            for (f, name, out) in ours {
+                if let Some(i) = first_difference(&out, &want) {
+                    return Err(BenchError::Setup(format!(
+                        "gateway: aesflow's {} ({name}) differs from the reference at packet {i}",
+                        op.name()
+                    )));
+                }
+                contenders.push(f);
+                names.push(name);
             }
-            let mut contenders = vec![f];
+            let mut peer = false;
             if measuring.peers.ipsec_mb {
                 match ipsec_mb_contender(op, &work, kernel) {
                     Ok((g, theirs)) => {
-                        if let Some(i) = first_difference(&ours, &theirs) {
+                        if let Some(i) = first_difference(&want, &theirs) {
                             return Err(BenchError::Setup(format!(
-                                "gateway: aesflow and ipsec-mb differ at packet {i} of {}",
+                                "gateway: ipsec-mb differs from aesflow and the reference at \
+                                 packet {i} of {}",
                                 op.name()
                             )));
                         }
                         contenders.push(g);
+                        peer = true;
                     }
                     Err(e) => crate::note_once(notes, e),
                 }
@@ -260,25 +274,28 @@ pub(crate) fn run_gateway(
                 measuring.repetitions,
                 &mut contenders,
             );
-            let mut row = Row::new(
-                Section::Modes,
-                op.name(),
-                name,
-                Some(size.bits()),
-                1,
-                1,
-                bytes as u64,
-                bytes as f64 / bps[0],
-                clock,
-            );
-            row.packets = Some(Packets {
-                tunnels: o.tunnels,
-                packets: o.packets,
-                mix: o.mix.describe(),
-                mpps: o.packets as f64 * bps[0] / bytes as f64 / 1e6,
-            });
-            row.add_peer(Peer::IpsecMb, bps.get(1).map(|b| b / 1e9), None);
-            rows.push(row);
+            let mb = peer.then(|| bps[bps.len() - 1] / 1e9);
+            for (name, b) in names.into_iter().zip(&bps) {
+                let mut row = Row::new(
+                    Section::Modes,
+                    op.name(),
+                    name,
+                    Some(size.bits()),
+                    1,
+                    1,
+                    bytes as u64,
+                    bytes as f64 / b,
+                    clock,
+                );
+                row.packets = Some(Packets {
+                    tunnels: o.tunnels,
+                    packets: o.packets,
+                    mix: o.mix.describe(),
+                    mpps: o.packets as f64 * b / bytes as f64 / 1e6,
+                });
+                row.add_peer(Peer::IpsecMb, mb, None);
+                rows.push(row);
+            }
         }
     }
     notes.push(format!(
@@ -286,7 +303,8 @@ pub(crate) fn run_gateway(
          each contender), {} packets per pass ({}; CBC pads to whole blocks), tunnels drawn \
          uniformly by a fixed-seed generator, every packet in place with its own IV; size: \
          bytes of one pass; Mpps: 10^6 packets/s; CBC through MultiStreamQueue (a batch per \
-         {} pending packets), GCM sealed per packet with the tunnel's Gcm (AAD: 8-byte ESP \
+         {} pending packets: queue/…) and, without the queue's bookkeeping, the multi-stream \
+         engine called on bursts of as many packets (multistream/…); GCM sealed per packet with the tunnel's Gcm (AAD: 8-byte ESP \
          header); MB: the same packets as ipsec-mb jobs with per-tunnel keys (CBC: \
          multi-buffer lanes; GCM: job API), outputs checked equal to aesflow's before timing",
         o.tunnels,
@@ -321,9 +339,12 @@ mod tests {
         let plan = aesflow_plan::Plan::for_this_cpu();
         let engine = MultiStream::with_kernel(kernel).unwrap().with_plan(&plan);
         for op in [GatewayOp::Cbc, GatewayOp::Gcm] {
-            let (_, _, ours) = aesflow_contender(op, &w, &o, engine, kernel, &plan).unwrap();
+            let all = aesflow_contenders(op, &w, &o, engine, kernel, &plan).unwrap();
             let want = reference(op, &w).unwrap();
-            assert_eq!(first_difference(&ours, &want), None, "{op:?}");
+            for (_, name, out) in &all {
+                assert_eq!(first_difference(out, &want), None, "{op:?} {name}");
+            }
+            let ours = all.into_iter().next().unwrap().2;
             // The check can fail: one flipped byte, one flipped tag bit.
             let mut bad = ours.clone();
             bad.0[123][0] ^= 1;
@@ -349,9 +370,15 @@ mod tests {
             let plan = aesflow_plan::Plan::for_this_cpu();
             let engine = MultiStream::with_kernel(kernel).unwrap().with_plan(&plan);
             for op in [GatewayOp::Cbc, GatewayOp::Gcm] {
-                let (_, _, ours) = aesflow_contender(op, &w, &o, engine, kernel, &plan).unwrap();
+                let ours = aesflow_contenders(op, &w, &o, engine, kernel, &plan).unwrap();
                 let (_, theirs) = ipsec_mb_contender(op, &w, kernel).unwrap();
-                assert_eq!(first_difference(&ours, &theirs), None, "{op:?} {size:?}");
+                for (_, name, out) in &ours {
+                    assert_eq!(
+                        first_difference(out, &theirs),
+                        None,
+                        "{op:?} {size:?} {name}"
+                    );
+                }
             }
         }
     }
