@@ -82,7 +82,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MIX", value_parser = aesflow_bench::Mix::parse)]
     pub mix: Option<aesflow_bench::Mix>,
     /// Gateway rows: pending packets at which the multi-stream queue runs a
-    /// batch (default 64).
+    /// batch, and the burst of the engine-only row (default 128).
     #[arg(long, value_name = "N", value_parser = count)]
     pub queue_capacity: Option<usize>,
     /// Run every section, the kernels section with its full matrix (every
