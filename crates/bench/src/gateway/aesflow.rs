@@ -5,6 +5,7 @@
 
 use super::workload::Workload;
 use crate::BenchError;
+use crate::modes::aesflow::engine_name;
 use aesflow_cipher::{Aes, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
@@ -71,19 +72,6 @@ impl CbcQueue {
         }
         Ok(())
     }
-}
-
-/// The multi-stream engine's own name: `multistream/vaes lanes32`.
-fn engine_name(engine: &MultiStream, plan: &aesflow_plan::Plan) -> String {
-    let lanes = if engine.backend() == aesflow_multistream::Backend::Vaes {
-        format!(
-            " {}",
-            plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
-        )
-    } else {
-        String::new()
-    };
-    format!("{}{lanes}", engine.backend())
 }
 
 /// CBC encryption of every packet, in place, by the engine directly: the

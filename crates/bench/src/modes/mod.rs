@@ -289,16 +289,14 @@ impl Run<'_> {
                     n,
                     o.buffer_slack,
                 ));
-                let lanes = if self.engine.backend() == aesflow_multistream::Backend::Vaes {
-                    format!(
-                        " {}",
-                        o.plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
-                    )
-                } else {
-                    String::new()
-                };
                 who.push((
-                    Who::Aesflow(format!("multistream/{}{lanes}", self.engine.backend()), s),
+                    Who::Aesflow(
+                        format!(
+                            "multistream/{}",
+                            aesflow::engine_name(&self.engine, &o.plan)
+                        ),
+                        s,
+                    ),
                     s * n,
                 ));
             }
