@@ -8,8 +8,8 @@
 //! flushes — N lanes in flight, the multi-buffer idea; the other modes are
 //! one job per message. ipsec-mb 1.3 has no XTS.
 //!
-//! Only the fields the benchmark sets are declared: [`Job`] is a prefix of
-//! `IMB_JOB` and [`MgrPrefix`] of `IMB_MGR` (offsets from the 1.3 header,
+//! Only the fields the benchmark sets are declared: `Job` is a prefix of
+//! `IMB_JOB` and `MgrPrefix` of `IMB_MGR` (offsets from the 1.3 header,
 //! checked at compile time below); jobs are always the manager's own.
 
 use crate::ModeOp;
