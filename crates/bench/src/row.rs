@@ -335,7 +335,10 @@ pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
         }
         table.add_row(cells);
     }
-    let first_number = header.iter().position(|h| h == "size").unwrap_or(0);
+    let first_number = header
+        .iter()
+        .position(|h| h == "tun" || h == "size")
+        .unwrap_or(0);
     for (i, col) in table.column_iter_mut().enumerate() {
         if i >= first_number {
             col.set_cell_alignment(CellAlignment::Right);
@@ -402,5 +405,30 @@ mod tests {
             assert!(line.chars().count() <= 80, "{line}");
         }
         assert!(t.contains("x MB") && t.contains("Intel ipsec-mb") && t.contains("cyc/B"));
+        assert!(!t.contains("Mpps"));
+    }
+
+    #[test]
+    fn packet_rows_show_tunnels_and_packet_rate() {
+        let mut r = row();
+        r.packets = Some(Packets {
+            tunnels: 1000,
+            packets: 4096,
+            mix: "7:4:1 of 64/576/1500 B".into(),
+            mpps: 12.345,
+        });
+        let t = render_rows(&[row(), r.clone()], None);
+        assert!(
+            t.contains("| tun") && t.contains("Mpps") && t.contains("12.35"),
+            "{t}"
+        );
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["packets"]["tunnels"], 1000);
+        assert!(
+            serde_json::to_value(row())
+                .unwrap()
+                .get("packets")
+                .is_none()
+        );
     }
 }
