@@ -419,7 +419,7 @@ mod tests {
         });
         let t = render_rows(&[row(), r.clone()], None);
         assert!(
-            t.contains("| tun") && t.contains("Mpps") && t.contains("12.35"),
+            t.contains(" tun |") && t.contains("Mpps") && t.contains("12.35"),
             "{t}"
         );
         let j = serde_json::to_value(&r).unwrap();
