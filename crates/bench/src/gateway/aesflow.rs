@@ -61,14 +61,26 @@ impl CbcQueue {
     /// One pass: submit every packet in arrival order, flush, take the
     /// buffers back.
     pub(crate) fn run(&mut self) -> Result<(), BenchError> {
-        for (&(tunnel, iv), buf) in self.heads.iter().zip(self.bufs.iter_mut()) {
-            self.queue
-                .submit(tunnel, iv, std::mem::take(buf))
+        let mut first = None;
+        let n = self.bufs.len();
+        for i in 0..n {
+            let (tunnel, iv) = self.heads[i];
+            let t = self
+                .queue
+                .submit(tunnel, iv, std::mem::take(&mut self.bufs[i]))
                 .map_err(|e| setup("submit", e))?;
+            let base = *first.get_or_insert(t);
+            // Packets leave as their batch completes, as a gateway sends
+            // them on.
+            if self.queue.completed() > 0 {
+                for c in self.queue.take_completed() {
+                    self.bufs[(c.ticket - base) as usize] = c.data;
+                }
+            }
         }
-        let done = self.queue.flush().map_err(|e| setup("flush", e))?;
-        for (c, buf) in done.into_iter().zip(self.bufs.iter_mut()) {
-            *buf = c.data;
+        let base = first.unwrap_or(0);
+        for c in self.queue.flush().map_err(|e| setup("flush", e))? {
+            self.bufs[(c.ticket - base) as usize] = c.data;
         }
         Ok(())
     }

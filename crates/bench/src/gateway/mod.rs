@@ -13,7 +13,7 @@
 //!
 //! | op | aesflow | Intel ipsec-mb |
 //! |---|---|---|
-//! | `gateway-cbc-enc` | `MultiStreamQueue`: tunnels registered with their keys, packets submitted, a multi-stream batch run whenever `queue_capacity` are pending, then a flush (`queue/…`); and the engine alone, `MultiStream::process_in_place` on bursts of as many packets with the expanded keys (`multistream/…`: the queue's batches without its bookkeeping) | one CBC job per packet with its tunnel's expanded keys, completed jobs collected while submitting, then a flush (the multi-buffer lanes) |
+//! | `gateway-cbc-enc` | `MultiStreamQueue`: tunnels registered with their keys, packets submitted, a multi-stream batch run whenever `queue_capacity` are pending, completed packets taken back as their batch ends, a flush at the end (`queue/…`); and the engine alone, `MultiStream::process_in_place` on bursts of as many packets with the expanded keys (`multistream/…`: the queue's batches without its bookkeeping) | one CBC job per packet with its tunnel's expanded keys, completed jobs collected while submitting, then a flush (the multi-buffer lanes) |
 //! | `gateway-gcm-seal` | each packet sealed with its tunnel's `Gcm` (nonce: salt ‖ 8-byte IV; AAD: the 8-byte ESP header) | one GCM job per packet with its tunnel's `gcm_key_data` (the job API) |
 //!
 //! CBC payloads are padded to whole blocks (ESP padding: 1500 becomes
