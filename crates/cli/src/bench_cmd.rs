@@ -24,7 +24,7 @@ Sections:
            size (~40 s); --gateway adds (or alone, runs only) the VPN
            gateway rows: an IMIX packet mix (7:4:1 of 64/576/1500 B) over
            1000 tunnels with their own keys, CBC through the multi-stream
-           queue and GCM per packet, vs ipsec-mb's job API (~10 s)
+           queue and GCM per packet, vs ipsec-mb's job API (~5 s)
   engine   256 MiB in memory with 1 thread and all threads (memcpy, CTR, GCM
            seal/open, Cobblestone seal/open, 64-stream CBC) vs `openssl
            speed` on the same size, and a 1 GiB file: aesflow encrypt/decrypt

@@ -1,7 +1,8 @@
 //! The modes section: CBC encryption through the multi-stream engine (1…64
 //! streams), CBC decryption, CTR, GCM seal and open, each beside both
 //! RustCrypto generations, OpenSSL and (feature `ipsec-mb`) Intel ipsec-mb,
-//! measured in the same run.
+//! measured in the same run; with [`ModesOptions::gateway`], the VPN
+//! gateway rows of [`crate::gateway`] after them.
 //!
 //! | op | aesflow | RustCrypto | OpenSSL | ipsec-mb |
 //! |---|---|---|---|---|
