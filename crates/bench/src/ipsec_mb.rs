@@ -8,8 +8,8 @@
 //! flushes — N lanes in flight, the multi-buffer idea; the other modes are
 //! one job per message. ipsec-mb 1.3 has no XTS.
 //!
-//! Only the fields the benchmark sets are declared: [`Job`] is a prefix of
-//! `IMB_JOB` and [`MgrPrefix`] of `IMB_MGR` (offsets from the 1.3 header,
+//! Only the fields the benchmark sets are declared: `Job` is a prefix of
+//! `IMB_JOB` and `MgrPrefix` of `IMB_MGR` (offsets from the 1.3 header,
 //! checked at compile time below); jobs are always the manager's own.
 
 use crate::ModeOp;
@@ -149,13 +149,20 @@ struct Schedule([u8; 256]);
 #[repr(C, align(64))]
 struct GcmKey([u8; 1024]);
 
-/// An ipsec-mb manager and the keys of one key size.
-pub struct Manager {
-    mgr: NonNull<ImbMgr>,
+/// One key's expansions for ipsec-mb: the AES schedules (CBC, CTR) and
+/// the GCM key data (round keys and hash powers) — what a gateway keeps
+/// per security association.
+pub struct SaKeys {
     key_len: u64,
     enc: Box<Schedule>,
     dec: Box<Schedule>,
     gcm: Box<GcmKey>,
+}
+
+/// An ipsec-mb manager and the keys of one key size.
+pub struct Manager {
+    mgr: NonNull<ImbMgr>,
+    keys: SaKeys,
 }
 
 impl Drop for Manager {
@@ -165,25 +172,31 @@ impl Drop for Manager {
     }
 }
 
-/// One job to submit.
+/// One job to submit: `src` into `dst` (the same pointer: in place), with
+/// the manager's keys or `keys`, and `aad` for GCM.
 #[derive(Clone, Copy)]
 pub struct Spec<'a> {
-    op: ModeOp,
-    src: &'a [u8],
-    dst: *mut u8,
-    iv: &'a [u8],
-    tag: *mut u8,
+    /// The operation.
+    pub op: ModeOp,
+    /// The input: `len` readable bytes.
+    pub src: *const u8,
+    /// The input's length.
+    pub len: usize,
+    /// Where the output goes: `len` writable bytes (may be `src`).
+    pub dst: *mut u8,
+    /// The IV (16 bytes) or GCM nonce (12 bytes).
+    pub iv: &'a [u8],
+    /// Where a GCM tag goes (16 writable bytes).
+    pub tag: *mut u8,
+    /// The keys (`None`: the manager's own).
+    pub keys: Option<&'a SaKeys>,
+    /// The GCM additional authenticated data.
+    pub aad: &'a [u8],
 }
 
 impl Manager {
     /// A manager of `arch` with the keys of `key` (16, 24 or 32 bytes).
     pub fn new(arch: Arch, key: &[u8]) -> Result<Manager, String> {
-        let which = match key.len() {
-            16 => 0,
-            24 => 1,
-            32 => 2,
-            n => return Err(format!("ipsec-mb: no {n}-byte AES key")),
-        };
         // SAFETY: alloc_mb_mgr(0) allocates a manager or returns NULL
         // (checked); it is initialised before any other use.
         let mgr =
@@ -198,13 +211,33 @@ impl Manager {
         }
         let mut m = Manager {
             mgr,
+            keys: SaKeys {
+                key_len: 16,
+                enc: Box::new(Schedule([0; 256])),
+                dec: Box::new(Schedule([0; 256])),
+                gcm: Box::new(GcmKey([0; 1024])),
+            },
+        };
+        m.check()?;
+        m.keys = m.expand(key)?;
+        Ok(m)
+    }
+
+    /// Expand `key` (16, 24 or 32 bytes) with this manager's functions.
+    pub fn expand(&self, key: &[u8]) -> Result<SaKeys, String> {
+        let which = match key.len() {
+            16 => 0,
+            24 => 1,
+            32 => 2,
+            n => return Err(format!("ipsec-mb: no {n}-byte AES key")),
+        };
+        let mut k = SaKeys {
             key_len: key.len() as u64,
             enc: Box::new(Schedule([0; 256])),
             dec: Box::new(Schedule([0; 256])),
             gcm: Box::new(GcmKey([0; 1024])),
         };
-        m.check()?;
-        let p = m.prefix();
+        let p = self.prefix();
         // SAFETY: the function table was filled by init; the GCM pre-compute
         // pointers sit at GCM_PRE_OFFSET + 8·which of IMB_MGR (1.3 layout).
         // The key expansion writes at most 240 bytes into each schedule, the
@@ -213,16 +246,16 @@ impl Manager {
         unsafe {
             (p.keyexp[which])(
                 key.as_ptr().cast(),
-                m.enc.0.as_mut_ptr().cast(),
-                m.dec.0.as_mut_ptr().cast(),
+                k.enc.0.as_mut_ptr().cast(),
+                k.dec.0.as_mut_ptr().cast(),
             );
-            let pre = *(mgr.as_ptr() as *const u8)
+            let pre = *(self.mgr.as_ptr() as *const u8)
                 .add(GCM_PRE_OFFSET + 8 * which)
                 .cast::<GcmPreFn>();
-            pre(key.as_ptr().cast(), m.gcm.0.as_mut_ptr().cast());
+            pre(key.as_ptr().cast(), k.gcm.0.as_mut_ptr().cast());
         }
-        m.check()?;
-        Ok(m)
+        self.check()?;
+        Ok(k)
     }
 
     fn prefix(&self) -> &MgrPrefix {
@@ -253,15 +286,17 @@ impl Manager {
     ///
     /// # Safety
     ///
-    /// `job` is the manager's next job; `s.dst` points to `s.src.len()`
-    /// writable bytes and `s.tag` (GCM) to 16, valid until the job is
-    /// returned completed.
+    /// `job` is the manager's next job; `s.src` points to `s.len` readable
+    /// and `s.dst` to `s.len` writable bytes and `s.tag` (GCM) to 16, valid until the job is
+    /// returned completed; `s.keys` were expanded by a manager of the same
+    /// library.
     unsafe fn fill_job(&self, job: *mut Job, s: &Spec<'_>) {
         // SAFETY: the caller guarantees `job` is a job of this manager.
         let j = unsafe { &mut *job };
-        let n = s.src.len() as u64;
-        j.key_len_in_bytes = self.key_len;
-        j.src = s.src.as_ptr();
+        let n = s.len as u64;
+        let keys = s.keys.unwrap_or(&self.keys);
+        j.key_len_in_bytes = keys.key_len;
+        j.src = s.src;
         j.dst = s.dst;
         j.cipher_start_src_offset_in_bytes = 0;
         j.msg_len_to_cipher_in_bytes = n;
@@ -277,17 +312,17 @@ impl Manager {
             ORDER_CIPHER_HASH
         };
         if matches!(s.op, ModeOp::GcmSeal | ModeOp::GcmOpen) {
-            let k: *const c_void = self.gcm.0.as_ptr().cast();
+            let k: *const c_void = keys.gcm.0.as_ptr().cast();
             j.enc_keys = k;
             j.dec_keys = k;
             j.cipher_mode = CIPHER_GCM;
             j.hash_alg = AUTH_AES_GMAC;
             j.auth_tag_output = s.tag;
             j.auth_tag_output_len_in_bytes = 16;
-            j.u = [AEAD_AAD.as_ptr() as u64, AEAD_AAD.len() as u64, 0];
+            j.u = [s.aad.as_ptr() as u64, s.aad.len() as u64, 0];
         } else {
-            j.enc_keys = self.enc.0.as_ptr().cast();
-            j.dec_keys = self.dec.0.as_ptr().cast();
+            j.enc_keys = keys.enc.0.as_ptr().cast();
+            j.dec_keys = keys.dec.0.as_ptr().cast();
             j.cipher_mode = if s.op == ModeOp::Ctr {
                 CIPHER_CNTR
             } else {
@@ -300,7 +335,16 @@ impl Manager {
     }
 
     /// Submit every job, then flush: all complete before this returns.
-    pub fn run(&mut self, specs: &[Spec<'_>]) -> Result<(), String> {
+    ///
+    /// # Safety
+    ///
+    /// Every spec's `src` points to `len` readable bytes, its `dst` to `len`
+    /// writable bytes and its `tag` (GCM) to 16, valid for the call; no
+    /// `dst` overlaps another job's buffers (it may be its own `src`).
+    pub unsafe fn run<'s>(
+        &mut self,
+        specs: impl IntoIterator<Item = Spec<'s>>,
+    ) -> Result<(), String> {
         let p = self.prefix();
         let (next, submit, completed, flush) = (
             p.get_next_job,
@@ -320,11 +364,11 @@ impl Manager {
         for s in specs {
             // SAFETY: `mgr` is initialised; get_next_job returns a job slot
             // that fill_job fills completely for this mode before submit;
-            // `s` borrows the buffers until this function returns, and the
-            // flush below completes every job before that.
+            // the caller guarantees the buffers until this function
+            // returns, and the flush below completes every job before that.
             unsafe {
                 let job = next(mgr);
-                self.fill_job(job, s);
+                self.fill_job(job, &s);
                 let mut j = submit(mgr);
                 while !j.is_null() {
                     done(j);
@@ -394,12 +438,24 @@ impl Batch {
             .zip(&self.ivs)
             .map(|(((src, dst), tag), iv)| Spec {
                 op,
-                src,
+                src: src.as_ptr(),
+                len: src.len(),
                 dst: dst.as_mut_ptr(),
                 iv,
                 tag: tag.as_mut_ptr(),
+                keys: None,
+                aad: &AEAD_AAD,
             })
             .collect()
+    }
+
+    /// Run the batch's jobs for `op` on `m`.
+    fn run(&mut self, m: &mut Manager, op: ModeOp) -> Result<(), String> {
+        let specs = self.specs(op);
+        // SAFETY: every `src`, `dst` and `tag` points into this batch's
+        // own input, output and tag buffers (one each per job, outputs of
+        // the input's length), borrowed for the call.
+        unsafe { m.run(specs) }
     }
 }
 
@@ -420,9 +476,9 @@ pub fn contender(
     let mut m = Manager::new(arch, &test_key(size))?;
     let mut batch = Batch::with_slack(op, lanes, n, slack);
     // One run up front: errors surface here, not inside the timing loop.
-    m.run(&batch.specs(op))?;
+    batch.run(&mut m, op)?;
     Ok(Box::new(move || {
-        m.run(&batch.specs(op)).expect("ipsec-mb jobs complete");
+        batch.run(&mut m, op).expect("ipsec-mb jobs complete");
         std::hint::black_box(&batch.outputs);
     }))
 }
@@ -451,11 +507,11 @@ pub fn engine_gbps(
                     sc.spawn(move || -> Result<f64, String> {
                         let mut m = Manager::new(arch, &[0x42u8; 32])?;
                         let mut b = Batch::new(op, 1, per);
-                        m.run(&b.specs(op))?;
+                        b.run(&mut m, op)?;
                         let mut t = f64::INFINITY;
                         for _ in 0..2 {
                             let s = Instant::now();
-                            m.run(&b.specs(op))?;
+                            b.run(&mut m, op)?;
                             t = t.min(s.elapsed().as_secs_f64());
                         }
                         Ok(t)
@@ -490,24 +546,24 @@ mod tests {
             let aes = Aes::new(&key).unwrap();
             let mut m = Manager::new(Arch::Auto, &key).unwrap();
             let mut b = Batch::new(ModeOp::CbcEnc, 5, 4096);
-            m.run(&b.specs(ModeOp::CbcEnc)).unwrap();
+            b.run(&mut m, ModeOp::CbcEnc).unwrap();
             for i in 0..5 {
                 let mut want = b.inputs[i].clone();
                 aesflow_modes::cbc::encrypt_in_place(&aes, &b.ivs[i], &mut want).unwrap();
                 assert_eq!(b.outputs[i], want, "cbc-enc lane {i}");
             }
             b.inputs = b.outputs.clone();
-            m.run(&b.specs(ModeOp::CbcDec)).unwrap();
+            b.run(&mut m, ModeOp::CbcDec).unwrap();
             let mut again = Batch::new(ModeOp::CbcEnc, 5, 4096);
             assert_eq!(b.outputs, std::mem::take(&mut again.inputs), "cbc-dec");
             let mut b = Batch::new(ModeOp::Ctr, 1, 1000);
-            m.run(&b.specs(ModeOp::Ctr)).unwrap();
+            b.run(&mut m, ModeOp::Ctr).unwrap();
             let mut want = b.inputs[0].clone();
             aesflow_modes::ctr::apply_in_place(&aes, &b.ivs[0], &mut want).unwrap();
             assert_eq!(b.outputs[0], want, "ctr");
             let gcm = aesflow_modes::Gcm::new(&key).unwrap();
             let mut b = Batch::new(ModeOp::GcmSeal, 2, 1000);
-            m.run(&b.specs(ModeOp::GcmSeal)).unwrap();
+            b.run(&mut m, ModeOp::GcmSeal).unwrap();
             let mut want = b.inputs[1].clone();
             let tag = gcm
                 .seal_in_place_detached(&b.ivs[1], &AEAD_AAD, &mut want)

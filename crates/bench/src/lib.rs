@@ -7,7 +7,8 @@
 //! * [`modes`] — CBC encryption through the multi-stream engine (the
 //!   multi-stream AES core of Liu & Baas's *"An Energy-Efficient
 //!   Multi-Stream AES Engine"*, brought to one CPU core), CBC decryption,
-//!   CTR, GCM seal and open;
+//!   CTR, GCM seal and open, and the [`gateway`] rows (an IMIX packet mix
+//!   over many tunnels with their own keys);
 //! * [`engine`] — the host engine on all cores (in memory and on files).
 //!
 //! Every figure has its peers beside it, measured in the same run: both
@@ -43,6 +44,7 @@ macro_rules! display_name {
 pub(crate) use display_name;
 
 pub mod engine;
+pub mod gateway;
 pub mod host;
 #[cfg(feature = "ipsec-mb")]
 pub mod ipsec_mb;
@@ -57,12 +59,13 @@ pub mod suite;
 pub mod tune;
 
 pub use engine::{EngineOptions, default_dir, run_engine};
+pub use gateway::{GatewayOptions, Mix};
 pub use host::measure_host;
 pub use kernels::{BenchOptions, FULL_ENV, Op};
 pub use machine::{CpuInfo, Machine};
 pub use modes::{ModeOp, ModesOptions, run_modes};
 pub use openssl::{OpensslSpeed, openssl_version};
-pub use row::{Peer, PeerFigure, Row, Section, render_rows};
+pub use row::{Packets, Peer, PeerFigure, Row, Section, render_rows};
 pub use suite::{
     SectionReport, SuiteOptions, SuiteReport, render_report, render_suite_json, render_suite_table,
     run_suite,

@@ -1,6 +1,9 @@
 //! Timing: contenders of one comparison run round-robin, best of the
 //! repetitions (the machine may be shared: the best repetition is the one
 //! least disturbed, and round-robin gives every contender the same load).
+//! Wall-clock time by default; [`measure_group_on_cpu`] counts only the
+//! time the thread ran on a CPU (`CLOCK_THREAD_CPUTIME_ID`), which leaves
+//! out the time other processes took the core from it.
 
 use aesflow_cipher::KeySize;
 use std::time::{Duration, Instant};
@@ -32,6 +35,74 @@ pub fn measure_group_sized(
     reps: usize,
     contenders: &mut [Contender<'_>],
 ) -> Vec<f64> {
+    timed_group(bytes, total, reps, contenders, Instant::now)
+}
+
+/// [`measure_group_sized`] timed by the thread's on-CPU time
+/// ([`on_cpu`]); wall-clock time where that clock is missing.
+///
+/// # Panics
+///
+/// If `bytes` and `contenders` differ in length.
+pub fn measure_group_on_cpu(
+    bytes: &[usize],
+    total: Duration,
+    reps: usize,
+    contenders: &mut [Contender<'_>],
+) -> Vec<f64> {
+    match on_cpu() {
+        Some(_) => timed_group(bytes, total, reps, contenders, OnCpu::now),
+        None => measure_group_sized(bytes, total, reps, contenders),
+    }
+}
+
+/// Time this thread has run on a CPU (`CLOCK_THREAD_CPUTIME_ID`), if the
+/// system has that clock.
+pub fn on_cpu() -> Option<Duration> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Some(Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    None
+}
+
+/// A reading of [`on_cpu`].
+#[derive(Clone, Copy)]
+struct OnCpu(Duration);
+
+impl OnCpu {
+    fn now() -> OnCpu {
+        OnCpu(on_cpu().unwrap_or_default())
+    }
+}
+
+/// A point in time of a clock: the time elapsed since.
+trait Clock: Copy {
+    fn elapsed(&self) -> Duration;
+}
+
+impl Clock for Instant {
+    fn elapsed(&self) -> Duration {
+        Instant::elapsed(self)
+    }
+}
+
+impl Clock for OnCpu {
+    fn elapsed(&self) -> Duration {
+        OnCpu::now().0.saturating_sub(self.0)
+    }
+}
+
+/// The round-robin loop of [`measure_group_sized`] on clock `now`.
+fn timed_group<C: Clock>(
+    bytes: &[usize],
+    total: Duration,
+    reps: usize,
+    contenders: &mut [Contender<'_>],
+    now: fn() -> C,
+) -> Vec<f64> {
     assert_eq!(bytes.len(), contenders.len(), "one size per contender");
     let reps = reps.max(1);
     let per_rep = total / reps as u32;
@@ -39,7 +110,7 @@ pub fn measure_group_sized(
         .iter_mut()
         .map(|f| {
             f(); // warm up
-            let t = Instant::now();
+            let t = now();
             f();
             let once = t.elapsed().max(Duration::from_nanos(20));
             ((per_rep.as_secs_f64() / once.as_secs_f64()) as usize).max(1)
@@ -48,7 +119,7 @@ pub fn measure_group_sized(
     let mut best = vec![f64::INFINITY; contenders.len()];
     for _ in 0..reps {
         for ((f, &n), b) in contenders.iter_mut().zip(&iters).zip(best.iter_mut()) {
-            let t = Instant::now();
+            let t = now();
             for _ in 0..n {
                 f();
             }
@@ -137,6 +208,26 @@ mod tests {
         assert_eq!(human_size(256 << 20), "256 MiB");
         assert_eq!(human_size(1 << 30), "1 GiB");
         assert_eq!(human_size(1000), "1000 B");
+    }
+
+    #[test]
+    fn on_cpu_time_advances_with_work() {
+        let Some(a) = on_cpu() else {
+            return;
+        };
+        let mut v = vec![0u8; 1 << 20];
+        for _ in 0..20 {
+            fill(std::hint::black_box(&mut v));
+        }
+        assert!(on_cpu().unwrap() > a);
+        let mut w = vec![0u8; 1 << 12];
+        let bps = measure_group_on_cpu(
+            &[1 << 12],
+            Duration::from_millis(5),
+            2,
+            &mut [Box::new(|| fill(std::hint::black_box(&mut w)))],
+        );
+        assert!(bps[0] > 0.0 && bps[0].is_finite());
     }
 
     #[test]

@@ -93,6 +93,19 @@ pub struct PeerFigure {
     pub command: Option<String>,
 }
 
+/// The packet workload of a gateway row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Packets {
+    /// Tunnels, each with its own key.
+    pub tunnels: usize,
+    /// Packets per pass (the row's `bytes` are their total).
+    pub packets: usize,
+    /// The packet-length mix (`7:4:1 of 64/576/1500 B`).
+    pub mix: String,
+    /// aesflow's packets per second, in millions.
+    pub mpps: f64,
+}
+
 /// One measurement, in any section.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
@@ -127,6 +140,10 @@ pub struct Row {
     pub vs_baseline: Option<f64>,
     /// Peers measured in the same run.
     pub peers: Vec<PeerFigure>,
+    /// The packet workload (gateway rows; `bytes` is then one pass over
+    /// all packets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packets: Option<Packets>,
 }
 
 impl Row {
@@ -161,6 +178,7 @@ impl Row {
             baseline: None,
             vs_baseline: None,
             peers: Vec::new(),
+            packets: None,
         }
     }
 
@@ -221,6 +239,7 @@ pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
     let show_streams = has(&|r| r.streams > 1);
     let show_threads = has(&|r| r.threads > 1);
     let show_base = has(&|r| r.vs_baseline.is_some());
+    let show_packets = has(&|r| r.packets.is_some());
     let peers: Vec<Peer> = Peer::ALL
         .into_iter()
         .filter(|p| has(&|r| r.peer(*p).is_some()))
@@ -243,7 +262,17 @@ pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
         header.push("thr".into());
         legend.push("thr: threads".into());
     }
+    if show_packets {
+        header.push("tun".into());
+        legend.push("tun: tunnels, each with its own key (gateway rows)".into());
+    }
     header.extend(["size".into(), "GB/s".into(), "cyc/B".into()]);
+    if show_packets {
+        header.push("Mpps".into());
+        legend.push(
+            "Mpps: 10^6 packets/s (gateway rows; their size: all packets of one pass)".into(),
+        );
+    }
     legend.push("size: bytes per stream/message/buffer; GB/s: 10^9 B/s, best of reps".into());
     legend.push("cyc/B: cycles per byte per thread at the nominal clock".into());
     if show_base {
@@ -283,9 +312,19 @@ pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
         if show_threads {
             cells.push(r.threads.to_string());
         }
+        if show_packets {
+            cells.push(
+                r.packets
+                    .as_ref()
+                    .map_or("-".into(), |p| p.tunnels.to_string()),
+            );
+        }
         cells.push(human_size(r.bytes));
         cells.push(format!("{:.3}", r.gbps));
         cells.push(format!("{:.3}", r.cycles_per_byte));
+        if show_packets {
+            cells.push(num(r.packets.as_ref().map(|p| p.mpps), 2));
+        }
         if show_base {
             cells.push(num(r.vs_baseline, 2));
         }
@@ -296,7 +335,10 @@ pub fn render_rows(rows: &[Row], width: Option<u16>) -> String {
         }
         table.add_row(cells);
     }
-    let first_number = header.iter().position(|h| h == "size").unwrap_or(0);
+    let first_number = header
+        .iter()
+        .position(|h| h == "tun" || h == "size")
+        .unwrap_or(0);
     for (i, col) in table.column_iter_mut().enumerate() {
         if i >= first_number {
             col.set_cell_alignment(CellAlignment::Right);
@@ -363,5 +405,30 @@ mod tests {
             assert!(line.chars().count() <= 80, "{line}");
         }
         assert!(t.contains("x MB") && t.contains("Intel ipsec-mb") && t.contains("cyc/B"));
+        assert!(!t.contains("Mpps"));
+    }
+
+    #[test]
+    fn packet_rows_show_tunnels_and_packet_rate() {
+        let mut r = row();
+        r.packets = Some(Packets {
+            tunnels: 1000,
+            packets: 4096,
+            mix: "7:4:1 of 64/576/1500 B".into(),
+            mpps: 12.345,
+        });
+        let t = render_rows(&[row(), r.clone()], None);
+        assert!(
+            t.contains(" tun |") && t.contains("Mpps") && t.contains("12.35"),
+            "{t}"
+        );
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["packets"]["tunnels"], 1000);
+        assert!(
+            serde_json::to_value(row())
+                .unwrap()
+                .get("packets")
+                .is_none()
+        );
     }
 }

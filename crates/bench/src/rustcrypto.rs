@@ -178,6 +178,32 @@ macro_rules! generation {
     };
 }
 
+/// AES-GCM seal in place with RustCrypto (`aes-gcm` 0.10): the tag. The
+/// gateway rows' reference, independent of aesflow.
+///
+/// # Panics
+///
+/// If `key` is not 16, 24 or 32 bytes.
+pub fn gcm_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    use aes::cipher::KeyInit;
+    use aes_gcm::{AeadInPlace, AesGcm, Nonce, aead::consts::U12};
+    let nonce: &Nonce<U12> = nonce.into();
+    macro_rules! seal {
+        ($c:ty) => {
+            AesGcm::<$c, U12>::new_from_slice(key)
+                .expect("an AES key")
+                .encrypt_in_place_detached(nonce, aad, buf)
+                .expect("within limits")
+                .into()
+        };
+    }
+    match key.len() {
+        16 => seal!(aes::Aes128),
+        24 => seal!(aes::Aes192),
+        _ => seal!(aes::Aes256),
+    }
+}
+
 generation! {
     /// `aes` 0.8 / `cbc` 0.1 / `ctr` 0.9 / `aes-gcm` 0.10.
     fn old;

@@ -7,8 +7,8 @@
 
 use crate::args::KeySizeArg;
 use aesflow_bench::{
-    BenchOptions, EngineOptions, Measuring, ModeOp, ModesOptions, Op, Section, SuiteOptions,
-    render_suite_json, render_suite_table, run_suite,
+    BenchOptions, EngineOptions, GatewayOptions, Measuring, ModeOp, ModesOptions, Op, Section,
+    SuiteOptions, render_suite_json, render_suite_table, run_suite,
 };
 use aesflow_cipher::KeySize;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -21,7 +21,10 @@ Sections:
   kernels  ECB enc/dec and CTR of the hardware kernels (default; ~10 s)
   modes    CBC encryption through the multi-stream engine (1..64 streams of
            16 KiB), CBC decryption, CTR, GCM seal and open, XTS per key
-           size (~40 s)
+           size (~40 s); --gateway adds (or alone, runs only) the VPN
+           gateway rows: an IMIX packet mix (7:4:1 of 64/576/1500 B) over
+           1000 tunnels with their own keys, CBC through the multi-stream
+           queue and GCM per packet, vs ipsec-mb's job API (~5 s)
   engine   256 MiB in memory with 1 thread and all threads (memcpy, CTR, GCM
            seal/open, Cobblestone seal/open, 64-stream CBC) vs `openssl
            speed` on the same size, and a 1 GiB file: aesflow encrypt/decrypt
@@ -36,6 +39,7 @@ Examples:
   aesflow bench --all --json > bench.json    # every section, full size
   aesflow bench --modes --key-size 128,256
   aesflow bench --engine --file-size 512     # engine only, 512 MiB file
+  aesflow bench --gateway --tunnels 1000     # IMIX over 1000 tunnels, CBC and GCM
   aesflow bench --sections kernels,modes --mode-ops gcm-seal,gcm-open";
 
 /// The parser of a comma-separated option whose values are one of a bench
@@ -61,6 +65,26 @@ pub struct BenchArgs {
     /// Run the engine section (threads in memory, file vs openssl enc; slow).
     #[arg(long)]
     pub engine: bool,
+    /// Run the gateway rows of the modes section: a packet mix over many
+    /// tunnels with their own keys, CBC through the multi-stream queue and
+    /// GCM per packet, beside ipsec-mb's job API (only these rows unless
+    /// --modes or --all asks for the whole section).
+    #[arg(long)]
+    pub gateway: bool,
+    /// Gateway rows: tunnels, each with its own key (default 1000).
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub tunnels: Option<usize>,
+    /// Gateway rows: packets per pass (default 4096).
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub packets: Option<usize>,
+    /// Gateway rows: packet lengths as WEIGHT:BYTES,... (default the simple
+    /// IMIX, 7:64,4:576,1:1500).
+    #[arg(long, value_name = "MIX", value_parser = aesflow_bench::Mix::parse)]
+    pub mix: Option<aesflow_bench::Mix>,
+    /// Gateway rows: pending packets at which the multi-stream queue runs a
+    /// batch, and the burst of the engine-only row (default 128).
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub queue_capacity: Option<usize>,
     /// Run every section, the kernels section with its full matrix (every
     /// available kernel, all key sizes, 64 B to 1 MiB).
     #[arg(long)]
@@ -157,7 +181,7 @@ pub fn sections(a: &BenchArgs) -> Vec<Section> {
     if a.all {
         want.extend(Section::ALL);
     }
-    if a.modes {
+    if a.modes || a.gateway {
         want.push(Section::Modes);
     }
     if a.engine {
@@ -211,7 +235,9 @@ pub fn options(a: &BenchArgs) -> anyhow::Result<BenchOptions> {
     }
     if !a.sizes.is_empty() {
         if a.sizes.contains(&0) {
-            anyhow::bail!("--sizes: a buffer size must be at least 1 byte");
+            return Err(crate::exit::usage(
+                "--sizes: a buffer size must be at least 1 byte",
+            ));
         }
         o.sizes = a.sizes.clone();
     }
@@ -239,13 +265,15 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     }
     if !a.streams.is_empty() {
         if a.streams.contains(&0) {
-            anyhow::bail!("--streams: a stream count must be at least 1");
+            return Err(crate::exit::usage(
+                "--streams: a stream count must be at least 1",
+            ));
         }
         o.streams = a.streams.clone();
     }
     if let Some(n) = a.mode_size {
         if n == 0 {
-            anyhow::bail!("--mode-size: must be at least 1 byte");
+            return Err(crate::exit::usage("--mode-size: must be at least 1 byte"));
         }
         o.size = n;
     }
@@ -253,12 +281,50 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
         o.buffer_slack = s;
     }
     o.xts_unit = a.xts_unit;
+    o.gateway = gateway_options(a);
+    // --gateway alone: only the gateway rows.
+    if a.gateway
+        && !a.modes
+        && !a.all
+        && !a.sections.contains(&Section::Modes)
+        && a.mode_ops.is_empty()
+    {
+        o.ops.clear();
+    }
     o.plan = a
         .variant
         .iter()
         .fold(crate::plan_cmd::resolved().plan, |p, &v| p.with(v));
     measuring_options(a, &mut o.measuring);
     Ok(o)
+}
+
+/// A count of the gateway rows: 1 to [`aesflow_bench::gateway::MAX_COUNT`].
+fn count(s: &str) -> Result<usize, String> {
+    let max = aesflow_bench::gateway::MAX_COUNT;
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("{s:?}: must be a whole number from 1 to {max}")),
+    }
+}
+
+/// Options of the gateway rows, if asked for.
+fn gateway_options(a: &BenchArgs) -> Option<GatewayOptions> {
+    if !(a.gateway || a.all) {
+        return None;
+    }
+    let d = GatewayOptions::default();
+    Some(GatewayOptions {
+        tunnels: a.tunnels.unwrap_or(d.tunnels),
+        packets: a.packets.unwrap_or(d.packets),
+        mix: a.mix.clone().unwrap_or(d.mix),
+        queue_capacity: a.queue_capacity.unwrap_or(d.queue_capacity),
+        key_sizes: if a.key_size.is_empty() {
+            d.key_sizes
+        } else {
+            key_sizes(a)
+        },
+    })
 }
 
 /// A `--variant` name: one of the plan's variants.
@@ -285,15 +351,17 @@ pub fn engine_options(a: &BenchArgs) -> anyhow::Result<EngineOptions> {
         o.mem_size = m
             .checked_mul(1 << 20)
             .and_then(|b| usize::try_from(b).ok())
-            .ok_or_else(|| anyhow::anyhow!("--mem-size: too large for this machine"))?;
+            .ok_or_else(|| crate::exit::usage("--mem-size: too large for this machine"))?;
     }
     if let Some(m) = a.file_size {
         o.file_size = m
             .checked_mul(1 << 20)
-            .ok_or_else(|| anyhow::anyhow!("--file-size: too large"))?;
+            .ok_or_else(|| crate::exit::usage("--file-size: too large"))?;
     }
     if o.mem_size == 0 && o.file_size == 0 {
-        anyhow::bail!("--mem-size 0 and --file-size 0: nothing left to measure in the engine");
+        return Err(crate::exit::usage(
+            "--mem-size 0 and --file-size 0: nothing left to measure in the engine",
+        ));
     }
     if let Some(t) = a.threads {
         o.threads = t;
@@ -327,6 +395,19 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
         ("--xts-unit", a.xts_unit.is_some()),
         ("--variant", !a.variant.is_empty()),
     ];
+    let gateway_only = [
+        ("--tunnels", a.tunnels.is_some()),
+        ("--packets", a.packets.is_some()),
+        ("--mix", a.mix.is_some()),
+        ("--queue-capacity", a.queue_capacity.is_some()),
+    ];
+    if let Some((flag, _)) = gateway_only.iter().find(|(_, given)| *given)
+        && !(a.gateway || a.all)
+    {
+        return Err(crate::exit::usage(format!(
+            "{flag} applies to the gateway rows, which are not selected (add --gateway)"
+        )));
+    }
     let engine_only = [
         ("--file-size", a.file_size.is_some()),
         ("--mem-size", a.mem_size.is_some()),
@@ -342,7 +423,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
         if let Some((flag, _)) = flags.iter().find(|(_, given)| *given)
             && !secs.contains(&sec)
         {
-            anyhow::bail!(
+            return Err(crate::exit::usage(format!(
                 "{flag} applies to the {} section, which is not selected (add --sections {} or --all)",
                 sec.name(),
                 secs.iter()
@@ -350,7 +431,7 @@ pub fn suite_options(a: &BenchArgs) -> anyhow::Result<SuiteOptions> {
                     .map(|s| s.name())
                     .collect::<Vec<_>>()
                     .join(",")
-            );
+            )));
         }
     }
     Ok(SuiteOptions {
@@ -512,5 +593,56 @@ mod tests {
             suite_options(&parse(&["--file-size", "1", "--mem-size", "0", "--engine"])).is_ok()
         );
         assert!(suite_options(&parse(&["--engine", "--mem-size", "99999999999999"])).is_err());
+    }
+
+    #[test]
+    fn gateway_flags() {
+        let o = suite_options(&parse(&["--gateway"])).unwrap();
+        let m = o.modes.unwrap();
+        assert!(m.ops.is_empty() && o.kernels.is_none());
+        assert_eq!(m.gateway, Some(GatewayOptions::default()));
+        let o = suite_options(&parse(&[
+            "--gateway",
+            "--modes",
+            "--tunnels",
+            "10",
+            "--packets",
+            "99",
+            "--mix",
+            "1:64,1:9000",
+            "--queue-capacity",
+            "128",
+            "--key-size",
+            "256",
+        ]))
+        .unwrap();
+        let m = o.modes.unwrap();
+        let g = m.gateway.unwrap();
+        assert_eq!((g.tunnels, g.packets, g.queue_capacity), (10, 99, 128));
+        assert_eq!(g.mix.describe(), "1:1 of 64/9000 B");
+        assert_eq!(g.key_sizes, vec![KeySize::Aes256]);
+        assert_eq!(m.ops, ModeOp::ALL.to_vec());
+        // --gateway with --mode-ops: those ops and the gateway rows.
+        let m = suite_options(&parse(&["--gateway", "--mode-ops", "ctr"]))
+            .unwrap()
+            .modes
+            .unwrap();
+        assert_eq!(m.ops, vec![ModeOp::Ctr]);
+        // --modes alone has no gateway rows; --all has them.
+        let o = suite_options(&parse(&["--modes"])).unwrap();
+        assert!(o.modes.unwrap().gateway.is_none());
+        let o = suite_options(&parse(&["--all"])).unwrap();
+        assert!(o.modes.unwrap().gateway.is_some());
+        for bad in [
+            &["--gateway", "--tunnels", "0"][..],
+            &["--gateway", "--packets", "x"],
+            &["--gateway", "--mix", "64"],
+            &["--gateway", "--queue-capacity", "1000001"],
+        ] {
+            assert!(!parses(bad), "{bad:?}");
+        }
+        let e = suite_options(&parse(&["--modes", "--tunnels", "3"])).unwrap_err();
+        assert!(e.to_string().contains("--gateway"), "{e}");
+        assert_eq!(crate::exit::code(&e), crate::exit::USAGE);
     }
 }

@@ -189,6 +189,21 @@ pub(crate) fn one_stream(
     Ok(Some((f, name)))
 }
 
+/// A multi-stream engine's name in the rows: its backend, and for the
+/// 512-bit one the plan's lanes for streams with their own keys
+/// (`vaes lanes32`).
+pub(crate) fn engine_name(engine: &MultiStream, plan: &aesflow_plan::Plan) -> String {
+    let lanes = if engine.backend() == aesflow_multistream::Backend::Vaes {
+        format!(
+            " {}",
+            plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
+        )
+    } else {
+        String::new()
+    };
+    format!("{}{lanes}", engine.backend())
+}
+
 /// CBC encryption of `streams` streams of `n` bytes each (each buffer
 /// allocated `slack` bytes longer, see [`buffer`]; distinct keys,
 /// expanded once) through the multi-stream engine, one call per run.

@@ -1,7 +1,8 @@
 //! The modes section: CBC encryption through the multi-stream engine (1…64
 //! streams), CBC decryption, CTR, GCM seal and open, each beside both
 //! RustCrypto generations, OpenSSL and (feature `ipsec-mb`) Intel ipsec-mb,
-//! measured in the same run.
+//! measured in the same run; with [`ModesOptions::gateway`], the VPN
+//! gateway rows of [`crate::gateway`] after them.
 //!
 //! | op | aesflow | RustCrypto | OpenSSL | ipsec-mb |
 //! |---|---|---|---|---|
@@ -134,6 +135,9 @@ pub struct ModesOptions {
     pub buffer_slack: usize,
     /// Time, repetitions and peers.
     pub measuring: Measuring,
+    /// The gateway rows (many tunnels, a packet mix; see
+    /// [`crate::gateway`]), measured after the operations when present.
+    pub gateway: Option<crate::gateway::GatewayOptions>,
     /// The plan the default rows run (GCM's blocks in flight, the
     /// multi-stream lanes); every other variant of the plan's operations
     /// that this CPU runs is measured in a row of its own beside them.
@@ -156,6 +160,7 @@ impl Default for ModesOptions {
             buffer_slack: 0,
             xts_unit: None,
             measuring: Measuring::new(Duration::from_millis(200)),
+            gateway: None,
             plan: aesflow_plan::Plan::for_this_cpu(),
         }
     }
@@ -166,8 +171,11 @@ const MAX_SLACK: usize = 1 << 20;
 
 impl ModesOptions {
     fn check(&self) -> Result<(), BenchError> {
-        if self.ops.is_empty() {
+        if self.ops.is_empty() && self.gateway.is_none() {
             return Err(BenchError::Empty("mode operations"));
+        }
+        if let Some(g) = &self.gateway {
+            g.check()?;
         }
         if self.ops.contains(&ModeOp::CbcEnc) && self.streams.is_empty() {
             return Err(BenchError::Empty("stream counts"));
@@ -282,16 +290,14 @@ impl Run<'_> {
                     n,
                     o.buffer_slack,
                 ));
-                let lanes = if self.engine.backend() == aesflow_multistream::Backend::Vaes {
-                    format!(
-                        " {}",
-                        o.plan.variant(aesflow_plan::Operation::MultistreamOwnKeys)
-                    )
-                } else {
-                    String::new()
-                };
                 who.push((
-                    Who::Aesflow(format!("multistream/{}{lanes}", self.engine.backend()), s),
+                    Who::Aesflow(
+                        format!(
+                            "multistream/{}",
+                            aesflow::engine_name(&self.engine, &o.plan)
+                        ),
+                        s,
+                    ),
                     s * n,
                 ));
             }
@@ -419,6 +425,18 @@ pub fn run_modes(
     }
     xts_vs_ctr(&mut rows);
     let mut notes = run.notes;
+    if let Some(g) = &opts.gateway {
+        rows.extend(crate::gateway::run_gateway(
+            g,
+            engine,
+            opts.kernel,
+            &opts.plan,
+            &opts.measuring,
+            run.clock,
+            progress,
+            &mut notes,
+        )?);
+    }
     if opts.ops.contains(&ModeOp::CbcEnc) {
         notes.push(format!(
             "cbc-enc multistream rows: total GB/s of all streams on one thread ({} backend, \
