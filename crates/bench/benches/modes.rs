@@ -4,13 +4,12 @@
 //! 256 MiB file) — `aesflow bench --modes --engine` runs the full-size one.
 //!
 //! `AESFLOW_BENCH_MEM_MIB` / `AESFLOW_BENCH_FILE_MIB` set the engine sizes
-//! (0 skips that part), `AESFLOW_BENCH_OPENSSL=0` drops the OpenSSL peers,
-//! `AESFLOW_BENCH_JSON=1` prints JSON. Under `cargo test --benches` (no
+//! (0 skips that part), `AESFLOW_BENCH_OPENSSL=0` drops the OpenSSL peers.
+//! It prints the rows as JSON (`aesflow bench` renders them as tables). Under `cargo test --benches` (no
 //! `--bench` argument) it only runs a tiny smoke configuration.
 
 use aesflow_bench::{
-    EngineOptions, Measuring, ModesOptions, SuiteOptions, render_suite_json, render_suite_table,
-    run_suite,
+    EngineOptions, Measuring, ModesOptions, SuiteOptions, render_suite_json, run_suite,
 };
 use aesflow_cipher::KeySize;
 use std::time::Duration;
@@ -62,10 +61,7 @@ fn main() {
         engine: Some(engine),
     };
     match run_suite(&opts, &mut |_| {}) {
-        Ok(r) if std::env::var("AESFLOW_BENCH_JSON").is_ok_and(|v| !v.is_empty() && v != "0") => {
-            println!("{}", render_suite_json(&r))
-        }
-        Ok(r) => print!("{}", render_suite_table(&r, None)),
+        Ok(r) => println!("{}", render_suite_json(&r)),
         Err(e) => {
             eprintln!("aesflow-bench: {e}");
             std::process::exit(2);

@@ -364,7 +364,6 @@ mod tests {
         assert!(r.rows.iter().any(|x| x.op == "ecb-enc" && x.bytes == 96));
         assert!(r.rows.iter().any(|x| x.op == "ctr" && x.bytes == 100));
         assert!(r.rows.iter().all(|x| x.peer(Peer::RustCrypto09).is_some()));
-        let t = crate::render_rows(&r.rows, Some(100));
-        assert!(t.contains("ctime") && t.contains("x RC9"));
+        assert!(r.rows.iter().any(|x| x.implementation.contains("ctime")));
     }
 }

@@ -24,9 +24,11 @@
 //! cycles are at the nominal clock.
 //!
 //! ```no_run
-//! use aesflow_bench::{BenchOptions, render_report, run};
+//! use aesflow_bench::{BenchOptions, run};
 //! let report = run(&BenchOptions::quick()).unwrap();
-//! print!("{}", render_report(&report, None));
+//! for row in &report.rows {
+//!     println!("{} {} {:.2} GB/s", row.op, row.implementation, row.gbps);
+//! }
 //! ```
 
 #![warn(missing_docs)]
@@ -65,11 +67,8 @@ pub use kernels::{BenchOptions, FULL_ENV, Op};
 pub use machine::{CpuInfo, Machine};
 pub use modes::{ModeOp, ModesOptions, run_modes};
 pub use openssl::{OpensslSpeed, openssl_version};
-pub use row::{Packets, Peer, PeerFigure, Row, Section, render_rows};
-pub use suite::{
-    SectionReport, SuiteOptions, SuiteReport, render_report, render_suite_json, render_suite_table,
-    run_suite,
-};
+pub use row::{Packets, Peer, PeerFigure, Row, Section};
+pub use suite::{SectionReport, SuiteOptions, SuiteReport, render_suite_json, run_suite};
 
 use aesflow_cipher::KernelError;
 use serde::Serialize;

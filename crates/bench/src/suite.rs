@@ -5,7 +5,7 @@ use crate::engine::{EngineOptions, run_engine};
 use crate::kernels::{BenchOptions, run as run_kernels};
 use crate::machine::Machine;
 use crate::modes::{ModesOptions, run_modes};
-use crate::row::{Section, render_rows};
+use crate::row::Section;
 use crate::{BenchError, Report};
 use serde::Serialize;
 use std::time::Instant;
@@ -91,32 +91,6 @@ pub fn run_suite(
     Ok(SuiteReport { machine, sections })
 }
 
-/// One section as text: its table (fitting `width`, see
-/// [`render_rows`]) and notes.
-pub fn render_report(report: &Report, width: Option<u16>) -> String {
-    let mut s = render_rows(&report.rows, width);
-    for n in &report.notes {
-        s.push_str("note: ");
-        s.push_str(n);
-        s.push('\n');
-    }
-    s
-}
-
-/// The suite as text: the machine, then each section.
-pub fn render_suite_table(report: &SuiteReport, width: Option<u16>) -> String {
-    let mut s = report.machine.header();
-    for sec in &report.sections {
-        s.push_str(&format!(
-            "\n== {} ({:.1} s) ==\n",
-            sec.section.name(),
-            sec.seconds
-        ));
-        s.push_str(&render_report(&sec.report, width));
-    }
-    s
-}
-
 /// The suite as one pretty-printed JSON document.
 pub fn render_suite_json(report: &SuiteReport) -> String {
     serde_json::to_string_pretty(report).expect("the report serializes")
@@ -130,7 +104,7 @@ mod tests {
     fn empty_suite_renders() {
         let r = run_suite(&SuiteOptions::default(), &mut |_| {}).unwrap();
         assert!(r.sections.is_empty() && r.section(Section::Modes).is_none());
-        assert!(render_suite_table(&r, None).contains("load average"));
+        assert!(r.machine.header().contains("load average"));
         let j: serde_json::Value = serde_json::from_str(&render_suite_json(&r)).unwrap();
         assert!(j["sections"].as_array().unwrap().is_empty());
         assert!(j["machine"]["rustc"].as_str().unwrap().starts_with("rustc"));

@@ -8,13 +8,17 @@
 use crate::args::KeySizeArg;
 use aesflow_bench::{
     BenchOptions, EngineOptions, GatewayOptions, Measuring, ModeOp, ModesOptions, Op, Section,
-    SuiteOptions, render_suite_json, render_suite_table, run_suite,
+    SuiteOptions, render_suite_json, run_suite,
 };
 use aesflow_cipher::KeySize;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
+
+mod text;
+pub(crate) use text::render_report;
+use text::render_suite_table;
 
 const EXAMPLES: &str = "\
 Sections:

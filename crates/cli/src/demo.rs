@@ -7,8 +7,9 @@
 //! engines of Liu & Baas and prints Table 2 beside the model; and measures
 //! the default kernel beside OpenSSL and RustCrypto.
 
+use crate::bench_cmd::render_report;
 use crate::text_out::hex;
-use aesflow_bench::{BenchOptions, Op, render_report};
+use aesflow_bench::{BenchOptions, Op};
 use aesflow_cipher::{Aes, KeyExpansion, KeySize, default_kernel, kernels};
 use aesflow_format::Pool;
 use aesflow_format::cobblestone::Suite;

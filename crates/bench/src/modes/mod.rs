@@ -610,7 +610,10 @@ mod tests {
         );
         let gcm = r.rows.iter().find(|x| x.op == "gcm-open").unwrap();
         assert_eq!((gcm.bytes, gcm.key_bits), (100, Some(192)));
-        let t = crate::render_rows(&r.rows, None);
-        assert!(t.contains("multistream/") && t.contains("gcm-open"));
+        assert!(
+            r.rows
+                .iter()
+                .any(|x| x.implementation.starts_with("multistream/"))
+        );
     }
 }
