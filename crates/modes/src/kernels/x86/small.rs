@@ -1,28 +1,42 @@
-//! A whole short GCM message in one function on AVX-512 (VAES +
-//! VPCLMULQDQ on zmm registers): `Gcm::one_shot`'s path for texts of at
-//! most [`MAX_TEXT`] bytes and an AAD of at most [`MAX_AAD`] bytes (a
-//! longer AAD hashed first, its state passed in) with the `vaes` kernel.
+//! A whole short or middle-sized GCM message in one function on AVX-512
+//! (VAES + VPCLMULQDQ on zmm registers): `Gcm::one_shot`'s path for texts
+//! of at most [`MAX_TEXT`] bytes and an AAD of at most [`MAX_AAD`] bytes (a
+//! longer AAD hashed first, its state passed in) with the `vaes` kernels.
 //!
 //! Everything stays in registers (nothing secret is spilled to the stack):
 //! the round keys broadcast from the cipher's schedule in each chunk where
 //! its rounds use them, the counter blocks built from J0 (reflected, so a
-//! dword add is `inc32`), the text in chunks of 16 blocks (4 registers,
-//! whole ones loaded and stored plainly, a last partial one with a byte
-//! mask, so a partial block needs no buffer; the text XORed into the last
-//! round key), and `E(J0)` as one more 128-bit AES chain woven into the
-//! first chunk's rounds. The GHASH of the AAD (one masked register), of every ciphertext
-//! block and of the length block is one aggregated sum — stream position
-//! i of T multiplies H^(T−i) (Karatsuba, powers loaded from the key, the
-//! lanes past the end masked off) — with one Montgomery reduction for the
-//! whole message. The AAD's and (decryption) the ciphertext's products
-//! need no AES result, so they run beside the AES rounds.
+//! dword add is `inc32`), the text in chunks of 32 blocks (8 registers:
+//! eight independent AES chains, which a core starting two 512-bit
+//! `VAESENC` per cycle needs and one starting one does not mind; the last
+//! chunks of 4 registers or fewer; whole registers loaded and stored
+//! plainly, a last partial one with a byte mask, so a partial block needs
+//! no buffer; the text XORed into the last round key), and `E(J0)` as one
+//! more 128-bit AES chain woven into the first chunk's rounds. The GHASH of
+//! the AAD (one masked register), of every ciphertext block and of the
+//! length block is aggregated per *segment* of [`SEGMENT`] text blocks —
+//! stream position i of a segment of T multiplies H^(T−i) (Karatsuba,
+//! powers loaded from the key, the lanes past the end masked off) — with
+//! one Montgomery reduction per segment (one for a message of up to 1 KiB),
+//! the state carried into the next segment as one more product. Each
+//! chunk's products are computed after its rounds, from the ciphertext
+//! just written (encryption) or the input just loaded (decryption), so the
+//! carry-less multiplications of one chunk run beside the AES rounds of
+//! the next: no chunk waits for another.
 
 use super::{BSWAP, POWERS, from_u128, to_u128};
 use core::arch::x86_64::*;
 
-/// The longest text: with an AAD of up to 4 blocks and the length block, at
-/// most POWERS blocks are hashed (one reduction).
-pub(crate) const MAX_TEXT: usize = 16 * (POWERS - 5);
+/// The longest text: 3 KiB. Up to there one function beats the fused
+/// kernels' groups, whose fixed costs (a pipeline of groups to fill and
+/// drain, a call per part of the message) weigh on a few groups; at 4 KiB
+/// the two are level on a Zen 5 (AES-128 and AES-256, seal and open).
+pub(crate) const MAX_TEXT: usize = 3 * 1024;
+/// Text blocks per reduction: with an AAD of up to 4 blocks, the state
+/// carried in and the length block, a segment hashes at most POWERS
+/// blocks; whole chunks of 8 registers.
+const SEGMENT: usize = 64;
+const _: () = assert!(4 + SEGMENT + 1 <= POWERS && SEGMENT % 32 == 0);
 /// The longest AAD hashed here (one register); a longer one is hashed first.
 pub(crate) const MAX_AAD: usize = 64;
 
@@ -105,7 +119,7 @@ unsafe fn products(
     )
 }
 
-/// One chunk of `R` registers (4·R blocks, from text block `b0`): AES-CTR
+/// One chunk of `R` (1..=8) registers (4·R blocks, from text block `b0`): AES-CTR
 /// from the reflected counters `ctr` (advanced by 4·R), XORed with the text
 /// read at `src` and written at `dst` (`len` bytes left from `b0` on: a
 /// last register past them loaded and stored with a byte mask), and the
@@ -129,6 +143,7 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
     ej: Option<__m128i>,
     mut s: Sums,
 ) -> (Sums, Option<__m128i>) {
+    const { assert!(R >= 1 && R <= 8) };
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let step = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
     // The round keys broadcast from memory where each round uses them (LLVM
@@ -158,15 +173,6 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
         }
     };
     let lanes = |r: usize| (len - 64 * r).div_ceil(16).min(4);
-    if !ENC {
-        // Decryption hashes the input now, beside the AES rounds (and loads
-        // it again after them: fewer registers live through the rounds).
-        for r in 0..R {
-            let d = _mm512_shuffle_epi8(load(r), mask);
-            // SAFETY: per the caller.
-            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
-        }
-    }
     let mut e = ej.unwrap_or(_mm_setzero_si128());
     for i in 1..NR {
         let ki = k(i);
@@ -179,25 +185,32 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
     }
     let kl = k(NR);
     let ej = ej.map(|_| _mm_aesenclast_si128(e, _mm512_castsi512_si128(kl)));
-    for (r, sr) in st.iter().enumerate() {
-        // aesenclast(s, k ⊕ t) = aesenclast(s, k) ⊕ t.
-        let mut o = _mm512_aesenclast_epi128(*sr, _mm512_xor_si512(kl, load(r)));
-        // SAFETY: the bytes written lie within the caller's `len`.
-        unsafe {
-            if r + 1 == R && partial {
-                // The bytes past the text zeroed: hashed as padding.
-                o = _mm512_maskz_mov_epi8(last, o);
-                _mm512_mask_storeu_epi8(dst.add(64 * r).cast(), last, o);
-            } else {
-                _mm512_storeu_si512(dst.add(64 * r).cast(), o);
+    // Unrolled (a loop over eight registers would keep the state on the
+    // stack): whole registers with plain stores and four lanes of products,
+    // the last one perhaps partial.
+    unrolled!(I in 0 1 2 3 4 5 6 7 => {
+        if I < R {
+            // aesenclast(s, k ⊕ t) = aesenclast(s, k) ⊕ t.
+            let t = load(I);
+            let mut o = _mm512_aesenclast_epi128(st[I], _mm512_xor_si512(kl, t));
+            let v = if I + 1 == R { lanes(I) } else { 4 };
+            // SAFETY: the bytes written lie within the caller's `len`.
+            unsafe {
+                if I + 1 == R && partial {
+                    // The bytes past the text zeroed: hashed as padding.
+                    o = _mm512_maskz_mov_epi8(last, o);
+                    _mm512_mask_storeu_epi8(dst.add(64 * I).cast(), last, o);
+                } else {
+                    _mm512_storeu_si512(dst.add(64 * I).cast(), o);
+                }
             }
-        }
-        if ENC {
-            let d = _mm512_shuffle_epi8(o, mask);
+            // The ciphertext hashed: the output to encrypt, the input (its
+            // bytes past the text loaded as zeroes) to decrypt.
+            let d = _mm512_shuffle_epi8(if ENC { o } else { t }, mask);
             // SAFETY: per the caller.
-            s = unsafe { products(key, first, pos + 4 * r, lanes(r), d, s) };
+            s = unsafe { products(key, first, pos + 4 * I, v, d, s) };
         }
-    }
+    });
     (s, ej)
 }
 
@@ -206,8 +219,9 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
 /// GHASH of the state `x` of an AAD hashed before (if given), of `aad` (at
 /// most [`MAX_AAD`] bytes, zero-padded; empty if `x` is given), of the
 /// ciphertext (zero-padded: read from `input` to decrypt, the output to
-/// encrypt, `ENC`) and of the length block `lens`, one reduction; returns the full
-/// tag `E(J0) ⊕ GHASH`. `NR` rounds, `rk` NR + 1 keys.
+/// encrypt, `ENC`) and of the length block `lens`, one reduction per
+/// segment of [`SEGMENT`] text blocks; returns the full tag `E(J0) ⊕
+/// GHASH`. `NR` rounds, `rk` NR + 1 keys.
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ, AVX-512F/BW, VAES and VPCLMULQDQ.
@@ -226,25 +240,9 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     assert!(x.is_none() || aad.is_empty());
     assert!(input.is_none_or(|i| i.len() == n));
     let (a, nb) = (aad.len().div_ceil(16), n.div_ceil(16));
-    // Stream positions 0..T: the AAD's blocks, the text's, the length
-    // block; position i multiplies H^(T−i), powers[first + i].
-    let first = POWERS - (a + nb + 1);
     let k = Keys(rk.as_ptr());
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let z = _mm512_setzero_si512();
-    let mut s: Sums = (z, z, z);
-    if let Some(x) = x {
-        // The earlier state XORed into the first block hashed (position
-        // 0): its own product, the same by linearity.
-        // SAFETY: first + 1 ≤ POWERS.
-        s = unsafe { products(key, first, 0, 1, _mm512_zextsi128_si512(from_u128(x)), s) };
-    }
-    if a > 0 {
-        // SAFETY: the bytes selected lie within `aad`.
-        let d = unsafe { _mm512_maskz_loadu_epi8(byte_mask(aad.len()), aad.as_ptr().cast()) };
-        // SAFETY: first + a ≤ POWERS.
-        s = unsafe { products(key, first, 0, a, _mm512_shuffle_epi8(d, mask), s) };
-    }
     let j = from_u128(j0);
     let ej0 = _mm_xor_si128(
         _mm_shuffle_epi8(j, from_u128(BSWAP)),
@@ -258,50 +256,88 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     );
     let p = data.as_mut_ptr();
     let src = input.map_or(p.cast_const(), <[u8]>::as_ptr);
-    let mut b0 = 0;
     // J0 whitened until the first chunk (or the end) encrypts it.
     let (mut pending, mut ej) = (Some(ej0), ej0);
-    while b0 < nb {
-        let left = n - 16 * b0;
-        // SAFETY: bytes 16·b0 .. n lie in `data` and `input`.
-        let io = unsafe { (src.add(16 * b0), p.add(16 * b0), left) };
-        let pos = (first, a + b0);
-        let e = pending.take();
-        // SAFETY: `io` within the text (above); the chunk's positions
-        // a + b0 .. a + min(nb, b0 + 16) < T.
-        let out;
-        // SAFETY: as above.
-        (s, out) = unsafe {
-            match left.div_ceil(64) {
-                1 => chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, e, s),
-                2 => chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, e, s),
-                3 => chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, e, s),
-                _ => chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, e, s),
-            }
-        };
-        ej = out.unwrap_or(ej);
-        b0 += 16;
-    }
-    if pending.is_some() {
-        // No text: E(J0) alone.
-        for r in &rk[1..NR] {
-            ej = _mm_aesenc_si128(ej, from_u128(u128::from_le_bytes(*r)));
-        }
-        ej = _mm_aesenclast_si128(ej, from_u128(u128::from_le_bytes(rk[NR])));
-    }
-    // The length block at position T − 1.
-    // SAFETY: first + T − 1 + 1 = POWERS.
-    s = unsafe {
-        products(
-            key,
-            first,
-            a + nb,
-            1,
-            _mm512_zextsi128_si512(from_u128(lens)),
-            s,
-        )
+    // The state carried into the next segment (first: an AAD's, if any).
+    let mut carry = match x {
+        Some(x) => Some(from_u128(x)),
+        None => None,
     };
-    let y = super::w512::reduce(s);
+    // Text blocks done (whole segments).
+    let mut b0 = 0;
+    let y = loop {
+        // A segment: the AAD (the first only), `sb` text blocks, the length
+        // block (the last only) at stream positions 0..t; position i
+        // multiplies H^(t−i), powers[first + i].
+        let sb = (nb - b0).min(SEGMENT);
+        let lead = if b0 == 0 { a } else { 0 };
+        let last = b0 + sb == nb;
+        let t = lead + sb + usize::from(last);
+        let first = POWERS - t;
+        let mut s: Sums = (z, z, z);
+        if b0 == 0 && a > 0 {
+            // SAFETY: the bytes selected lie within `aad`.
+            let d = unsafe { _mm512_maskz_loadu_epi8(byte_mask(aad.len()), aad.as_ptr().cast()) };
+            // SAFETY: first + a ≤ POWERS.
+            s = unsafe { products(key, first, 0, a, _mm512_shuffle_epi8(d, mask), s) };
+        }
+        // Text blocks of the segment done.
+        let mut c0 = 0;
+        while c0 < sb {
+            let b = b0 + c0;
+            let left = n - 16 * b;
+            // SAFETY: bytes 16·b .. n lie in `data` and `input`.
+            let io = unsafe { (src.add(16 * b), p.add(16 * b), left) };
+            let pos = (first, lead + c0);
+            let e = pending.take();
+            // SAFETY: `io` within the text (above); the chunk's positions
+            // lead + c0 .. lead + min(sb, c0 + 4·R) < t (a segment is
+            // whole chunks of 8 registers but the last, whose chunks end
+            // with the text).
+            let ((s2, out), blocks) = unsafe {
+                match left.div_ceil(64) {
+                    1 => (chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, e, s), 4),
+                    2 => (chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, e, s), 8),
+                    3 => (chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, e, s), 12),
+                    4..8 => (chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, e, s), 16),
+                    _ => (chunk::<NR, 8, ENC>(k, key, pos, &mut ctr, io, e, s), 32),
+                }
+            };
+            (s, c0) = (s2, c0 + blocks);
+            ej = out.unwrap_or(ej);
+        }
+        if let Some(c) = carry {
+            // The state so far XORed into the segment's first block
+            // (position 0): its own product, the same by linearity. Added
+            // last, so the segment's products do not wait for it.
+            // SAFETY: first + 1 ≤ POWERS.
+            s = unsafe { products(key, first, 0, 1, _mm512_zextsi128_si512(c), s) };
+        }
+        if last {
+            if pending.is_some() {
+                // No text: E(J0) alone.
+                for r in &rk[1..NR] {
+                    ej = _mm_aesenc_si128(ej, from_u128(u128::from_le_bytes(*r)));
+                }
+                ej = _mm_aesenclast_si128(ej, from_u128(u128::from_le_bytes(rk[NR])));
+            }
+            // The length block at position t − 1.
+            // SAFETY: first + t − 1 + 1 = POWERS.
+            s = unsafe {
+                products(
+                    key,
+                    first,
+                    t - 1,
+                    1,
+                    _mm512_zextsi128_si512(from_u128(lens)),
+                    s,
+                )
+            };
+            break super::w512::reduce(s);
+        }
+        carry = Some(super::w512::reduce(s));
+        b0 += sb;
+    };
     let t = _mm_xor_si128(_mm_shuffle_epi8(y, from_u128(BSWAP)), ej);
     to_u128(t).to_le_bytes()
 }
