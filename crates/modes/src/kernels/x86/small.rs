@@ -36,7 +36,7 @@ pub(crate) const MAX_TEXT: usize = 3 * 1024;
 /// carried in and the length block, a segment hashes at most POWERS
 /// blocks; whole chunks of 8 registers.
 const SEGMENT: usize = 64;
-const _: () = assert!(4 + SEGMENT + 1 <= POWERS && SEGMENT % 32 == 0);
+const _: () = assert!(4 + SEGMENT < POWERS && SEGMENT.is_multiple_of(32));
 /// The longest AAD hashed here (one register); a longer one is hashed first.
 pub(crate) const MAX_AAD: usize = 64;
 
@@ -259,10 +259,10 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     // J0 whitened until the first chunk (or the end) encrypts it.
     let (mut pending, mut ej) = (Some(ej0), ej0);
     // The state carried into the next segment (first: an AAD's, if any).
-    let mut carry = match x {
-        Some(x) => Some(from_u128(x)),
-        None => None,
-    };
+    let mut carry = None;
+    if let Some(x) = x {
+        carry = Some(from_u128(x));
+    }
     // Text blocks done (whole segments).
     let mut b0 = 0;
     let y = loop {
