@@ -102,8 +102,8 @@ fn middle_sizes_match_rustcrypto_at_the_boundaries() {
         0usize, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 511, 512, 513,
     ];
     // Around the chunks of 8 registers, the segments of 64 blocks and the
-    // limit of the path (3 KiB), and past it (the fused groups).
-    for b in [768usize, 1024, 1536, 2048, 2560, 3072, 4096] {
+    // limit of the path (4 KiB), and past it (the fused groups).
+    for b in [768usize, 1024, 1536, 2048, 2560, 3072, 4096, 5120] {
         lens.extend([
             b - 17,
             b - 16,
@@ -153,7 +153,7 @@ fn middle_sizes_match_rustcrypto_at_random() {
             return;
         }
         for _ in 0..60 {
-            let len = rng.below(3300);
+            let len = rng.below(4400);
             let alen = if rng.below(4) == 0 {
                 rng.below(200)
             } else {

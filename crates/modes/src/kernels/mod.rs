@@ -15,7 +15,7 @@
 //!   cycle, where four chains are bound by the instruction's latency.
 //!
 //! * A whole short or middle-sized message with the `vaes` kernels
-//!   (`gcm_small`, `x86/small.rs`): up to 3 KiB of text and 64 bytes of AAD
+//!   (`gcm_small`, `x86/small.rs`): up to 4 KiB of text and 64 bytes of AAD
 //!   in one AVX-512 function, in registers — chunks of eight AES chains,
 //!   masked loads and stores for the partial register, `E(J0)` woven into
 //!   the first chunk's AES rounds, one reduction per 64 text blocks (the
@@ -271,7 +271,7 @@ pub(crate) fn gcm_finish(
     }
 }
 
-/// The longest text [`gcm_small`] takes (3 KiB: above it the fused
+/// The longest text [`gcm_small`] takes (4 KiB: above it the fused
 /// kernels' groups are faster).
 #[cfg(target_arch = "x86_64")]
 pub(crate) const SMALL_TEXT: usize = x86::small::MAX_TEXT;
