@@ -11,8 +11,8 @@
 //! `VAESENC` per cycle needs and one starting one does not mind; the last
 //! chunks of 4 registers or fewer; whole registers loaded and stored
 //! plainly, a last partial one with a byte mask, so a partial block needs
-//! no buffer; the text XORed into the last round key), and `E(J0)` as one
-//! more 128-bit AES chain woven into the first chunk's rounds. The GHASH of
+//! no buffer; the text XORed into the last round key), and `E(J0)` last,
+//! a 128-bit AES chain beside the last GHASH products. The GHASH of
 //! the AAD (one masked register), of every ciphertext block and of the
 //! length block is aggregated per *segment* of [`SEGMENT`] text blocks —
 //! stream position i of a segment of T multiplies H^(T−i) (Karatsuba,
@@ -59,6 +59,15 @@ impl Keys {
         Keys(self.0.with_addr(a))
     }
 
+    /// The same pointer, through `after`: a key loaded through it is loaded
+    /// after `v` is computed (in program order), so LLVM does not load a
+    /// chunk's keys all at its start and spill them.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn after(self, v: &__m512i) -> Keys {
+        Keys(after(self.0, v))
+    }
+
     /// Round key `i` in every lane.
     ///
     /// # Safety
@@ -69,6 +78,36 @@ impl Keys {
         // SAFETY: key i lies within the schedule (caller).
         _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(self.0.add(i).cast()) })
     }
+}
+
+/// `p`, through an empty `asm!` that also takes `v` in a register: a load
+/// through the result is placed after `v` is computed (in program order).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn after<T>(p: *const T, v: &__m512i) -> *const T {
+    let mut a = p.addr();
+    // SAFETY: the template is a comment: no instruction, no memory.
+    unsafe {
+        core::arch::asm!("/* {0} {1} */", inout(reg) a, in(zmm_reg) *v, options(nomem, nostack, preserves_flags))
+    };
+    p.with_addr(a)
+}
+
+/// The sums through an empty `asm!` (in registers): their computation
+/// cannot move past this point, nor their later uses before it.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn pin(s: &mut Sums) {
+    // SAFETY: the template is a comment: no instruction, no memory.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} */",
+            inout(zmm_reg) s.0,
+            inout(zmm_reg) s.1,
+            inout(zmm_reg) s.2,
+            options(nomem, nostack, preserves_flags)
+        )
+    };
 }
 
 /// Unreduced GHASH sums (lo, mid, hi), lane by lane.
@@ -96,13 +135,21 @@ unsafe fn products(
     d: __m512i,
     s: Sums,
 ) -> Sums {
-    assert!((1..=4).contains(&v) && first + i + v <= POWERS);
+    // The callers' positions lie within a segment of at most POWERS blocks
+    // (`SEGMENT`, checked at compile time, and `one_shot`'s entry
+    // asserts); checked again in debug builds only: a panic path here
+    // would be a call in the chunks' loop, across which LLVM spills every
+    // vector register live (the GHASH state among them) to the stack.
+    debug_assert!((1..=4).contains(&v) && first + i + v <= POWERS);
     let m = (0xffu16 >> (8 - 2 * v)) as __mmask8;
     // SAFETY: lanes 0..v are powers[first + i .. first + i + v], within
     // the arrays (caller); the lanes past them are neither read nor
     // faulted on (masked).
     let (p, k) = unsafe {
         let (pp, kp) = (powers.as_ptr().add(first + i), hk.as_ptr().add(first + i));
+        // Loaded after `d` (in program order): LLVM does not load a
+        // chunk's powers before its rounds and spill them.
+        let (pp, kp) = (after(pp, &d), after(kp, &d));
         if v == 4 {
             (_mm512_loadu_si512(pp.cast()), _mm512_loadu_si512(kp.cast()))
         } else {
@@ -125,9 +172,7 @@ unsafe fn products(
 /// read at `src` and written at `dst` (`len` bytes left from `b0` on: a
 /// last register past them loaded and stored with a byte mask), and the
 /// GHASH products of the ciphertext (at stream position `pos`) added to
-/// `s`. With `ej` (J0 whitened), the 128-bit AES chain of `E(J0)` runs in
-/// the same rounds: returned with the sums (by value: a reference would put
-/// J0 ⊕ round key 0 on the stack).
+/// `s`; returns the sums.
 ///
 /// # Safety
 /// `src` readable and `dst` writable for `min(len, 64·R)` bytes (the same
@@ -141,9 +186,8 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
     (first, pos): (usize, usize),
     ctr: &mut __m512i,
     (src, dst, len): (*const u8, *mut u8, usize),
-    ej: Option<__m128i>,
     mut s: Sums,
-) -> (Sums, Option<__m128i>) {
+) -> Sums {
     const { assert!(R >= 1 && R <= 8) };
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let step = _mm512_broadcast_i32x4(_mm_set_epi32(0, 0, 0, 4));
@@ -174,18 +218,14 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
         }
     };
     let lanes = |r: usize| (len - 64 * r).div_ceil(16).min(4);
-    let mut e = ej.unwrap_or(_mm_setzero_si128());
     for i in 1..NR {
-        let ki = k(i);
+        // SAFETY: i < NR; `rk` holds NR + 1 keys (caller).
+        let ki = unsafe { rk.after(&st[0]).get(i) };
         for sr in st.iter_mut() {
             *sr = _mm512_aesenc_epi128(*sr, ki);
         }
-        if ej.is_some() {
-            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(ki));
-        }
     }
     let kl = k(NR);
-    let ej = ej.map(|_| _mm_aesenclast_si128(e, _mm512_castsi512_si128(kl)));
     // Unrolled (a loop over eight registers would keep the state on the
     // stack): whole registers with plain stores and four lanes of products,
     // the last one perhaps partial.
@@ -210,9 +250,13 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
             let d = _mm512_shuffle_epi8(if ENC { o } else { t }, mask);
             // SAFETY: per the caller.
             s = unsafe { products(key, first, pos + 4 * I, v, d, s) };
+            // This register's products done here (in program order): LLVM
+            // would otherwise gather them after the chunk and spill the
+            // powers it loaded.
+            pin(&mut s);
         }
     });
-    (s, ej)
+    s
 }
 
 /// A whole message: CTR from `inc32(J0)` (`j0` as `u128::from_be_bytes`)
@@ -245,10 +289,6 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     let mask = _mm512_broadcast_i32x4(from_u128(BSWAP));
     let z = _mm512_setzero_si512();
     let j = from_u128(j0);
-    let ej0 = _mm_xor_si128(
-        _mm_shuffle_epi8(j, from_u128(BSWAP)),
-        from_u128(u128::from_le_bytes(rk[0])),
-    );
     // Counters inc32(J0) + 0..: reflected, lane l of the first register
     // J0 + 1 + l in dword 0.
     let mut ctr = _mm512_add_epi32(
@@ -257,8 +297,6 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     );
     let p = data.as_mut_ptr();
     let src = input.map_or(p.cast_const(), <[u8]>::as_ptr);
-    // J0 whitened until the first chunk (or the end) encrypts it.
-    let (mut pending, mut ej) = (Some(ej0), ej0);
     // The state carried into the next segment (first: an AAD's, if any).
     let mut carry = None;
     if let Some(x) = x {
@@ -290,22 +328,21 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
             // SAFETY: bytes 16·b .. n lie in `data` and `input`.
             let io = unsafe { (src.add(16 * b), p.add(16 * b), left) };
             let pos = (first, lead + c0);
-            let e = pending.take();
+            let blocks;
             // SAFETY: `io` within the text (above); the chunk's positions
-            // lead + c0 .. lead + min(sb, c0 + 4·R) < t (a segment is
-            // whole chunks of 8 registers but the last, whose chunks end
-            // with the text).
-            let ((s2, out), blocks) = unsafe {
+            // lead + c0 .. lead + min(sb, c0 + 4·R) < t ≤ POWERS − first (a
+            // segment is whole chunks of 8 registers but the last, whose
+            // chunks end with the text).
+            (s, blocks) = unsafe {
                 match left.div_ceil(64) {
-                    1 => (chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, e, s), 4),
-                    2 => (chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, e, s), 8),
-                    3 => (chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, e, s), 12),
-                    4..8 => (chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, e, s), 16),
-                    _ => (chunk::<NR, 8, ENC>(k, key, pos, &mut ctr, io, e, s), 32),
+                    1 => (chunk::<NR, 1, ENC>(k, key, pos, &mut ctr, io, s), 4),
+                    2 => (chunk::<NR, 2, ENC>(k, key, pos, &mut ctr, io, s), 8),
+                    3 => (chunk::<NR, 3, ENC>(k, key, pos, &mut ctr, io, s), 12),
+                    4..8 => (chunk::<NR, 4, ENC>(k, key, pos, &mut ctr, io, s), 16),
+                    _ => (chunk::<NR, 8, ENC>(k, key, pos, &mut ctr, io, s), 32),
                 }
             };
-            (s, c0) = (s2, c0 + blocks);
-            ej = out.unwrap_or(ej);
+            c0 += blocks;
         }
         if let Some(c) = carry {
             // The state so far XORed into the segment's first block
@@ -315,13 +352,6 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
             s = unsafe { products(key, first, 0, 1, _mm512_zextsi128_si512(c), s) };
         }
         if last {
-            if pending.is_some() {
-                // No text: E(J0) alone.
-                for r in &rk[1..NR] {
-                    ej = _mm_aesenc_si128(ej, from_u128(u128::from_le_bytes(*r)));
-                }
-                ej = _mm_aesenclast_si128(ej, from_u128(u128::from_le_bytes(rk[NR])));
-            }
             // The length block at position t − 1.
             // SAFETY: first + t − 1 + 1 = POWERS.
             s = unsafe {
@@ -339,6 +369,17 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
         carry = Some(super::w512::reduce(s));
         b0 += sb;
     };
+    // E(J0) last, from the keys in memory: no secret stays live through
+    // the chunks (where it would be spilled to the stack), and its rounds
+    // run beside the last chunk's GHASH and the reduction.
+    let k = k.opaque();
+    // SAFETY: keys 0..=NR (the schedule holds NR + 1).
+    let kx = |i: usize| unsafe { _mm_loadu_si128(k.0.add(i).cast()) };
+    let mut ej = _mm_xor_si128(_mm_shuffle_epi8(j, from_u128(BSWAP)), kx(0));
+    for i in 1..NR {
+        ej = _mm_aesenc_si128(ej, kx(i));
+    }
+    ej = _mm_aesenclast_si128(ej, kx(NR));
     let t = _mm_xor_si128(_mm_shuffle_epi8(y, from_u128(BSWAP)), ej);
     to_u128(t).to_le_bytes()
 }
