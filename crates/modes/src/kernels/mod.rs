@@ -14,11 +14,12 @@
 //!   per run of 2 groups), for cores that start two 512-bit `VAESENC` per
 //!   cycle, where four chains are bound by the instruction's latency.
 //!
-//! * A whole short message with the `vaes` kernel (`gcm_small`,
-//!   `x86/small.rs`): up to 1072 bytes of text and 64 of AAD in one
-//!   AVX-512 function, in registers — masked loads and stores for the
-//!   partial register, `E(J0)` woven into the first chunk's AES rounds, one
-//!   reduction for the AAD, every text block and the length block.
+//! * A whole short or middle-sized message with the `vaes` kernels
+//!   (`gcm_small`, `x86/small.rs`): up to 4 KiB of text and 64 bytes of AAD
+//!   in one AVX-512 function, in registers — chunks of eight AES chains,
+//!   masked loads and stores for the partial register, `E(J0)` woven into
+//!   the first chunk's AES rounds, one reduction per 64 text blocks (the
+//!   first with the AAD, the last with the length block).
 //!
 //! The fused kernels run in place or read an input buffer and write an
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
@@ -270,8 +271,8 @@ pub(crate) fn gcm_finish(
     }
 }
 
-/// The longest text [`gcm_small`] takes (67 blocks: with an AAD of up to
-/// 4 blocks and the length block, one reduction over the key's powers).
+/// The longest text [`gcm_small`] takes (4 KiB: above it the fused
+/// kernels' groups are faster).
 #[cfg(target_arch = "x86_64")]
 pub(crate) const SMALL_TEXT: usize = x86::small::MAX_TEXT;
 #[cfg(not(target_arch = "x86_64"))]
@@ -282,13 +283,13 @@ pub(crate) const SMALL_AAD: usize = x86::small::MAX_AAD;
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) const SMALL_AAD: usize = 0;
 
-/// A whole short GCM message with VAES + VPCLMULQDQ on zmm registers, in
-/// one function (`x86/small.rs`): CTR from `inc32(j0)` over `data` (at most
-/// [`SMALL_TEXT`] bytes) in place or from `input`, `E(J0)` in the same
-/// rounds, and one reduction for the GHASH of `x` (the state of an AAD
+/// A whole short or middle-sized GCM message with VAES + VPCLMULQDQ on
+/// zmm registers, in one function (`x86/small.rs`): CTR from `inc32(j0)`
+/// over `data` (at most [`SMALL_TEXT`] bytes) in place or from `input`,
+/// `E(J0)` in the same rounds, and the GHASH of `x` (the state of an AAD
 /// hashed before, if given), `aad` (at most [`SMALL_AAD`] bytes, empty if
-/// `x` is given), the ciphertext and the length block `lens`; returns the
-/// full tag. Panics if the kernel is unavailable or an argument is out of
+/// `x` is given), the ciphertext and the length block `lens`, one
+/// reduction per 64 text blocks; returns the full tag. Panics if the kernel is unavailable or an argument is out of
 /// range (callers check).
 #[inline]
 #[allow(clippy::too_many_arguments)]
