@@ -29,11 +29,12 @@
 //!   (data, tweak, round key 0) and the last round's key is `k_last ⊕
 //!   tweak`, off the data's chain; a scheduling barrier after every round
 //!   keeps the rounds interleaved across the eight registers. How the
-//!   reduction is done is a plan's choice ([`XtsTweakMul`](crate::kernel::XtsTweakMul)): a carry-less
-//!   multiply, or shifts alone, which on Zen 4 and Zen 5 run beside the
-//!   AES rounds while `VPCLMULQDQ` takes the AES units' turn (on Intel
-//!   cores shifts take the AES port instead). Units of one or two whole
-//!   steps in a call over many take `xts_steps` (below).
+//!   reduction is done is a plan's choice
+//!   ([`XtsTweakMul`](crate::kernel::XtsTweakMul)): a carry-less multiply
+//!   (one instruction, on the AES units of Zen 4 and Zen 5, beside the AES
+//!   port on Intel cores), or shifts alone (seven, beside the AES units on
+//!   Zen 4 and Zen 5, on the AES port on Intel cores). Units of one or two
+//!   whole steps in a call over many take `xts_steps` (below).
 //! * XTS start-up, a per-unit cost: the first step's tweak registers are
 //!   each computed from T_0 by per-lane shifts (`v512::xts_tweaks_at`, no
 //!   α^4 chain through a 64-byte load of four 16-byte stores, which does
