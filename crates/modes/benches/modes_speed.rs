@@ -25,7 +25,7 @@ fn best(mut f: impl FnMut()) -> f64 {
 }
 fn main() {
     let mut buf = vec![7u8; 16384];
-    for name in ["aesni", "vaes256", "vaes", "vaes-vtweak"] {
+    for name in ["aesni", "vaes256", "vaes"] {
         let Ok(k) = kernel_by_name(name) else {
             println!("{name}: not available on this CPU");
             continue;

@@ -10,9 +10,12 @@
 //! with the carry reduced by 0x87), and each block
 //! `C_j = E_K1(P_j ⊕ T_j) ⊕ T_j` (§5.3.1). Every block of a unit is
 //! independent, so the kernels run many in flight (the `vaes` kernel 32,
-//! half the tweaks advanced four lanes at a time in vector registers, half
-//! from a chain of doublings on general-purpose registers; units shorter
-//! than 96 blocks all in vector registers). A call over several units
+//! every tweak in vector registers, advanced four lanes at a time by α^16
+//! among the rounds). How a tweak is multiplied by α^16 — a carry-less
+//! multiply or shifts — is the plan's `xts` variant
+//! ([`aesflow_plan::Plan::xts_tweak_mul`]), as the CPUs measured disagree:
+//! [`Xts::new`] follows the plan table's row for this CPU, and
+//! [`Xts::with_plan`] takes a plan the caller resolved. A call over several units
 //! ([`Xts::encrypt_units`], [`XtsStream`]) enciphers their tweaks 16 at a
 //! time, in flight together, and hands those units (when they are whole
 //! blocks) to the kernel in one call (`Kernel::xts_units`).
@@ -59,7 +62,8 @@ pub struct Xts<A: Borrow<Aes> = Aes> {
 
 impl Xts<Aes> {
     /// XTS-AES-128 (32-byte key) or XTS-AES-256 (64-byte key), `Key1 ‖
-    /// Key2`, on the fastest constant-time kernel of this CPU.
+    /// Key2`, on the fastest constant-time kernel of this CPU, with the
+    /// tweak multiply of the plan table's row for this CPU.
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_kernel(key, detect_best())
     }
@@ -70,10 +74,19 @@ impl Xts<Aes> {
             return Err(Error::XtsKeyLength(key.len()));
         }
         let (k1, k2) = key.split_at(key.len() / 2);
+        let mul = aesflow_plan::Plan::for_this_cpu().xts_tweak_mul();
         Ok(Xts {
-            data: Aes::with_kernel(k1, kernel, KeyExpansion::Offline)?,
+            data: Aes::with_kernel(k1, kernel, KeyExpansion::Offline)?.with_xts_tweak_mul(mul),
             tweak: Aes::with_kernel(k2, kernel, KeyExpansion::Offline)?,
         })
+    }
+
+    /// The same XTS with the tweak multiply `plan` chooses (a plan the
+    /// caller resolved, e.g. from `aesflow tune`'s file) instead of the
+    /// table's. The output is the same either way; only the speed differs.
+    pub fn with_plan(mut self, plan: &aesflow_plan::Plan) -> Self {
+        self.data = self.data.with_xts_tweak_mul(plan.xts_tweak_mul());
+        self
     }
 }
 

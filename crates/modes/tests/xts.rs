@@ -214,3 +214,30 @@ fn bad_inputs_are_errors_and_change_nothing() {
     assert!(xts.stream(0, 8).is_err());
     assert!(xts.stream(0, (16 << 20) + 16).is_err());
 }
+
+#[test]
+fn a_plan_changes_the_tweak_multiply_not_the_output() {
+    use aesflow_plan::{Plan, Variant};
+    let mut rng = Rng(0x5eed_0a7f);
+    for klen in [32, 64] {
+        let key = rng.bytes(klen);
+        let data = rng.bytes(16 * 97 + 5);
+        let mut outs = Vec::new();
+        for v in [Variant::TweakClmul, Variant::TweakShift] {
+            let plan = Plan::for_this_cpu().with(v);
+            let xts = Xts::new(&key).unwrap().with_plan(&plan);
+            assert_eq!(
+                xts.data_cipher().xts_tweak_mul(),
+                plan.xts_tweak_mul(),
+                "{v:?}"
+            );
+            let mut buf = data.clone();
+            xts.encrypt_sector(9, &mut buf).unwrap();
+            outs.push(buf.clone());
+            xts.decrypt_sector(9, &mut buf).unwrap();
+            assert_eq!(buf, data);
+        }
+        assert_eq!(outs[0], outs[1]);
+        assert_ne!(outs[0], data);
+    }
+}
