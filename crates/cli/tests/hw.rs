@@ -80,7 +80,7 @@ fn bad_variants_and_flags_exit_2_and_leave_no_file() {
     let o = s(&f);
     usage(
         &["generate", "--variant", "lut-5-online", "-o", o],
-        "lut-5-online",
+        "1 or 2 stages, not 5",
     );
     usage(
         &["generate", "--variant", "nonsense", "-o", o],
@@ -121,7 +121,7 @@ fn bad_variants_and_flags_exit_2_and_leave_no_file() {
         "streams must be 1 to 8",
     );
     usage(&["generate", "--bogus"], "--bogus");
-    usage(&["verify", "lut-9-online"], "lut-9-online");
+    usage(&["verify", "lut-9-online"], "not 9");
     usage(&["sweep", "--keys", "never"], "--keys never");
     assert!(names(t.path()).is_empty(), "{:?}", names(t.path()));
 }
@@ -171,13 +171,13 @@ fn kept_sweep() -> String {
 fn sweep_reads_the_kept_data_without_tools() {
     let data = kept_sweep();
     let json = ok(&["sweep", "--from", &data, "--json"]);
-    let s: aesflow_hw::sweep::Sweep = serde_json::from_str(&json).unwrap();
-    assert_eq!(s.processors.len(), 16);
-    assert!(s.claims.iter().all(|c| c.direction_holds));
-    assert!(s.fpga.is_some(), "the kept FPGA figures are put beside");
+    let sweep: aesflow_hw::sweep::Sweep = serde_json::from_str(&json).unwrap();
+    assert_eq!(sweep.processors.len(), 16);
+    assert!(sweep.claims.iter().all(|c| c.direction_holds));
+    assert!(sweep.fpga.is_some(), "the kept FPGA figures are put beside");
     let no = ok(&["sweep", "--from", &data, "--json", "--no-fpga"]);
-    let s: aesflow_hw::sweep::Sweep = serde_json::from_str(&no).unwrap();
-    assert!(s.fpga.is_none());
+    let sweep: aesflow_hw::sweep::Sweep = serde_json::from_str(&no).unwrap();
+    assert!(sweep.fpga.is_none());
 
     let table = ok(&["sweep", "--from", &data]);
     assert!(table.contains("composite-3-4-offline"), "{table}");
