@@ -81,7 +81,9 @@ struct SweepArgs {
     #[arg(long)]
     json: bool,
     /// Write the charts into this directory (hw-sbox.svg, hw-online.svg,
-    /// hw-offline.svg, hw-packets.svg, hw-streams.svg; created if missing).
+    /// hw-offline.svg, hw-fpga-sbox.svg, hw-fpga-online.svg,
+    /// hw-fpga-offline.svg, hw-packets.svg, hw-streams.svg; created if
+    /// missing).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: Option<PathBuf>,
     /// Write the report's hardware section (an HTML fragment) here.
