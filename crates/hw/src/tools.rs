@@ -49,12 +49,29 @@ pub fn tool_available(tool: &str) -> bool {
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
 }
 
-/// Run `tool args` in `dir`; its stdout on success.
+/// Run `tool args` (a program on `PATH`) in `dir`; its stdout on success.
 pub(crate) fn run(tool: &str, args: &[&str], dir: &Path) -> Result<String, Error> {
     if !tool_available(tool) {
         return Err(Error::ToolMissing(tool.into()));
     }
-    let out = Command::new(tool).args(args).current_dir(dir).output()?;
+    run_program(Path::new(tool), args, dir)
+}
+
+/// Run the program `program` (a path, or a name on `PATH`) in `dir`; its
+/// stdout on success.
+pub(crate) fn run_program(program: &Path, args: &[&str], dir: &Path) -> Result<String, Error> {
+    let tool = program.file_name().map_or_else(
+        || program.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::ToolMissing(tool.clone()),
+            _ => Error::Io(e),
+        })?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
@@ -66,7 +83,7 @@ pub(crate) fn run(tool: &str, args: &[&str], dir: &Path) -> Result<String, Error
         let tail: Vec<&str> = text.lines().rev().take(12).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(Error::Tool {
-            tool: tool.into(),
+            tool,
             message: tail.join("\n"),
         });
     }
