@@ -13,7 +13,9 @@
 //! tunnels.
 
 use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys};
+use core::hash::{BuildHasher, Hasher};
 use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
 
 /// A tunnel's id.
 pub type TunnelId = u64;
@@ -44,6 +46,48 @@ struct Pending {
     data: Vec<u8>,
 }
 
+/// Hashes a [`TunnelId`] by one folded multiplication with keys drawn per
+/// queue from the standard library's random source: a lookup per packet
+/// costs a few cycles instead of SipHash's rounds, and the ids are the
+/// application's own (it registers every tunnel), while the random keys
+/// keep an observer of the traffic from predicting collisions.
+#[derive(Clone, Copy)]
+struct IdHasherBuilder([u64; 2]);
+
+impl IdHasherBuilder {
+    fn random() -> Self {
+        let state = RandomState::new();
+        IdHasherBuilder([state.hash_one(0u64), state.hash_one(1u64) | 1])
+    }
+}
+
+impl BuildHasher for IdHasherBuilder {
+    type Hasher = IdHasher;
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher { keys: self.0, h: 0 }
+    }
+}
+
+struct IdHasher {
+    keys: [u64; 2],
+    h: u64,
+}
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        let p = u128::from(self.h ^ self.keys[0]) * u128::from(self.keys[1]);
+        (p as u64) ^ ((p >> 64) as u64)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.h = (self.h.rotate_left(23) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// A submit/flush job queue for a gateway receiving packets from many
 /// tunnels over time.
 ///
@@ -67,7 +111,7 @@ pub struct MultiStreamQueue {
     capacity: usize,
     /// Tunnel id -> its slot and mode (read by `submit` without touching
     /// the keys).
-    tunnels: HashMap<TunnelId, (usize, Mode)>,
+    tunnels: HashMap<TunnelId, (usize, Mode), IdHasherBuilder>,
     /// The expanded keys, side by side; `None`: free.
     slots: Vec<Option<RoundKeys>>,
     /// Free slots.
@@ -107,7 +151,7 @@ impl MultiStreamQueue {
         MultiStreamQueue {
             engine,
             capacity: capacity.max(1),
-            tunnels: HashMap::new(),
+            tunnels: HashMap::with_hasher(IdHasherBuilder::random()),
             slots: Vec::new(),
             free: Vec::new(),
             retired: Vec::new(),
@@ -197,6 +241,7 @@ impl MultiStreamQueue {
     /// place. Runs the pending batch if this fills the queue to `capacity`.
     /// Errors: unknown tunnel; a CBC packet that is not whole blocks
     /// ([`Error::NotBlockAligned`] with `job` = the ticket it would have had).
+    #[inline]
     pub fn submit(
         &mut self,
         tunnel: TunnelId,
@@ -263,6 +308,7 @@ impl MultiStreamQueue {
     /// [`take_completed`](Self::take_completed) as a draining iterator: the
     /// queue keeps its storage for the next batches. Packets the iterator
     /// does not reach when dropped are dropped too.
+    #[inline]
     pub fn drain_completed(&mut self) -> std::vec::Drain<'_, Completed> {
         self.done.drain(..)
     }
