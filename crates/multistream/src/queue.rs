@@ -11,6 +11,16 @@
 //! Packets of one tunnel with their own IVs (IPsec-style explicit IVs) are
 //! independent streams and share the lanes like packets of different
 //! tunnels.
+//!
+//! A packet's cost outside the engine is kept small: the keys sit
+//! side by side in slots, a pending packet names its slot (a slot is freed
+//! only after the packets that name it are processed, so re-keying and
+//! removal never touch pending packets), the tunnel lookup hashes the id by
+//! one multiplication, and the pending, continuation-value and completed
+//! storage is kept from batch to batch.
+//! [`drain_completed`](MultiStreamQueue::drain_completed) and
+//! [`flush_into`](MultiStreamQueue::flush_into) hand packets back without
+//! allocating.
 
 use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys};
 use core::hash::{BuildHasher, Hasher};
@@ -225,6 +235,13 @@ impl MultiStreamQueue {
                 slot
             }
             None => {
+                if self.slots.len() == self.slots.capacity() {
+                    // Grow by copying: dropping the old storage zeroizes
+                    // each key, where a reallocation would leave copies.
+                    let mut grown = Vec::with_capacity((2 * self.slots.len()).max(4));
+                    grown.extend(self.slots.iter().cloned());
+                    self.slots = grown;
+                }
                 self.slots.push(Some(keys));
                 self.slots.len() - 1
             }
