@@ -11,10 +11,21 @@
 //! Packets of one tunnel with their own IVs (IPsec-style explicit IVs) are
 //! independent streams and share the lanes like packets of different
 //! tunnels.
+//!
+//! A packet's cost outside the engine is kept small: the keys sit
+//! side by side in slots, a pending packet names its slot (a slot is freed
+//! only after the packets that name it are processed, so re-keying and
+//! removal never touch pending packets), the tunnel lookup hashes the id by
+//! one multiplication, and the pending, continuation-value and completed
+//! storage is kept from batch to batch.
+//! [`drain_completed`](MultiStreamQueue::drain_completed) and
+//! [`flush_into`](MultiStreamQueue::flush_into) hand packets back without
+//! allocating.
 
 use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys};
+use core::hash::{BuildHasher, Hasher};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::hash_map::RandomState;
 
 /// A tunnel's id.
 pub type TunnelId = u64;
@@ -35,18 +46,56 @@ pub struct Completed {
     pub iv: [u8; 16],
 }
 
-struct Tunnel {
-    keys: Arc<RoundKeys>,
-    mode: Mode,
-}
-
 struct Pending {
     ticket: Ticket,
     tunnel: TunnelId,
-    keys: Arc<RoundKeys>,
+    /// The index of the packet's key in `slots`.
+    slot: usize,
     mode: Mode,
     iv: [u8; 16],
     data: Vec<u8>,
+}
+
+/// Hashes a [`TunnelId`] by one folded multiplication with keys drawn per
+/// queue from the standard library's random source: a lookup per packet
+/// costs a few cycles instead of SipHash's rounds, and the ids are the
+/// application's own (it registers every tunnel), while the random keys
+/// keep an observer of the traffic from predicting collisions.
+#[derive(Clone, Copy)]
+struct IdHasherBuilder([u64; 2]);
+
+impl IdHasherBuilder {
+    fn random() -> Self {
+        let state = RandomState::new();
+        IdHasherBuilder([state.hash_one(0u64), state.hash_one(1u64) | 1])
+    }
+}
+
+impl BuildHasher for IdHasherBuilder {
+    type Hasher = IdHasher;
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher { keys: self.0, h: 0 }
+    }
+}
+
+struct IdHasher {
+    keys: [u64; 2],
+    h: u64,
+}
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        let p = u128::from(self.h ^ self.keys[0]) * u128::from(self.keys[1]);
+        (p as u64) ^ ((p >> 64) as u64)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.h = (self.h.rotate_left(23) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 /// A submit/flush job queue for a gateway receiving packets from many
@@ -70,8 +119,19 @@ struct Pending {
 pub struct MultiStreamQueue {
     engine: MultiStream,
     capacity: usize,
-    tunnels: HashMap<TunnelId, Tunnel>,
+    /// Tunnel id -> its slot and mode (read by `submit` without touching
+    /// the keys).
+    tunnels: HashMap<TunnelId, (usize, Mode), IdHasherBuilder>,
+    /// The expanded keys, side by side; `None`: free.
+    slots: Vec<Option<RoundKeys>>,
+    /// Free slots.
+    free: Vec<usize>,
+    /// Slots of re-keyed or removed tunnels that pending packets still use:
+    /// freed once those packets are processed.
+    retired: Vec<usize>,
     pending: Vec<Pending>,
+    /// The continuation values of a batch (kept for the next batch).
+    ivs: Vec<[u8; 16]>,
     done: Vec<Completed>,
     next: Ticket,
 }
@@ -101,8 +161,12 @@ impl MultiStreamQueue {
         MultiStreamQueue {
             engine,
             capacity: capacity.max(1),
-            tunnels: HashMap::new(),
+            tunnels: HashMap::with_hasher(IdHasherBuilder::random()),
+            slots: Vec::new(),
+            free: Vec::new(),
+            retired: Vec::new(),
             pending: Vec::new(),
+            ivs: Vec::new(),
             done: Vec::new(),
             next: 0,
         }
@@ -128,36 +192,84 @@ impl MultiStreamQueue {
 
     /// Register (or re-key) a tunnel with expanded keys.
     pub fn add_tunnel_keys(&mut self, id: TunnelId, keys: RoundKeys, mode: Mode) {
-        self.tunnels.insert(
-            id,
-            Tunnel {
-                keys: Arc::new(keys),
-                mode,
-            },
-        );
+        let slot = match self.tunnels.get(&id) {
+            Some(&(slot, _)) if !self.in_use(slot) => {
+                self.slots[slot] = Some(keys);
+                slot
+            }
+            old => {
+                if let Some(&(slot, _)) = old {
+                    self.retired.push(slot);
+                }
+                self.place(keys)
+            }
+        };
+        self.tunnels.insert(id, (slot, mode));
     }
 
     /// Forget a tunnel (its pending packets are still processed). Whether it
     /// existed.
     pub fn remove_tunnel(&mut self, id: TunnelId) -> bool {
-        self.tunnels.remove(&id).is_some()
+        let Some((slot, _)) = self.tunnels.remove(&id) else {
+            return false;
+        };
+        if self.in_use(slot) {
+            self.retired.push(slot);
+        } else {
+            self.release(slot);
+        }
+        true
+    }
+
+    /// Whether a pending packet uses `slot` (a scan of at most `capacity`
+    /// packets, on re-keying only: submitting stays one lookup).
+    fn in_use(&self, slot: usize) -> bool {
+        self.pending.iter().any(|p| p.slot == slot)
+    }
+
+    /// Store a key in a free slot.
+    fn place(&mut self, keys: RoundKeys) -> usize {
+        match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot] = Some(keys);
+                slot
+            }
+            None => {
+                if self.slots.len() == self.slots.capacity() {
+                    // Grow by copying: dropping the old storage zeroizes
+                    // each key, where a reallocation would leave copies.
+                    let mut grown = Vec::with_capacity((2 * self.slots.len()).max(4));
+                    grown.extend(self.slots.iter().cloned());
+                    self.slots = grown;
+                }
+                self.slots.push(Some(keys));
+                self.slots.len() - 1
+            }
+        }
+    }
+
+    /// Drop a slot's keys (zeroized) and make it free.
+    fn release(&mut self, slot: usize) {
+        self.slots[slot] = None;
+        self.free.push(slot);
     }
 
     /// Queue a packet of `tunnel` with its IV; the buffer is transformed in
     /// place. Runs the pending batch if this fills the queue to `capacity`.
     /// Errors: unknown tunnel; a CBC packet that is not whole blocks
     /// ([`Error::NotBlockAligned`] with `job` = the ticket it would have had).
+    #[inline]
     pub fn submit(
         &mut self,
         tunnel: TunnelId,
         iv: [u8; 16],
         data: Vec<u8>,
     ) -> Result<Ticket, Error> {
-        let t = self
+        let &(slot, mode) = self
             .tunnels
             .get(&tunnel)
             .ok_or(Error::UnknownTunnel(tunnel))?;
-        if t.mode.needs_whole_blocks() && !data.len().is_multiple_of(16) {
+        if mode.needs_whole_blocks() && !data.len().is_multiple_of(16) {
             return Err(Error::NotBlockAligned {
                 job: self.next as usize,
                 len: data.len(),
@@ -168,8 +280,8 @@ impl MultiStreamQueue {
         self.pending.push(Pending {
             ticket,
             tunnel,
-            keys: Arc::clone(&t.keys),
-            mode: t.mode,
+            slot,
+            mode,
             iv,
             data,
         });
@@ -196,47 +308,68 @@ impl MultiStreamQueue {
         Ok(self.take_completed())
     }
 
+    /// [`flush`](Self::flush) appending to `out`: the queue keeps its
+    /// storage, so a caller that reuses `out` allocates nothing per batch.
+    pub fn flush_into(&mut self, out: &mut Vec<Completed>) -> Result<(), Error> {
+        self.run_pending()?;
+        out.append(&mut self.done);
+        Ok(())
+    }
+
     /// Hand back the packets completed so far (no processing), in ticket
     /// order.
     pub fn take_completed(&mut self) -> Vec<Completed> {
         std::mem::take(&mut self.done)
     }
 
+    /// [`take_completed`](Self::take_completed) as a draining iterator: the
+    /// queue keeps its storage for the next batches. Packets the iterator
+    /// does not reach when dropped are dropped too.
+    #[inline]
+    pub fn drain_completed(&mut self) -> std::vec::Drain<'_, Completed> {
+        self.done.drain(..)
+    }
+
+    /// Run the pending packets as one batch. On error (validation, before
+    /// anything is written) they stay pending.
     fn run_pending(&mut self) -> Result<(), Error> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let mut batch = std::mem::take(&mut self.pending);
-        let result = {
-            let mut jobs: Vec<InPlaceJob<'_>> = batch
-                .iter_mut()
-                .map(|p| InPlaceJob {
-                    key: Key::Expanded(&p.keys),
+        let slots = &self.slots;
+        let mut jobs: Vec<InPlaceJob<'_>> = self
+            .pending
+            .iter_mut()
+            .map(|p| {
+                let keys = slots[p.slot]
+                    .as_ref()
+                    .expect("a pending packet's slot is freed only after it is processed");
+                InPlaceJob {
+                    key: Key::Expanded(keys),
                     iv: p.iv,
                     data: &mut p.data,
                     mode: p.mode,
-                })
-                .collect();
-            let r = self.engine.process_in_place(&mut jobs);
-            let ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
-            r.map(|()| ivs)
-        };
-        match result {
-            Ok(ivs) => {
-                self.done
-                    .extend(batch.into_iter().zip(ivs).map(|(p, iv)| Completed {
-                        ticket: p.ticket,
-                        tunnel: p.tunnel,
-                        data: p.data,
-                        iv,
-                    }));
-                Ok(())
-            }
-            Err(e) => {
-                // Validation failed before anything was written: keep them.
-                self.pending = batch;
-                Err(e)
-            }
+                }
+            })
+            .collect();
+        self.engine.process_in_place(&mut jobs)?;
+        self.ivs.clear();
+        self.ivs.extend(jobs.iter().map(|j| j.iv));
+        drop(jobs);
+        self.done.extend(
+            self.pending
+                .drain(..)
+                .zip(self.ivs.drain(..))
+                .map(|(p, iv)| Completed {
+                    ticket: p.ticket,
+                    tunnel: p.tunnel,
+                    data: p.data,
+                    iv,
+                }),
+        );
+        while let Some(slot) = self.retired.pop() {
+            self.release(slot);
         }
+        Ok(())
     }
 }

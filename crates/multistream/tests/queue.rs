@@ -104,3 +104,104 @@ fn queue_errors_and_rekeying() {
     );
     assert!(q.flush().unwrap().is_empty());
 }
+
+/// `drain_completed` and `flush_into` hand back what `take_completed` and
+/// `flush` would: the same packets, in ticket order, nothing twice.
+#[test]
+fn draining_matches_taking() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let key = random_key(&mut rng);
+    let mut a = MultiStreamQueue::new(5);
+    let mut b = MultiStreamQueue::new(5);
+    a.add_tunnel(3, &key, Mode::CbcEncrypt).unwrap();
+    b.add_tunnel(3, &key, Mode::CbcEncrypt).unwrap();
+    let (mut got_a, mut got_b) = (Vec::new(), Vec::new());
+    for i in 0..23 {
+        let data = random_bytes(&mut rng, 16 * (1 + i % 4));
+        let iv: [u8; 16] = rng.random();
+        a.submit(3, iv, data.clone()).unwrap();
+        b.submit(3, iv, data).unwrap();
+        if i % 7 == 6 {
+            got_a.extend(a.take_completed());
+            got_b.extend(b.drain_completed());
+            assert_eq!(b.completed(), 0);
+        }
+    }
+    got_a.extend(a.flush().unwrap());
+    b.flush_into(&mut got_b).unwrap();
+    assert_eq!((b.pending(), b.completed()), (0, 0));
+    assert_eq!(got_a.len(), 23);
+    assert_eq!(got_a, got_b);
+    b.flush_into(&mut got_b).unwrap();
+    assert_eq!(got_b.len(), 23, "nothing handed back twice");
+}
+
+/// Tunnels registered, re-keyed and removed at random between submissions:
+/// each packet is encrypted with the key its tunnel had when it was
+/// submitted, unknown tunnels are refused, and freed key slots are reused.
+#[test]
+fn rekeying_and_removal_under_traffic() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut q = MultiStreamQueue::new(6);
+    let mut live: HashMap<u64, (Vec<u8>, Mode)> = HashMap::new();
+    let mut expected = Vec::new();
+    let mut got = Vec::new();
+    for _ in 0..600 {
+        let id = rng.random_range(0..12u64) * 0x1_0000_0001;
+        match rng.random_range(0..10) {
+            0 => {
+                let key = random_key(&mut rng);
+                let mode = random_mode(&mut rng);
+                q.add_tunnel(id, &key, mode).unwrap();
+                live.insert(id, (key, mode));
+            }
+            1 => assert_eq!(q.remove_tunnel(id), live.remove(&id).is_some()),
+            _ => {
+                let iv: [u8; 16] = rng.random();
+                let Some((key, mode)) = live.get(&id) else {
+                    assert_eq!(q.submit(id, iv, vec![0; 16]), Err(Error::UnknownTunnel(id)));
+                    continue;
+                };
+                let blocks = rng.random_range(0..6);
+                let data = random_bytes(&mut rng, 16 * blocks);
+                let t = q.submit(id, iv, data.clone()).unwrap();
+                expected.push((t, id, reference(*mode, key, &iv, &data)));
+            }
+        }
+        if rng.random_bool(0.05) {
+            got.extend(q.drain_completed());
+        }
+    }
+    q.flush_into(&mut got).unwrap();
+    assert_eq!(got.len(), expected.len());
+    for (c, (t, id, want)) in got.iter().zip(&expected) {
+        assert_eq!((c.ticket, c.tunnel), (*t, *id));
+        assert!(c.data == *want, "ticket {t} differs");
+    }
+    let dbg = format!("{q:?}");
+    assert!(dbg.contains(&format!("tunnels: {}", live.len())), "{dbg}");
+}
+
+/// Many tunnel ids, spaced so that a weak hash would pile them up, are all
+/// found again.
+#[test]
+fn many_tunnel_ids() {
+    let mut q = MultiStreamQueue::new(64);
+    let ids: Vec<u64> = (0..5000u64).map(|i| i << 40 | i << 12).collect();
+    for &id in &ids {
+        q.add_tunnel(id, &[id as u8; 16], Mode::Ofb).unwrap();
+    }
+    for &id in &ids {
+        q.submit(id, [0; 16], vec![0; 16]).unwrap();
+    }
+    let done = q.flush().unwrap();
+    for (c, &id) in done.iter().zip(&ids) {
+        assert_eq!(c.tunnel, id);
+        assert_eq!(
+            c.data,
+            reference(Mode::Ofb, &[id as u8; 16], &[0; 16], &[0; 16])
+        );
+    }
+    assert_eq!(done.len(), ids.len());
+    assert_eq!(q.submit(1, [0; 16], vec![]), Err(Error::UnknownTunnel(1)));
+}

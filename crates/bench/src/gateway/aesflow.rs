@@ -9,7 +9,7 @@ use crate::modes::aesflow::engine_name;
 use aesflow_cipher::{Aes, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
-use aesflow_multistream::{InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys};
+use aesflow_multistream::{Completed, InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys};
 
 fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
     BenchError::Setup(format!("gateway: {what}: {e}"))
@@ -22,6 +22,8 @@ pub(crate) struct CbcQueue {
     heads: Vec<(u64, [u8; 16])>,
     /// The packets' buffers (moved into the queue and back on each pass).
     pub(crate) bufs: Vec<Vec<u8>>,
+    /// The packets of the final flush (kept for the next pass).
+    done: Vec<Completed>,
 }
 
 impl CbcQueue {
@@ -50,6 +52,7 @@ impl CbcQueue {
                 .iter()
                 .map(|p| p.cbc_plain().to_vec())
                 .collect(),
+            done: Vec::new(),
         })
     }
 
@@ -58,8 +61,8 @@ impl CbcQueue {
         format!("queue/{}", engine_name(self.queue.engine(), plan))
     }
 
-    /// One pass: submit every packet in arrival order, flush, take the
-    /// buffers back.
+    /// One pass: submit every packet in arrival order, taking completed
+    /// packets back as their batch ends, flush, take the rest back.
     pub(crate) fn run(&mut self) -> Result<(), BenchError> {
         let mut first = None;
         let n = self.bufs.len();
@@ -72,14 +75,15 @@ impl CbcQueue {
             let base = *first.get_or_insert(t);
             // Packets leave as their batch completes, as a gateway sends
             // them on.
-            if self.queue.completed() > 0 {
-                for c in self.queue.take_completed() {
-                    self.bufs[(c.ticket - base) as usize] = c.data;
-                }
+            for c in self.queue.drain_completed() {
+                self.bufs[(c.ticket - base) as usize] = c.data;
             }
         }
         let base = first.unwrap_or(0);
-        for c in self.queue.flush().map_err(|e| setup("flush", e))? {
+        self.queue
+            .flush_into(&mut self.done)
+            .map_err(|e| setup("flush", e))?;
+        for c in self.done.drain(..) {
             self.bufs[(c.ticket - base) as usize] = c.data;
         }
         Ok(())
