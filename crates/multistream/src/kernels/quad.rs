@@ -343,10 +343,13 @@ unsafe fn batched<
     if B > m {
         return 0;
     }
-    // SAFETY: blocks `at..at + B` (`at + B <= m`) of every lane are
-    // readable (caller); features are the caller's.
+    // Every call passes `at + B <= m`.
     let load = |at: usize| -> [[V; B]; G] {
-        core::array::from_fn(|g| unsafe { V::load_cols::<B>(&src[g], 16 * at) })
+        core::array::from_fn(|g| {
+            // SAFETY: blocks `at..at + B` (`at + B <= m`) of every lane are
+            // readable (caller); features are the caller's.
+            unsafe { V::load_cols::<B>(&src[g], 16 * at) }
+        })
     };
     let mut cols = load(0);
     let mut i = 0;
