@@ -2,7 +2,7 @@
 //! the jobs into classes (key size × mode), runs each class through the
 //! lanes and finishes partial final blocks.
 
-use crate::kernels::{self, Sched, Simd, Stream, StreamData, wipe};
+use crate::kernels::{self, Batch, Sched, Simd, Stream, StreamData, wipe};
 use crate::portable;
 use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, check_job};
 use aesflow_cipher::{Kernel, KernelError, KeyError};
@@ -25,15 +25,18 @@ pub struct MultiStream {
     /// Lanes in flight for streams with keys of their own (see
     /// [`MultiStream::with_own_key_lanes`]).
     pub(crate) own_key_lanes: usize,
+    /// The 512-bit engine's batched path.
+    pub(crate) batch: Batch,
 }
 
 impl fmt::Debug for MultiStream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("MultiStream");
         d.field("backend", &self.backend);
-        if let Engine::Portable(k) = self.engine {
-            d.field("kernel", &k.name());
-        }
+        match self.engine {
+            Engine::Portable(k) => d.field("kernel", &k.name()),
+            Engine::Simd(_) => d.field("batch", &self.batch),
+        };
         d.field("lanes", &self.lanes())
             .field("own_key_lanes", &self.own_key_lanes)
             .finish()
@@ -73,6 +76,7 @@ impl MultiStream {
             backend,
             engine: Engine::Simd(simd),
             own_key_lanes: simd.own_key_lanes(&aesflow_plan::Plan::for_this_cpu()),
+            batch: Batch::Quads,
         })
     }
 
@@ -100,6 +104,7 @@ impl MultiStream {
             backend: Backend::Portable,
             engine: Engine::Portable(kernel),
             own_key_lanes: 1,
+            batch: Batch::Pairs,
         })
     }
 
@@ -187,7 +192,9 @@ impl MultiStream {
         match self.engine {
             Engine::Simd(simd) => run_all::<Sched>(
                 refs,
-                |code, nr, streams| kernels::run(simd, self.own_key_lanes, code, nr, streams),
+                |code, nr, streams| {
+                    kernels::run(simd, self.own_key_lanes, self.batch, code, nr, streams)
+                },
                 kernels::encrypt_block,
             ),
             Engine::Portable(k) => run_all::<RoundKeys>(

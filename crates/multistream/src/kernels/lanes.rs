@@ -21,7 +21,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::stream::{MAX_RK, Sched, Stream, wipe};
-use super::{MAX_GROUPS, MAX_LANES, Simd};
+use super::{Batch, MAX_GROUPS, MAX_LANES, Simd};
 
 /// 64 bytes, aligned for one zmm load.
 #[derive(Clone, Copy)]
@@ -142,6 +142,7 @@ struct Source<'k> {
 pub(crate) fn run(
     simd: Simd,
     own_key_lanes: usize,
+    batch: Batch,
     mode: u8,
     nr: usize,
     streams: &mut [Stream<'_, Sched<'_>>],
@@ -223,7 +224,7 @@ pub(crate) fn run(
     let mut finished: Vec<(usize, [u8; 16])> = Vec::with_capacity(streams.len());
     while active > 0 {
         let n = rem[..active].iter().copied().min().expect("active lanes");
-        super::step(simd, mode, nr, active, shared, &mut ctx, n);
+        super::step(simd, batch, mode, nr, active, shared, &mut ctx, n);
         for l in 0..active {
             rem[l] -= n;
             // One past the end after the last block: never dereferenced.

@@ -44,6 +44,33 @@ pub(crate) const VAES_LANES: usize = MAX_LANES;
 /// Lanes of the 256-bit VAES kernel (8 ymm chains in flight).
 pub(crate) const VAES256_LANES: usize = 16;
 
+/// How the 512-bit engine's batched path reads a call's blocks (the
+/// module docs of `quad`). The engine runs [`Batch::Quads`]: with four
+/// groups it is ahead of two-block batches on the review CPU (AMD Zen 5,
+/// `aesflow bench --modes --streams 16`) and level with them or ahead in
+/// `llvm-mca-19` for Zen 4, Ice Lake, Sapphire Rapids and Cascade Lake
+/// (cycles per block of the compiled loops), with one group or two it
+/// gains nothing; [`Batch::Pairs`] is the other path, which the tests run
+/// too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Batch {
+    /// Two blocks per stream at once at every group count.
+    Pairs,
+    /// Four blocks per stream with four groups (16 streams), loaded a
+    /// batch ahead; two otherwise.
+    Quads,
+}
+
+impl Batch {
+    /// Blocks per stream a batch reads with `groups` groups.
+    pub(crate) fn blocks(self, groups: usize) -> usize {
+        match self {
+            Batch::Quads if groups == 4 => 4,
+            _ => 2,
+        }
+    }
+}
+
 /// The SIMD engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Simd {
@@ -127,7 +154,17 @@ pub(crate) fn has_vaes256() -> bool {
 
 /// One kernel call: `n` blocks on lanes `0..active` (`shared`: every
 /// active lane's key is `ctx.shared`).
-fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut LaneCtx, n: usize) {
+#[allow(clippy::too_many_arguments)]
+fn step(
+    simd: Simd,
+    batch: Batch,
+    mode: u8,
+    nr: usize,
+    active: usize,
+    shared: bool,
+    ctx: &mut LaneCtx,
+    n: usize,
+) {
     #[cfg(target_arch = "x86_64")]
     {
         assert!((1..=simd.lanes()).contains(&active));
@@ -136,9 +173,9 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
             // VEX-encoded where the CPU has AVX (fewer register moves
             // than the SSE encoding); the emulation of the VAES kernel keeps the SSE encoding, so both
             // are tested on CPUs with AVX.
-            Simd::Aesni => x86::xmm_kernel(groups, mode, nr, false, has_avx()),
-            Simd::AesniAsVaes => x86::xmm_kernel(groups, mode, nr, shared, false),
-            Simd::Vaes => x86::zmm_kernel(groups, mode, nr, shared),
+            Simd::Aesni => x86::xmm_kernel(groups, mode, nr, false, has_avx(), batch),
+            Simd::AesniAsVaes => x86::xmm_kernel(groups, mode, nr, shared, false, batch),
+            Simd::Vaes => x86::zmm_kernel(groups, mode, nr, shared, batch),
             Simd::Vaes256 => x86::ymm_kernel(groups, mode, nr),
         };
         assert!(active <= 4 * g && 4 * g <= MAX_LANES);
@@ -151,7 +188,7 @@ fn step(simd: Simd, mode: u8, nr: usize, active: usize, shared: bool, ctx: &mut 
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (simd, mode, nr, active, shared, ctx, n);
+        let _ = (simd, batch, mode, nr, active, shared, ctx, n);
         unreachable!("no SIMD kernels on this architecture");
     }
 }

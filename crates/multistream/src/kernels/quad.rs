@@ -6,16 +6,25 @@
 //! can only advance a stream one block per step, but its plaintext can be
 //! read ahead, so a call has two paths:
 //!
-//! * **Batches** ([`batched`], when [`Quad::batch`] is above 1: the
-//!   512-bit VAES quad, 2 blocks per stream): [`Quad::load_cols`] reads
-//!   the next `B` blocks of each of a group's four streams at once (with
-//!   VAES two 32-byte loads and shuffles per pair of streams — a
-//!   transpose of 128-bit lanes in registers — instead of four 16-byte
-//!   gathers per block), the `B` steps run, and [`Quad::store_cols`]
-//!   transposes the `B` outputs back and writes each stream's `16 B`
-//!   bytes with wide stores. 2-block batches beat both the per-block
-//!   gathers and 4-block ones on the CPUs measured (`cargo bench -p
-//!   aesflow-multistream --bench lanes`).
+//! * **Batches** ([`batched`], `B` = 2 or 4 blocks per stream: the
+//!   512-bit VAES quad): [`Quad::load_cols`] reads the next `B` blocks of
+//!   each of a group's four streams at once (with VAES, for `B` = 4, one
+//!   64-byte load per stream and a 4×4 transpose of 128-bit lanes in
+//!   registers; for `B` = 2, two 32-byte loads and shuffles per pair of
+//!   streams), the `B` steps run, and [`Quad::store_cols`] transposes the
+//!   `B` outputs back and writes each stream's `16 B` bytes with wide
+//!   stores. With four groups (16 streams: 16 quads of input, 4 chains)
+//!   the next batch is loaded before this batch's stores, as the last
+//!   step begins. Loads issued after the stores wait whenever their
+//!   addresses match a pending store's in the low 12 bits — which the
+//!   streams' buffers, allocated one after another, do at some offset —
+//!   and such a wait sits at the head of every chain; loaded ahead, the
+//!   inputs are in registers before the stores issue. With eight groups
+//!   the registers hold no second batch (it spills), so the loads follow
+//!   the stores. Which `B` a group count runs is the engine's `Batch`
+//!   (`aesflow bench --modes --streams 16`: 4-block batches with the
+//!   loads ahead against 2-block ones, AES-128, AMD Zen 5, same run as
+//!   ipsec-mb: 0.95-0.97 of ipsec-mb against 0.69-0.72).
 //! * **One block at a time** ([`single`]: the rest of a call after its
 //!   batches, and every block on the 256-bit and AES-NI quads):
 //!   [`Quad::gather`] reads block `i` of a group's four streams straight
@@ -101,15 +110,6 @@ pub(super) trait Quad: Copy {
     /// for equal pointers the last lane's block stays); nothing else is
     /// written.
     unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self);
-    /// Consecutive blocks per stream that the batched path loads at once
-    /// with `G` groups (1: no batches, one block at a time by
-    /// [`Quad::gather`]/[`Quad::scatter`]). A batch keeps `B` quads of
-    /// input per group in registers, so this is what the register file
-    /// holds beside the `G` chains.
-    fn batch(groups: usize) -> usize {
-        let _ = groups;
-        1
-    }
     /// Blocks `j = 0..B` of the four lanes, transposed: `[j]` lane `l` =
     /// the 16 bytes at `p[l] + off + 16j`. Default: `B` gathers.
     #[inline(always)]
@@ -139,7 +139,10 @@ pub(super) trait Quad: Copy {
 /// Run `n` blocks on the `4G` lanes of groups `0..G`; lanes `0..active`
 /// hold streams, the others are idle. Lane pointers are not advanced (the
 /// scheduler does that); chaining values are read from and written back to
-/// `ctx.state`.
+/// `ctx.state`. `B` is the batch: blocks per stream read at once by
+/// [`Quad::load_cols`] (2 or 4; 1 runs every block by [`Quad::gather`]).
+/// A batch keeps `B` quads of input per group in registers beside the `G`
+/// chains, so it is what the register file holds.
 ///
 /// # Safety
 /// The CPU has `V`'s features. `1 <= active <= 4G <= MAX_LANES`. For every
@@ -154,6 +157,7 @@ pub(super) unsafe fn run<
     const MODE: u8,
     const NR: usize,
     const SHARED: bool,
+    const B: usize,
 >(
     ctx: &mut LaneCtx,
     active: usize,
@@ -231,7 +235,7 @@ pub(super) unsafe fn run<
         // are readable at `src` and writable at every live lane's `dst`
         // (caller); idle lanes (only with `idle`: m <= PIECE) write
         // blocks `..m` of `sink`.
-        unsafe { blocks::<V, G, MODE, NR, SHARED>(&from, &to, m, &mut st, key) };
+        unsafe { blocks::<V, G, MODE, NR, SHARED, B>(&from, &to, m, &mut st, key) };
         done += m;
     }
     if idle {
@@ -278,14 +282,21 @@ impl<V: Quad> Keys<'_, V> {
     }
 }
 
-/// `m` blocks: first batches of [`Quad::batch`] blocks per lane
-/// ([`batched`]), then the rest one block at a time ([`single`]).
+/// `m` blocks: first batches of `B` blocks per lane ([`batched`], for
+/// `B` = 2 or 4), then the rest one block at a time ([`single`]).
 ///
 /// # Safety
 /// As [`run`]: `m` blocks are readable at every lane's `src` and writable
 /// at every lane's `dst`.
 #[inline(always)]
-unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+unsafe fn blocks<
+    V: Quad,
+    const G: usize,
+    const MODE: u8,
+    const NR: usize,
+    const SHARED: bool,
+    const B: usize,
+>(
     src: &[[*const u8; 4]; G],
     dst: &[[*mut u8; 4]; G],
     m: usize,
@@ -294,7 +305,7 @@ unsafe fn blocks<V: Quad, const G: usize, const MODE: u8, const NR: usize, const
 ) {
     // SAFETY: the caller's contract, passed on.
     let done = unsafe {
-        match V::batch(G) {
+        match B {
             4 => batched::<V, G, MODE, NR, SHARED, 4>(src, dst, m, st, key),
             2 => batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key),
             _ => 0,
@@ -329,12 +340,24 @@ unsafe fn batched<
     st: &mut [V; G],
     key: &Keys<'_, V>,
 ) -> usize {
+    if B > m {
+        return 0;
+    }
+    // Every call passes `at + B <= m`.
+    let load = |at: usize| -> [[V; B]; G] {
+        core::array::from_fn(|g| {
+            // SAFETY: blocks `at..at + B` (`at + B <= m`) of every lane are
+            // readable (caller); features are the caller's.
+            unsafe { V::load_cols::<B>(&src[g], 16 * at) }
+        })
+    };
+    let mut cols = load(0);
     let mut i = 0;
     while i + B <= m {
-        // SAFETY: blocks `i..i + B` (within `m`) of every lane are
-        // readable (caller); features are the caller's.
-        let cols: [[V; B]; G] =
-            core::array::from_fn(|g| unsafe { V::load_cols::<B>(&src[g], 16 * i) });
+        // The next batch (this one again after the last), loaded before
+        // this batch's stores: see the module docs.
+        let ahead = if i + 2 * B <= m { i + B } else { i };
+        let mut next = cols;
         // SAFETY: a register value.
         let mut out = [[unsafe { V::zero() }; B]; G];
         // Step `j` of the batch; a macro, so that the steps are unrolled
@@ -342,6 +365,9 @@ unsafe fn batched<
         macro_rules! step {
             ($j:expr) => {
                 if $j < B {
+                    if $j == B - 1 && G <= AHEAD_GROUPS {
+                        next = load(ahead);
+                    }
                     let inp: [V; G] = core::array::from_fn(|g| cols[g][$j]);
                     let (o, _) = {
                         // SAFETY: register operations; features are the
@@ -364,6 +390,13 @@ unsafe fn batched<
             unsafe { V::store_cols::<B>(&dst[g], 16 * i, &out[g]) };
         }
         i += B;
+        cols = if G <= AHEAD_GROUPS {
+            next
+        } else if i + B <= m {
+            load(i)
+        } else {
+            cols
+        };
     }
     i
 }
@@ -519,3 +552,7 @@ unsafe fn block_step<
         (out, next)
     }
 }
+
+/// Group counts up to which the batched path loads the next batch before
+/// this batch's stores (more groups: no registers for it).
+const AHEAD_GROUPS: usize = 4;

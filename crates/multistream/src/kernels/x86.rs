@@ -7,7 +7,7 @@
 use super::lanes::LaneCtx;
 use super::quad::{self, Quad};
 use super::stream::{MAX_RK, Sched};
-use super::{CBC_ENC, CFB_DEC, CFB_ENC, OFB};
+use super::{Batch, CBC_ENC, CFB_DEC, CFB_ENC, OFB};
 use aesflow_cipher::x86::{v128, v256, v512};
 use core::arch::x86_64::*;
 
@@ -53,9 +53,6 @@ pub(super) struct Zmm(__m512i);
 
 impl Quad for Zmm {
     const PREFETCH: bool = true;
-    fn batch(_groups: usize) -> usize {
-        ZMM_BATCH
-    }
     #[inline(always)]
     unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
         // SAFETY: AVX-512F and 16B readable bytes at each `p[l] + off`
@@ -63,7 +60,7 @@ impl Quad for Zmm {
         unsafe {
             match B {
                 4 => {
-                    let r = p.map(|q| _mm512_loadu_si512(q.add(off).cast()));
+                    let r = p.map(|q| Zmm::load_whole(q.add(off)));
                     let c = transpose4(r);
                     core::array::from_fn(|j| Zmm(c[j]))
                 }
@@ -130,6 +127,7 @@ impl Quad for Zmm {
         // (caller).
         unsafe { Zmm::gather_impl(p, off) }
     }
+
     #[inline(always)]
     unsafe fn scatter(p: &[*mut u8; 4], off: usize, v: Self) {
         // SAFETY: 16 writable bytes at each `p[l] + off` (caller), written
@@ -196,13 +194,6 @@ impl Quad for Zmm {
     }
 }
 
-/// Blocks per stream the 512-bit batched path loads at once. Two blocks
-/// keep a batch's inputs and the chains within the 32 zmm registers; with
-/// more groups LLVM merges two batches' 32-byte loads and stores into
-/// 64-byte ones, i.e. it runs 4-block transposes where they fit
-/// (`cargo bench -p aesflow-multistream --bench lanes`).
-const ZMM_BATCH: usize = 2;
-
 /// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
 /// `r[j]` (its own inverse): eight `VSHUFI64X2`.
 ///
@@ -226,6 +217,29 @@ fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
 }
 
 impl Zmm {
+    /// The 64 bytes at `p` by one `VMOVDQU64` (`asm!`: LLVM otherwise
+    /// folds two streams' loads into the transpose's shuffles as 32- and
+    /// 64-byte memory operands, reading each line twice).
+    ///
+    /// # Safety
+    /// 64 readable bytes at `p`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn load_whole(p: *const u8) -> __m512i {
+        let v: __m512i;
+        // SAFETY: reads the 64 bytes at `p` (readable: caller); writes only
+        // its register operand.
+        unsafe {
+            core::arch::asm!(
+                "vmovdqu64 {v}, zmmword ptr [{p}]",
+                v = out(zmm_reg) v,
+                p = in(reg) p,
+                options(pure, readonly, nostack, preserves_flags)
+            );
+        }
+        v
+    }
+
     /// [`Quad::gather`]: lane 0 by a zero-masked `VBROADCASTI32X4` (so
     /// the other lanes are zero; AVX-512F alone, no VL for an EVEX xmm
     /// load), lanes 1–3 by `VBROADCASTI32X4` loads merge-masked into the
@@ -398,16 +412,6 @@ impl Quad for Xmm4 {
     // Not with 16 xmm registers (it spills), but in the unit tests, where
     // the 32-lane emulation of the VAES kernel runs on these quads.
     const PREFETCH: bool = cfg!(test);
-    // In the unit tests batches (by gathers) of 4 blocks up to two groups
-    // and of 2 (the VAES kernel's) above, so that the 32-lane emulation
-    // runs the batched path with both batch sizes and their tails.
-    fn batch(groups: usize) -> usize {
-        match (cfg!(test), groups) {
-            (false, _) => 1,
-            (true, 1 | 2) => 4,
-            (true, _) => ZMM_BATCH,
-        }
-    }
     register_array_ops! {
         __m128i,
         zero: _mm_setzero_si128,
@@ -455,13 +459,19 @@ macro_rules! entry_points {
         /// # Safety
         #[doc = concat!("The CPU has `", $feat, "`; the contract of [`quad::run`].")]
         #[target_feature(enable = $feat)]
-        unsafe fn $name<const G: usize, const MODE: u8, const NR: usize, const SHARED: bool>(
+        unsafe fn $name<
+            const G: usize,
+            const MODE: u8,
+            const NR: usize,
+            const SHARED: bool,
+            const B: usize,
+        >(
             ctx: &mut LaneCtx,
             active: usize,
             n: usize,
         ) {
             // SAFETY: the caller's contract.
-            unsafe { quad::run::<$q, G, MODE, NR, SHARED>(ctx, active, n) }
+            unsafe { quad::run::<$q, G, MODE, NR, SHARED, B>(ctx, active, n) }
         }
     )+};
 }
@@ -473,34 +483,42 @@ entry_points! {
     xmm_vex: Xmm4, "aes,avx", "AES-NI, VEX-encoded (three-operand forms, no register copies)";
 }
 
-/// `$f::<G, MODE, NR, SHARED>` for runtime values, `G` from the listed
-/// group counts (the largest when `g` exceeds them all).
+/// `$f::<G, MODE, NR, SHARED, B>` for runtime values: `(G, B)` must be one
+/// of the listed (group count, batch) pairs.
 macro_rules! pick {
-    ($f:ident, $g:expr, $mode:expr, $nr:expr, $shared:expr, [$($G:literal),+]) => {{
+    ($f:ident, $g:expr, $b:expr, $mode:expr, $nr:expr, $shared:expr, [$(($G:literal, $B:literal)),+]) => {{
         macro_rules! s {
-            ($GG:literal, $M:expr, $N:literal) => {
-                if $shared { $f::<$GG, { $M }, $N, true> as Kernel } else { $f::<$GG, { $M }, $N, false> as Kernel }
-            };
-        }
-        macro_rules! n {
-            ($GG:literal, $M:expr) => {
-                match $nr { 10 => s!($GG, $M, 10), 12 => s!($GG, $M, 12), _ => s!($GG, $M, 14) }
-            };
-        }
-        macro_rules! m {
-            ($GG:literal) => {
-                match $mode {
-                    CBC_ENC => n!($GG, CBC_ENC),
-                    CFB_ENC => n!($GG, CFB_ENC),
-                    CFB_DEC => n!($GG, CFB_DEC),
-                    _ => n!($GG, OFB),
+            ($GG:literal, $BB:literal, $M:expr, $N:literal) => {
+                if $shared {
+                    $f::<$GG, { $M }, $N, true, $BB> as Kernel
+                } else {
+                    $f::<$GG, { $M }, $N, false, $BB> as Kernel
                 }
             };
         }
-        let g = $g;
+        macro_rules! n {
+            ($GG:literal, $BB:literal, $M:expr) => {
+                match $nr {
+                    10 => s!($GG, $BB, $M, 10),
+                    12 => s!($GG, $BB, $M, 12),
+                    _ => s!($GG, $BB, $M, 14),
+                }
+            };
+        }
+        macro_rules! m {
+            ($GG:literal, $BB:literal) => {
+                match $mode {
+                    CBC_ENC => n!($GG, $BB, CBC_ENC),
+                    CFB_ENC => n!($GG, $BB, CFB_ENC),
+                    CFB_DEC => n!($GG, $BB, CFB_DEC),
+                    _ => n!($GG, $BB, OFB),
+                }
+            };
+        }
+        let (g, b) = ($g, $b);
         let mut k = None;
-        $( if k.is_none() && g <= $G { k = Some(m!($G)); } )+
-        k.expect("group count within the kernel's range")
+        $( if k.is_none() && g == $G && b == $B { k = Some(m!($G, $B)); } )+
+        k.expect("a (groups, batch) pair the kernel is built for")
     }};
 }
 
@@ -512,12 +530,34 @@ pub(super) const ZMM_GROUPS: [usize; 4] = [1, 2, 4, 8];
 #[cfg_attr(test, allow(dead_code))]
 pub(super) const XMM_GROUPS: [usize; 2] = [1, 2];
 
-/// The VAES kernel for at least `groups` groups; returns it and its group
-/// count.
-pub(super) fn zmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (Kernel, usize) {
+/// The (group count, batch) pairs the VAES kernel is built for: every
+/// [`Batch::blocks`] of [`ZMM_GROUPS`].
+macro_rules! zmm_pairs {
+    ($f:ident, $g:expr, $b:expr, $mode:expr, $nr:expr, $shared:expr) => {
+        pick!(
+            $f,
+            $g,
+            $b,
+            $mode,
+            $nr,
+            $shared,
+            [(1, 2), (2, 2), (4, 2), (4, 4), (8, 2)]
+        )
+    };
+}
+
+/// The VAES kernel for at least `groups` groups with `batch`; returns it
+/// and its group count.
+pub(super) fn zmm_kernel(
+    groups: usize,
+    mode: u8,
+    nr: usize,
+    shared: bool,
+    batch: Batch,
+) -> (Kernel, usize) {
     assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=8).contains(&groups));
     let g = round_up(groups, &ZMM_GROUPS);
-    (pick!(zmm, g, mode, nr, shared, [1, 2, 4, 8]), g)
+    (zmm_pairs!(zmm, g, batch.blocks(g), mode, nr, shared), g)
 }
 
 /// Group counts of the 256-bit VAES kernel (16 lanes: 8 ymm chains, what
@@ -525,46 +565,53 @@ pub(super) fn zmm_kernel(groups: usize, mode: u8, nr: usize, shared: bool) -> (K
 pub(super) const YMM_GROUPS: [usize; 3] = [1, 2, 4];
 
 /// The 256-bit VAES kernel for at least `groups` groups (keys stay in
-/// memory: 16 ymm registers hold the chains, not the round keys too).
+/// memory: 16 ymm registers hold the chains, not the round keys too; one
+/// block at a time).
 pub(super) fn ymm_kernel(groups: usize, mode: u8, nr: usize) -> (Kernel, usize) {
     assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB && (1..=4).contains(&groups));
     let g = round_up(groups, &YMM_GROUPS);
-    (pick!(ymm, g, mode, nr, false, [1, 2, 4]), g)
+    (
+        pick!(ymm, g, 1, mode, nr, false, [(1, 1), (2, 1), (4, 1)]),
+        g,
+    )
 }
 
-/// The AES-NI kernel for at least `groups` groups (1 or 2; in the test
-/// build up to 8, the 32-lane emulation of the VAES kernel, which also
-/// honours `shared` so that the VAES kernel's shared-key path is tested on
-/// CPUs without VAES). In the normal build the keys stay in memory (16 xmm
-/// registers are not enough for 8 chains and the round keys).
+/// The AES-NI kernel for at least `groups` groups (1 or 2, one block at a
+/// time; in the test build up to 8 with the VAES kernel's batches, the
+/// 32-lane emulation of the VAES kernel, which also honours `shared` so
+/// that the VAES kernel's shared-key path is tested on CPUs without VAES).
+/// In the normal build the keys stay in memory (16 xmm registers are not
+/// enough for 8 chains and the round keys).
 pub(super) fn xmm_kernel(
     groups: usize,
     mode: u8,
     nr: usize,
     shared: bool,
     vex: bool,
+    batch: Batch,
 ) -> (Kernel, usize) {
     assert!(matches!(nr, 10 | 12 | 14) && mode <= OFB);
     #[cfg(test)]
     {
         assert!((1..=8).contains(&groups));
         let g = round_up(groups, &ZMM_GROUPS);
+        let b = batch.blocks(g);
         let k = if vex {
-            pick!(xmm_vex, g, mode, nr, shared, [1, 2, 4, 8])
+            zmm_pairs!(xmm_vex, g, b, mode, nr, shared)
         } else {
-            pick!(xmm, g, mode, nr, shared, [1, 2, 4, 8])
+            zmm_pairs!(xmm, g, b, mode, nr, shared)
         };
         (k, g)
     }
     #[cfg(not(test))]
     {
         assert!((1..=2).contains(&groups), "AES-NI kernel runs 1..=2 groups");
-        let _ = shared;
+        let _ = (shared, batch);
         let g = round_up(groups, &XMM_GROUPS);
         let k = if vex {
-            pick!(xmm_vex, g, mode, nr, false, [1, 2])
+            pick!(xmm_vex, g, 1, mode, nr, false, [(1, 1), (2, 1)])
         } else {
-            pick!(xmm, g, mode, nr, false, [1, 2])
+            pick!(xmm, g, 1, mode, nr, false, [(1, 1), (2, 1)])
         };
         (k, g)
     }
