@@ -78,8 +78,9 @@ macro_rules! aes_ghash_group {
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
         const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
         unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
+            let kr = round_key(k, 1 + R);
             for si in s.iter_mut() {
-                *si = aesenc(*si, k[1 + R]);
+                *si = aesenc(*si, kr);
             }
             if R < REGS {
                 if LAZY {
@@ -109,13 +110,15 @@ macro_rules! aes_ghash_group {
                 pin(&mut t.2);
             }
         });
-        for ki in &k[10..$nr] {
+        for i in 10..$nr {
+            let ki = round_key(k, i);
             for si in s.iter_mut() {
-                *si = aesenc(*si, *ki);
+                *si = aesenc(*si, ki);
             }
         }
+        let kl = round_key(k, $nr);
         for si in s.iter_mut() {
-            *si = aesenclast(*si, k[$nr]);
+            *si = aesenclast(*si, kl);
         }
         (s, sums, x)
     }};
@@ -334,6 +337,24 @@ macro_rules! gcm_body {
             p.with_addr(a)
         }
 
+        /// Round key `i` of the broadcast keys `k`; if [`LAZY`], loaded
+        /// again from `k` where it is used (through `opaque`), so that no
+        /// round key is held across a group: beside eight registers of
+        /// AES state, the sums and the GHASH inputs, keys held in
+        /// registers would be spilled to the stack — copies never wiped.
+        /// `k` itself is the call's table, wiped at its end (`gcm_crypt`).
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn round_key(k: &[V; 15], i: usize) -> V {
+            if LAZY {
+                let p = opaque(k.as_ptr().cast()).cast::<V>();
+                // SAFETY: `opaque` returns `k`'s own address; i < 15.
+                unsafe { p.add(i).read() }
+            } else {
+                k[i]
+            }
+        }
+
         /// XOR the keystream `ks` into the group at `src` (or into `c`, the
         /// group already loaded; else loaded again, see `opaque`) and store
         /// it at `p` (`src` itself, or a group that does not overlap it);
@@ -418,13 +439,15 @@ macro_rules! gcm_body {
         #[inline]
         #[target_feature(enable = $feat)]
         fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
-            for ki in &k[1..NR] {
+            for i in 1..NR {
+                let ki = round_key(k, i);
                 for si in s.iter_mut() {
-                    *si = aesenc(*si, *ki);
+                    *si = aesenc(*si, ki);
                 }
             }
+            let kl = round_key(k, NR);
             for si in s.iter_mut() {
-                *si = aesenclast(*si, k[NR]);
+                *si = aesenclast(*si, kl);
             }
             s
         }
@@ -522,10 +545,11 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         fn counters(cx: &Ctx<'_>, base: V, fast: bool) -> [V; REGS] {
             let mut s = [splat(0); REGS];
+            let k0 = round_key(&cx.k, 0);
             for (si, ii) in s.iter_mut().zip(&INC[usize::from(fast)]) {
                 // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
                 let c = add32(base, unsafe { load(ii.as_ptr().cast()) });
-                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
+                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, k0);
             }
             s
         }
