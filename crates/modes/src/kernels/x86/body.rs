@@ -208,17 +208,28 @@ macro_rules! gcm_body {
         }
 
         /// The sums plus the products of one group of N byte-reflected
-        /// blocks `d` by the power vectors `pw`, the state `acc` (if given)
-        /// XORed into the first block.
+        /// blocks `d` by the power vectors `pw(r, z)` of its registers, the
+        /// state `acc` (if given) XORed into the first block. If [`LAZY`],
+        /// `z` is a zero passed through `after` once the sums before the
+        /// register are computed (as in a fused group), so that a `pw`
+        /// that loads (`PwSrc::get`) loads each power vector where it is
+        /// used, not all of them first, held and spilled.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_part(pw: &[Pv; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
-            for (r, (di, pi)) in d.iter().zip(pw).enumerate() {
+        fn ghash_part(
+            pw: impl Fn(usize, usize) -> Pv,
+            d: &[V; REGS],
+            acc: Option<__m128i>,
+            mut s: Sums,
+        ) -> Sums {
+            for (r, di) in d.iter().enumerate() {
+                let z = if LAZY { after(0, &s.0) } else { 0 };
+                let pi = pw(r, z);
                 let di = match acc {
                     Some(a) if r == 0 => xor_lane0(*di, a),
                     _ => *di,
                 };
-                s = add3(s, products(di, *pi), no_sums());
+                s = add3(s, products(di, pi), no_sums());
             }
             s
         }
@@ -415,7 +426,7 @@ macro_rules! gcm_body {
                 for h in 1 - first..2 {
                     // SAFETY: group gi lies within `data` (gi < groups).
                     let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
-                    s = ghash_part(&pw[h], &d, a.take(), s);
+                    s = ghash_part(|r, _| pw[h][r], &d, a.take(), s);
                     gi += 1;
                 }
                 acc = reduce(s);
@@ -492,15 +503,8 @@ macro_rules! gcm_body {
         }
 
         impl Ctx<'_> {
-            /// The power vectors of group `h` of a run (`group_vectors`),
-            /// loaded from the key where they are used: no per-call copy.
-            #[inline]
-            #[target_feature(enable = $feat)]
-            fn pw(&self, h: usize) -> [Pv; REGS] {
-                group_vectors(self.powers, self.hk, h)
-            }
-
-            /// As `pw`, for a fused group (`PwSrc`).
+            /// The power vectors of group `h` of a run (`PwSrc`), loaded
+            /// from the key where they are used: no per-call copy.
             #[inline]
             #[target_feature(enable = $feat)]
             fn pw_src(&self, h: usize) -> PwSrc<'_> {
@@ -688,7 +692,8 @@ macro_rules! gcm_body {
                 unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
             if groups == 1 {
-                return reduce(ghash_part(&cx.pw(RUN - 1), &ct(0), Some(acc), no_sums()));
+                let pw = cx.pw_src(RUN - 1);
+                return reduce(ghash_part(|r, z| pw.get(r, z), &ct(0), Some(acc), no_sums()));
             }
             let mut gi = lead;
             // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
@@ -726,11 +731,13 @@ macro_rules! gcm_body {
             if gi < groups {
                 let (_, s, _, _) =
                     fused_group!(cx, NR, at, base, false, gi, None, &gs(gi - 2), first [RUN - 2] acc);
-                acc = reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s));
-                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi), Some(acc), no_sums()))
+                let pw = cx.pw_src(RUN - 1);
+                acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi - 1), None, s));
+                reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()))
             } else {
-                let s = ghash_part(&cx.pw(RUN - 2), &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s))
+                let (p0, p1) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1));
+                let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(|r, z| p1.get(r, z), &ct(gi - 1), None, s))
             }
         }
 
