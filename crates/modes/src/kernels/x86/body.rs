@@ -78,8 +78,9 @@ macro_rules! aes_ghash_group {
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
         const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
         unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
+            let kr = round_key(k, 1 + R);
             for si in s.iter_mut() {
-                *si = aesenc(*si, k[1 + R]);
+                *si = aesenc(*si, kr);
             }
             if R < REGS {
                 if LAZY {
@@ -109,13 +110,15 @@ macro_rules! aes_ghash_group {
                 pin(&mut t.2);
             }
         });
-        for ki in &k[10..$nr] {
+        for i in 10..$nr {
+            let ki = round_key(k, i);
             for si in s.iter_mut() {
-                *si = aesenc(*si, *ki);
+                *si = aesenc(*si, ki);
             }
         }
+        let kl = round_key(k, $nr);
         for si in s.iter_mut() {
-            *si = aesenclast(*si, k[$nr]);
+            *si = aesenclast(*si, kl);
         }
         (s, sums, x)
     }};
@@ -205,17 +208,28 @@ macro_rules! gcm_body {
         }
 
         /// The sums plus the products of one group of N byte-reflected
-        /// blocks `d` by the power vectors `pw`, the state `acc` (if given)
-        /// XORed into the first block.
+        /// blocks `d` by the power vectors `pw(r, z)` of its registers, the
+        /// state `acc` (if given) XORed into the first block. If [`LAZY`],
+        /// `z` is a zero passed through `after` once the sums before the
+        /// register are computed (as in a fused group), so that a `pw`
+        /// that loads (`PwSrc::get`) loads each power vector where it is
+        /// used, not all of them first, held and spilled.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn ghash_part(pw: &[Pv; REGS], d: &[V; REGS], acc: Option<__m128i>, mut s: Sums) -> Sums {
-            for (r, (di, pi)) in d.iter().zip(pw).enumerate() {
+        fn ghash_part(
+            pw: impl Fn(usize, usize) -> Pv,
+            d: &[V; REGS],
+            acc: Option<__m128i>,
+            mut s: Sums,
+        ) -> Sums {
+            for (r, di) in d.iter().enumerate() {
+                let z = if LAZY { after(0, &s.0) } else { 0 };
+                let pi = pw(r, z);
                 let di = match acc {
                     Some(a) if r == 0 => xor_lane0(*di, a),
                     _ => *di,
                 };
-                s = add3(s, products(di, *pi), no_sums());
+                s = add3(s, products(di, pi), no_sums());
             }
             s
         }
@@ -334,6 +348,24 @@ macro_rules! gcm_body {
             p.with_addr(a)
         }
 
+        /// Round key `i` of the broadcast keys `k`; if [`LAZY`], loaded
+        /// again from `k` where it is used (through `opaque`), so that no
+        /// round key is held across a group: beside eight registers of
+        /// AES state, the sums and the GHASH inputs, keys held in
+        /// registers would be spilled to the stack — copies never wiped.
+        /// `k` itself is the call's table, wiped at its end (`gcm_crypt`).
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn round_key(k: &[V; 15], i: usize) -> V {
+            if LAZY {
+                let p = opaque(k.as_ptr().cast()).cast::<V>();
+                // SAFETY: `opaque` returns `k`'s own address; i < 15.
+                unsafe { p.add(i).read() }
+            } else {
+                k[i]
+            }
+        }
+
         /// XOR the keystream `ks` into the group at `src` (or into `c`, the
         /// group already loaded; else loaded again, see `opaque`) and store
         /// it at `p` (`src` itself, or a group that does not overlap it);
@@ -394,7 +426,7 @@ macro_rules! gcm_body {
                 for h in 1 - first..2 {
                     // SAFETY: group gi lies within `data` (gi < groups).
                     let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
-                    s = ghash_part(&pw[h], &d, a.take(), s);
+                    s = ghash_part(|r, _| pw[h][r], &d, a.take(), s);
                     gi += 1;
                 }
                 acc = reduce(s);
@@ -418,13 +450,15 @@ macro_rules! gcm_body {
         #[inline]
         #[target_feature(enable = $feat)]
         fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
-            for ki in &k[1..NR] {
+            for i in 1..NR {
+                let ki = round_key(k, i);
                 for si in s.iter_mut() {
-                    *si = aesenc(*si, *ki);
+                    *si = aesenc(*si, ki);
                 }
             }
+            let kl = round_key(k, NR);
             for si in s.iter_mut() {
-                *si = aesenclast(*si, k[NR]);
+                *si = aesenclast(*si, kl);
             }
             s
         }
@@ -469,15 +503,8 @@ macro_rules! gcm_body {
         }
 
         impl Ctx<'_> {
-            /// The power vectors of group `h` of a run (`group_vectors`),
-            /// loaded from the key where they are used: no per-call copy.
-            #[inline]
-            #[target_feature(enable = $feat)]
-            fn pw(&self, h: usize) -> [Pv; REGS] {
-                group_vectors(self.powers, self.hk, h)
-            }
-
-            /// As `pw`, for a fused group (`PwSrc`).
+            /// The power vectors of group `h` of a run (`PwSrc`), loaded
+            /// from the key where they are used: no per-call copy.
             #[inline]
             #[target_feature(enable = $feat)]
             fn pw_src(&self, h: usize) -> PwSrc<'_> {
@@ -522,10 +549,11 @@ macro_rules! gcm_body {
         #[target_feature(enable = $feat)]
         fn counters(cx: &Ctx<'_>, base: V, fast: bool) -> [V; REGS] {
             let mut s = [splat(0); REGS];
+            let k0 = round_key(&cx.k, 0);
             for (si, ii) in s.iter_mut().zip(&INC[usize::from(fast)]) {
                 // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
                 let c = add32(base, unsafe { load(ii.as_ptr().cast()) });
-                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, cx.k[0]);
+                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, k0);
             }
             s
         }
@@ -664,7 +692,8 @@ macro_rules! gcm_body {
                 unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
             }
             if groups == 1 {
-                return reduce(ghash_part(&cx.pw(RUN - 1), &ct(0), Some(acc), no_sums()));
+                let pw = cx.pw_src(RUN - 1);
+                return reduce(ghash_part(|r, z| pw.get(r, z), &ct(0), Some(acc), no_sums()));
             }
             let mut gi = lead;
             // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
@@ -702,11 +731,13 @@ macro_rules! gcm_body {
             if gi < groups {
                 let (_, s, _, _) =
                     fused_group!(cx, NR, at, base, false, gi, None, &gs(gi - 2), first [RUN - 2] acc);
-                acc = reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s));
-                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi), Some(acc), no_sums()))
+                let pw = cx.pw_src(RUN - 1);
+                acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi - 1), None, s));
+                reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()))
             } else {
-                let s = ghash_part(&cx.pw(RUN - 2), &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(&cx.pw(RUN - 1), &ct(gi - 1), None, s))
+                let (p0, p1) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1));
+                let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
+                reduce(ghash_part(|r, z| p1.get(r, z), &ct(gi - 1), None, s))
             }
         }
 
