@@ -131,6 +131,10 @@ macro_rules! gcm_body {
         /// Blocks per group.
         const N: usize = LANES * REGS;
 
+        /// How far ahead of the group being processed its input is
+        /// prefetched, in bytes (eight 256-byte or four 512-byte groups).
+        const PREFETCH: usize = 2048;
+
         /// Unreduced GHASH sums (lo, mid, hi): the 256-bit products
         /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
         type Sums = (V, V, V);
@@ -387,6 +391,17 @@ macro_rules! gcm_body {
             // One opaque base for the group: the loads below take their
             // offsets from it as displacements.
             let src = opaque(src);
+            if c.is_none() {
+                // The input PREFETCH bytes ahead: a group's input is loaded
+                // only after its rounds, so from memory (a buffer larger
+                // than the caches) few misses would be in flight. At 256 MiB
+                // on one core this took GCM seal from 0.88x to 0.93-0.99x
+                // Intel ipsec-mb's one job over the same buffer (Zen 5).
+                for line in 0..REGS * LANES * 16 / 64 {
+                    let a = src.wrapping_add(PREFETCH + line * 64);
+                    _mm_prefetch::<_MM_HINT_T0>(a.cast());
+                }
+            }
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                 // SAFETY: register r's bytes lie within both groups (caller).
                 let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
