@@ -23,7 +23,7 @@ enum Temp {
 }
 
 fn temp(i: usize, nk: usize) -> Temp {
-    if i % nk == 0 {
+    if i.is_multiple_of(nk) {
         Temp::RotSubRcon(RCON[i / nk - 1])
     } else if nk == 8 && i % 8 == 4 {
         Temp::Sub
