@@ -181,8 +181,8 @@ tee -q -o stat.txt stat
 /// datapath inside) and, for offline keys, the key scheduling unit. The
 /// online key stages of AES-192/256 (`key_round_N`) hand their round key to
 /// the round's AddRoundKey across the module boundary, so for those the
-/// whole `aes_encrypt_pipeline` is measured (its valid bits' OR tree is
-/// shallower than any round). The
+/// whole `aes_encrypt_pipeline` is measured as well (its valid bits' OR
+/// tree is shallower than any round). The
 /// counter's 128-bit increment is not counted: its speed is the synthesis
 /// tool's choice of adder (a carry-lookahead or a split counter keeps it
 /// off the critical path), and the generic flow maps it as a ripple.
@@ -192,7 +192,7 @@ pub fn stage_depth(v: &crate::Variant) -> Result<u64, Error> {
     match v.keys {
         crate::KeyMode::Offline => tops.push("key_schedule_unit".into()),
         crate::KeyMode::Online if v.key_size != crate::KeySize::Aes128 => {
-            tops = vec!["aes_encrypt_pipeline".into()];
+            tops.push("aes_encrypt_pipeline".into());
         }
         crate::KeyMode::Online => {}
     }
