@@ -1,5 +1,6 @@
 //! `aesflow hw`: the hardware papers as hardware — generate the Verilog of a
-//! pipelined AES-128 CTR processor (Hodjat & Verbauwhede) or of the
+//! pipelined AES CTR processor (Hodjat & Verbauwhede's AES-128 design space,
+//! extended to AES-192 and AES-256) or of the
 //! multi-stream core (Pericàs et al.), check variants in Icarus Verilog, and
 //! measure the design space with Yosys.
 
@@ -7,8 +8,8 @@ use crate::exit::CliError;
 use aesflow_hw::fpga::{FpgaPoint, FpgaSweep, FpgaTarget, fpga_sweep};
 use aesflow_hw::multistream::{MultiStream, multistream};
 use aesflow_hw::sweep::{Sweep, SweepOptions, sweep};
-use aesflow_hw::verify::{check_blocks, check_ctr, fips197_cases, random_cases};
-use aesflow_hw::{KeyMode, SboxKind, Variant, charts, processor};
+use aesflow_hw::verify::{check_blocks, check_ctr, fips197_cases_of, random_cases_of};
+use aesflow_hw::{KeyMode, KeySize, SboxKind, Variant, charts, processor};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `aesflow hw`.
@@ -21,8 +22,8 @@ pub struct HwArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum HwCommand {
-    /// List the processor variants with their latency.
-    List,
+    /// List the processor variants with their key size and latency.
+    List(ListArgs),
     /// Write one variant as a standalone Verilog file.
     Generate(GenerateArgs),
     /// Simulate variants in Icarus Verilog against aesflow's cipher and CTR.
@@ -36,9 +37,16 @@ enum HwCommand {
 }
 
 #[derive(clap::Args, Debug)]
+struct ListArgs {
+    /// Only this key size: 128, 192, 256 (default: all three).
+    #[arg(long, value_name = "BITS")]
+    key_size: Option<usize>,
+}
+
+#[derive(clap::Args, Debug)]
 struct GenerateArgs {
-    /// A variant by name (SBOX-STAGES-KEYS, see `aesflow hw list`).
-    #[arg(long, conflicts_with_all = ["sbox", "stages", "keys", "multistream"])]
+    /// A variant by name (SBOX-STAGES-KEYS[-192|-256], see `aesflow hw list`).
+    #[arg(long, conflicts_with_all = ["sbox", "stages", "keys", "key_size", "multistream"])]
     variant: Option<String>,
     /// S-box: lut, composite, composite-2, composite-3.
     #[arg(long)]
@@ -49,6 +57,9 @@ struct GenerateArgs {
     /// Key schedule: online or offline.
     #[arg(long, default_value = "online")]
     keys: String,
+    /// Key size in bits: 128, 192 or 256.
+    #[arg(long, value_name = "BITS", default_value_t = 128)]
+    key_size: usize,
     /// The multi-stream core instead of a processor.
     #[arg(long)]
     multistream: bool,
@@ -68,8 +79,12 @@ struct GenerateArgs {
 
 #[derive(clap::Args, Debug)]
 struct VerifyArgs {
-    /// Variants by name (default: all sixteen).
+    /// Variants by name (default: the sixteen of --key-size).
     variants: Vec<String>,
+    /// With no names: all sixteen variants of this key size (128, 192,
+    /// 256; default 128).
+    #[arg(long, value_name = "BITS", conflicts_with = "variants")]
+    key_size: Option<usize>,
     /// Random keys per variant (each with 16 random blocks).
     #[arg(long, default_value_t = 4)]
     random_keys: usize,
@@ -137,9 +152,12 @@ Examples:
   aesflow hw list
   aesflow hw generate --sbox composite-3 --stages 4 --keys offline -o aes_ctr.v
   aesflow hw generate --variant lut-2-online -o lut2.v
+  aesflow hw generate --variant lut-2-online-256 -o lut2_256.v   # AES-256
+  aesflow hw generate --sbox lut --stages 2 --key-size 192 -o lut2_192.v
   aesflow hw generate --multistream --streams 2 --bus 64 -o ms.v
   aesflow hw verify composite-2-3-online lut-1-offline
   aesflow hw verify                     # all sixteen variants (minutes)
+  aesflow hw verify --key-size 256      # the sixteen AES-256 variants
   aesflow hw sweep --json > sweep.json  # Yosys over the space (tens of minutes)
   aesflow hw sweep --from sweep.json -o docs --force   # charts from a saved sweep
   aesflow hw fpga sboxes ms-1x64        # ECP5 place and route (scripts/hw-tools)
@@ -152,6 +170,11 @@ generation needs nothing.";
 
 fn usage(message: String) -> anyhow::Error {
     CliError { code: 2, message }.into()
+}
+
+fn key_size(bits: usize) -> anyhow::Result<KeySize> {
+    KeySize::from_bits(bits)
+        .ok_or_else(|| usage(format!("--key-size {bits}: one of 128, 192, 256")))
 }
 
 fn variant_of(a: &GenerateArgs) -> anyhow::Result<Variant> {
@@ -170,7 +193,10 @@ fn variant_of(a: &GenerateArgs) -> anyhow::Result<Variant> {
     let keys = KeyMode::parse(&a.keys)
         .ok_or_else(|| usage(format!("--keys {}: online or offline", a.keys)))?;
     let stages = a.stages.unwrap_or(sbox.stages() + 1);
-    Variant::new(sbox, stages, keys).map_err(|e| usage(e.to_string()))
+    let size = key_size(a.key_size)?;
+    Ok(Variant::new(sbox, stages, keys)
+        .map_err(|e| usage(e.to_string()))?
+        .with_key_size(size))
 }
 
 fn generate(a: GenerateArgs) -> anyhow::Result<()> {
@@ -183,23 +209,34 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
     crate::text_out::write_reported(a.output.as_deref(), &text, a.force)
 }
 
-fn list() {
+fn list(a: ListArgs) -> anyhow::Result<()> {
+    let sizes = match a.key_size {
+        Some(b) => vec![key_size(b)?],
+        None => KeySize::ALL.to_vec(),
+    };
     println!(
-        "{:<24} {:>7} {:>7}  key schedule",
-        "variant", "stages", "latency"
+        "{:<28} {:>4} {:>7} {:>7}  key schedule",
+        "variant", "key", "stages", "latency"
     );
-    for v in Variant::all() {
+    for v in sizes.into_iter().flat_map(Variant::all_of) {
         let ks = match v.keys {
             KeyMode::Online => "online (unrolled)".to_string(),
             KeyMode::Offline => format!("offline ({} cycles per key)", v.key_schedule_cycles()),
         };
-        println!("{:<24} {:>7} {:>7}  {ks}", v.name(), v.stages, v.latency());
+        println!(
+            "{:<28} {:>4} {:>7} {:>7}  {ks}",
+            v.name(),
+            v.key_size.bits(),
+            v.stages,
+            v.latency()
+        );
     }
+    Ok(())
 }
 
 fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let variants = if a.variants.is_empty() {
-        Variant::all()
+        Variant::all_of(key_size(a.key_size.unwrap_or(128))?)
     } else {
         a.variants
             .iter()
@@ -209,11 +246,16 @@ fn verify(a: VerifyArgs) -> anyhow::Result<()> {
     let total = variants.len();
     for (i, v) in variants.iter().enumerate() {
         eprintln!("[{}/{total}] simulating {}", i + 1, v.name());
-        let mut cases = fips197_cases();
-        cases.extend(random_cases(0x5eed + i as u64, a.random_keys, 16));
+        let mut cases = fips197_cases_of(v.key_size);
+        cases.extend(random_cases_of(
+            v.key_size,
+            0x5eed + i as u64,
+            a.random_keys,
+            16,
+        ));
         let b = check_blocks(v, &cases)?;
-        let (k1, k2) = (cases[0].key, cases[1].key);
-        let c = check_ctr(v, &k1, &k2, &[0xff; 16], 24, 16)?;
+        let (k1, k2) = (&cases[0].key, &cases.get(1).unwrap_or(&cases[0]).key);
+        let c = check_ctr(v, k1, k2, &[0xff; 16], 24, 16)?;
         println!(
             "{:<24} ok: {} blocks under {} keys, latency {}, one block per clock; CTR {} blocks \
              across a key change (bubble {} cycles)",
@@ -489,10 +531,7 @@ fn fpga_cmd(a: FpgaArgs) -> anyhow::Result<()> {
 /// Run `aesflow hw`.
 pub fn run(a: HwArgs) -> anyhow::Result<()> {
     match a.command {
-        HwCommand::List => {
-            list();
-            Ok(())
-        }
+        HwCommand::List(l) => list(l),
         HwCommand::Generate(g) => generate(g),
         HwCommand::Verify(v) => verify(v),
         HwCommand::Sweep(s) => sweep_cmd(s),

@@ -32,26 +32,83 @@ fn usage(args: &[&str], what: &str) {
 }
 
 #[test]
-fn list_names_all_sixteen_variants_with_their_latency() {
+fn list_names_every_variant_with_its_key_size_and_latency() {
     let out = ok(&["list"]);
     let rows: Vec<&str> = out.lines().skip(1).collect();
-    assert_eq!(rows.len(), 16, "{out}");
-    for (name, latency) in [
-        ("lut-1-online", 11),
-        ("lut-2-online", 21),
-        ("composite-2-3-online", 31),
-        ("composite-3-4-offline", 41),
+    assert_eq!(rows.len(), 48, "{out}");
+    for (name, bits, latency) in [
+        ("lut-1-online", 128, 11),
+        ("lut-2-online", 128, 21),
+        ("composite-2-3-online", 128, 31),
+        ("composite-3-4-offline", 128, 41),
+        ("lut-2-online-192", 192, 25),
+        ("composite-3-4-offline-192", 192, 49),
+        ("lut-1-online-256", 256, 15),
+        ("composite-3-4-offline-256", 256, 57),
     ] {
         let row = rows
             .iter()
             .find(|r| r.split_whitespace().next() == Some(name))
             .unwrap_or_else(|| panic!("{name} not listed: {out}"));
-        assert_eq!(
-            row.split_whitespace().nth(2),
-            Some(latency.to_string().as_str()),
-            "{row}"
-        );
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[1], bits.to_string(), "{row}");
+        assert_eq!(cols[3], latency.to_string(), "{row}");
     }
+    let only = ok(&["list", "--key-size", "256"]);
+    assert_eq!(only.lines().count(), 17, "{only}");
+    assert!(only.lines().skip(1).all(|l| l.contains("-256 ")), "{only}");
+    usage(&["list", "--key-size", "512"], "one of 128, 192, 256");
+}
+
+#[test]
+fn generate_aes192_and_aes256_by_name_or_key_size() {
+    let by_name = ok(&["generate", "--variant", "lut-2-online-256"]);
+    assert!(by_name.contains("AES-256"), "{}", &by_name[..200]);
+    assert!(by_name.contains("input [255:0] key"));
+    assert!(by_name.contains("module key_round_14"));
+    let by_flag = ok(&[
+        "generate",
+        "--sbox",
+        "lut",
+        "--stages",
+        "2",
+        "--key-size",
+        "256",
+    ]);
+    assert_eq!(by_name, by_flag);
+    let offline = ok(&[
+        "generate",
+        "--sbox",
+        "composite-3",
+        "--keys",
+        "offline",
+        "--key-size",
+        "192",
+    ]);
+    assert!(offline.contains("input [191:0] key"));
+    assert!(offline.contains("Latency: 49 cycles"));
+    // The AES-128 names are unchanged and mean 128-bit keys.
+    assert!(ok(&["generate", "--variant", "lut-2-online"]).contains("input [127:0] key"));
+    let t = tempfile::tempdir().unwrap();
+    let o = s(&t.path().join("x.v")).to_string();
+    usage(
+        &["generate", "--sbox", "lut", "--key-size", "100", "-o", &o],
+        "--key-size",
+    );
+    usage(
+        &["generate", "--variant", "lut-2-online-100", "-o", &o],
+        "not a variant",
+    );
+    usage(
+        &["generate", "--variant", "lut-2-online", "--key-size", "256"],
+        "--key-size",
+    );
+    assert!(names(t.path()).is_empty());
+    usage(&["verify", "--key-size", "100"], "--key-size");
+    usage(
+        &["verify", "lut-1-online", "--key-size", "192"],
+        "--key-size",
+    );
 }
 
 #[test]
@@ -158,6 +215,9 @@ fn verify_checks_one_variant_in_icarus_verilog() {
     assert!(out.contains("ok:"), "{out}");
     assert!(out.contains("latency 11"), "{out}");
     assert!(out.contains("one block per clock"), "{out}");
+    let out = ok(&["verify", "lut-1-online-256", "--random-keys", "1"]);
+    assert!(out.starts_with("lut-1-online-256"), "{out}");
+    assert!(out.contains("latency 15"), "{out}");
 }
 
 fn kept_sweep() -> String {

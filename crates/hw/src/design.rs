@@ -85,7 +85,57 @@ impl KeyMode {
     }
 }
 
-/// One fully pipelined AES-128 counter-mode processor.
+/// The key length: AES-128 is the paper's design space, AES-192 and AES-256
+/// extend it with 12 and 14 rounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum KeySize {
+    /// 128-bit keys, 10 rounds (Nk = 4).
+    #[default]
+    #[serde(rename = "128")]
+    Aes128,
+    /// 192-bit keys, 12 rounds (Nk = 6).
+    #[serde(rename = "192")]
+    Aes192,
+    /// 256-bit keys, 14 rounds (Nk = 8).
+    #[serde(rename = "256")]
+    Aes256,
+}
+
+impl KeySize {
+    /// The three sizes.
+    pub const ALL: [KeySize; 3] = [KeySize::Aes128, KeySize::Aes192, KeySize::Aes256];
+
+    /// Key bits: 128, 192 or 256.
+    pub fn bits(self) -> usize {
+        32 * self.nk()
+    }
+
+    /// Key bytes: 16, 24 or 32.
+    pub fn bytes(self) -> usize {
+        4 * self.nk()
+    }
+
+    /// FIPS-197's Nk: 32-bit words in the key.
+    pub fn nk(self) -> usize {
+        match self {
+            KeySize::Aes128 => 4,
+            KeySize::Aes192 => 6,
+            KeySize::Aes256 => 8,
+        }
+    }
+
+    /// FIPS-197's Nr: rounds.
+    pub fn rounds(self) -> usize {
+        self.nk() + 6
+    }
+
+    /// The size of `bits` (128, 192 or 256).
+    pub fn from_bits(bits: usize) -> Option<KeySize> {
+        KeySize::ALL.into_iter().find(|k| k.bits() == bits)
+    }
+}
+
+/// One fully pipelined AES counter-mode processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Variant {
     /// The S-box.
@@ -95,6 +145,9 @@ pub struct Variant {
     pub stages: usize,
     /// The key schedule.
     pub keys: KeyMode,
+    /// The key length (AES-128 unless the name says otherwise).
+    #[serde(default)]
+    pub key_size: KeySize,
 }
 
 /// A variant that cannot be built.
@@ -122,7 +175,17 @@ impl Variant {
                 s + 1
             )));
         }
-        Ok(Variant { sbox, stages, keys })
+        Ok(Variant {
+            sbox,
+            stages,
+            keys,
+            key_size: KeySize::Aes128,
+        })
+    }
+
+    /// The same design for keys of `key_size`.
+    pub fn with_key_size(self, key_size: KeySize) -> Variant {
+        Variant { key_size, ..self }
     }
 
     /// The paper's four online designs of Fig. 7 (and with offline keys,
@@ -134,32 +197,46 @@ impl Variant {
                 sbox: SboxKind::Lut,
                 stages: 1,
                 keys,
+                key_size: KeySize::Aes128,
             },
             Variant {
                 sbox: SboxKind::Lut,
                 stages: 2,
                 keys,
+                key_size: KeySize::Aes128,
             },
             Variant {
                 sbox: SboxKind::Composite2,
                 stages: 3,
                 keys,
+                key_size: KeySize::Aes128,
             },
             Variant {
                 sbox: SboxKind::Composite3,
                 stages: 4,
                 keys,
+                key_size: KeySize::Aes128,
             },
         ]
     }
 
-    /// Every buildable variant (16).
+    /// Every buildable AES-128 variant (16), the paper's design space.
     pub fn all() -> Vec<Variant> {
+        Variant::all_of(KeySize::Aes128)
+    }
+
+    /// Every buildable variant for keys of `key_size` (16).
+    pub fn all_of(key_size: KeySize) -> Vec<Variant> {
         let mut v = Vec::new();
         for keys in KeyMode::ALL {
             for sbox in SboxKind::ALL {
                 for stages in [sbox.stages(), sbox.stages() + 1] {
-                    v.push(Variant { sbox, stages, keys });
+                    v.push(Variant {
+                        sbox,
+                        stages,
+                        keys,
+                        key_size,
+                    });
                 }
             }
         }
@@ -171,41 +248,77 @@ impl Variant {
         self.stages > self.sbox.stages()
     }
 
-    /// Cycles from a block's acceptance to its output: one for the input
-    /// register (the initial AddRoundKey) plus `stages` per round — 11, 21,
-    /// 31, 41 for the paper's 1-4 stages.
-    pub fn latency(&self) -> usize {
-        1 + 10 * self.stages
+    /// Rounds: 10, 12 or 14.
+    pub fn rounds(&self) -> usize {
+        self.key_size.rounds()
     }
 
-    /// Cycles the offline key unit takes to fill the round-key registers:
-    /// one round key per `sbox.stages() + 1` cycles (20 with a one-stage
-    /// S-box, the paper's Fig. 8), zero for online keys.
-    pub fn key_schedule_cycles(&self) -> usize {
-        match self.keys {
-            KeyMode::Online => 0,
-            KeyMode::Offline => 10 * (self.sbox.stages() + 1),
+    /// Cycles from a block's acceptance to its output: one for the input
+    /// register (the initial AddRoundKey) plus `stages` per round — 11, 21,
+    /// 31, 41 for the paper's 1-4 stages with AES-128, `1 + Nr × stages`
+    /// in general.
+    pub fn latency(&self) -> usize {
+        1 + self.rounds() * self.stages
+    }
+
+    /// Key-expansion steps of the offline key unit: each step runs SubWord
+    /// once and produces the next words of the schedule — 4 per step for
+    /// AES-128 and AES-256 (whose steps alternate RotWord+SubWord+Rcon and
+    /// SubWord alone), 6 for AES-192 — until the 4(Nr+1) words are there:
+    /// 10, 8 or 13 steps.
+    pub fn key_steps(&self) -> usize {
+        let nk = self.key_size.nk();
+        let per = self.key_step_words();
+        (4 * (self.rounds() + 1) - nk).div_ceil(per)
+    }
+
+    /// Words one offline key step produces (6 for AES-192, else 4).
+    pub fn key_step_words(&self) -> usize {
+        if self.key_size == KeySize::Aes192 {
+            6
+        } else {
+            4
         }
     }
 
-    /// `lut-1-online`, `composite-3-4-offline`, ….
+    /// Cycles the offline key unit takes to fill the round-key registers:
+    /// one key step per `sbox.stages() + 1` cycles (20 with a one-stage
+    /// S-box and AES-128, the paper's Fig. 8), zero for online keys.
+    pub fn key_schedule_cycles(&self) -> usize {
+        match self.keys {
+            KeyMode::Online => 0,
+            KeyMode::Offline => self.key_steps() * (self.sbox.stages() + 1),
+        }
+    }
+
+    /// `lut-1-online`, `composite-3-4-offline`, …; AES-192 and AES-256
+    /// variants end in `-192` or `-256` (`lut-2-online-256`).
     pub fn name(&self) -> String {
-        format!("{}-{}-{}", self.sbox.name(), self.stages, self.keys.name())
+        let base = format!("{}-{}-{}", self.sbox.name(), self.stages, self.keys.name());
+        match self.key_size {
+            KeySize::Aes128 => base,
+            k => format!("{base}-{}", k.bits()),
+        }
     }
 
     /// The variant named like [`Variant::name`].
     pub fn parse(s: &str) -> Result<Variant, InvalidVariant> {
         let bad = || {
             InvalidVariant(format!(
-                "`{s}` is not a variant name (SBOX-STAGES-KEYS, e.g. lut-2-online, composite-3-4-offline)"
+                "`{s}` is not a variant name (SBOX-STAGES-KEYS[-192|-256], e.g. lut-2-online, composite-3-4-offline-256)"
             ))
         };
-        let (rest, keys) = s.rsplit_once('-').ok_or_else(bad)?;
+        let (s_base, key_size) = match s.rsplit_once('-') {
+            Some((b, "192")) => (b, KeySize::Aes192),
+            Some((b, "256")) => (b, KeySize::Aes256),
+            _ => (s, KeySize::Aes128),
+        };
+        let (rest, keys) = s_base.rsplit_once('-').ok_or_else(bad)?;
         let (sbox, stages) = rest.rsplit_once('-').ok_or_else(bad)?;
         let sbox = SboxKind::parse(sbox).ok_or_else(bad)?;
         let keys = KeyMode::parse(keys).ok_or_else(bad)?;
         let stages = stages.parse().map_err(|_| bad())?;
-        Variant::new(sbox, stages, keys)
+        Ok(Variant::new(sbox, stages, keys)?.with_key_size(key_size))
     }
 }
 
@@ -231,6 +344,29 @@ mod tests {
         for v in all {
             assert_eq!(Variant::parse(&v.name()), Ok(v));
         }
+    }
+
+    #[test]
+    fn key_sizes_name_latency_and_key_steps() {
+        for k in KeySize::ALL {
+            for v in Variant::all_of(k) {
+                assert_eq!(Variant::parse(&v.name()), Ok(v));
+                assert_eq!(v.latency(), 1 + k.rounds() * v.stages);
+            }
+        }
+        let v = Variant::parse("lut-2-online-256").unwrap();
+        assert_eq!((v.key_size, v.latency()), (KeySize::Aes256, 29));
+        let v = Variant::parse("composite-3-4-offline-192").unwrap();
+        assert_eq!((v.rounds(), v.latency()), (12, 49));
+        assert_eq!(v.key_steps(), 8);
+        assert_eq!(v.with_key_size(KeySize::Aes256).key_steps(), 13);
+        assert_eq!(v.with_key_size(KeySize::Aes128).key_steps(), 10);
+        assert_eq!(
+            Variant::parse("lut-2-online").unwrap().key_size,
+            KeySize::Aes128
+        );
+        assert!(Variant::parse("lut-2-online-512").is_err());
+        assert!(Variant::parse("lut-2-192").is_err());
     }
 
     #[test]

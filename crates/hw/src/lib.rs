@@ -12,7 +12,10 @@
 //!   rounds, Fig. 6, or offline with one key round filling round-key
 //!   registers, Fig. 8), wrapped in a counter register that issues one block
 //!   per clock (Fig. 1). [`processor`] writes one variant as one standalone
-//!   Verilog file.
+//!   Verilog file. AES-192 and AES-256 ([`KeySize`]) extend the space: 12
+//!   or 14 rounds (latency `1 + Nr × stages`), the online key pipeline
+//!   carrying a window of the last Nk key words, the offline unit filling
+//!   4(Nr+1) round-key words.
 //! * Pericàs et al., *A Vectorized AES Core for High-Throughput Secure
 //!   Environments*: N folded AES-128 cores (10 cycles per block, CBC or ECB
 //!   per stream) behind one W-bit bus and a control unit ([`multistream`]).
@@ -56,6 +59,6 @@ mod tools;
 pub mod verify;
 pub mod verilog;
 
-pub use design::{InvalidVariant, KeyMode, SboxKind, Variant};
+pub use design::{InvalidVariant, KeyMode, KeySize, SboxKind, Variant};
 pub use tools::{Error, tool_available};
 pub use verilog::processor::processor;

@@ -14,8 +14,8 @@ use std::fmt::Write;
 /// One step of the stimulus of [`run_core`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoreOp {
-    /// `key_load` for one cycle.
-    Key(Block),
+    /// `key_load` for one cycle (16, 24 or 32 bytes: the variant's key size).
+    Key(Vec<u8>),
     /// Present a block until it is accepted (`ready`).
     Block(Block),
     /// Leave the inputs idle for this many cycles.
@@ -25,8 +25,8 @@ pub enum CoreOp {
 /// One step of the stimulus of [`run_ctr`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CtrOp {
-    /// `key_load` for one cycle.
-    Key(Block),
+    /// `key_load` for one cycle (16, 24 or 32 bytes: the variant's key size).
+    Key(Vec<u8>),
     /// `seed_load` for one cycle.
     Seed(Block),
     /// Hold `run` until this many counter blocks were issued.
@@ -46,7 +46,7 @@ pub struct Trace {
     pub cycles: u64,
 }
 
-fn hex(b: &Block) -> String {
+fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
@@ -69,17 +69,19 @@ module tb;
   integer cycle = 0;
   always @(posedge clk) cycle <= cycle + 1;
   integer fi, fo, r, op, n;
-  reg [127:0] val;
+  reg [255:0] val;
   reg ok;
 ";
 
-/// The testbench of `aes_core` (`ctr == false`) or `aes_ctr`.
-fn testbench(ctr: bool, drain: usize) -> String {
+/// The testbench of `aes_core` (`ctr == false`) or `aes_ctr`, for keys of
+/// `key_bits`.
+fn testbench(ctr: bool, drain: usize, key_bits: usize) -> String {
     let mut t = String::from(TB_HEAD);
+    let _ = writeln!(t, "  reg [{}:0] key = {key_bits}'d0;", key_bits - 1);
     if ctr {
         t.push_str(
             "  reg key_load = 1'b0, seed_load = 1'b0, run = 1'b0;
-  reg [127:0] key = 128'd0, seed = 128'd0;
+  reg [127:0] seed = 128'd0;
   wire ready, out_valid;
   wire [127:0] out_block;
   aes_ctr dut (.clk(clk), .rst(rst), .key_load(key_load), .key(key), .seed_load(seed_load),
@@ -89,7 +91,7 @@ fn testbench(ctr: bool, drain: usize) -> String {
     } else {
         t.push_str(
             "  reg key_load = 1'b0, in_valid = 1'b0;
-  reg [127:0] key = 128'd0, in_block = 128'd0;
+  reg [127:0] in_block = 128'd0;
   wire ready, out_valid;
   wire [127:0] out_block;
   aes_core dut (.clk(clk), .rst(rst), .key_load(key_load), .key(key), .in_valid(in_valid),
@@ -265,17 +267,38 @@ fn drain(v: &Variant) -> usize {
     v.latency() + v.key_schedule_cycles() + 4
 }
 
+/// A key of the wrong length for `v`.
+fn check_key(v: &Variant, k: &[u8]) -> Result<(), Error> {
+    if k.len() == v.key_size.bytes() {
+        Ok(())
+    } else {
+        Err(Error::Check(format!(
+            "{}: a {}-byte key for a {}-bit processor",
+            v.name(),
+            k.len(),
+            v.key_size.bits()
+        )))
+    }
+}
+
 /// Simulate `aes_core` of `v` on `ops`.
 pub fn run_core(v: &Variant, ops: &[CoreOp]) -> Result<Trace, Error> {
     let mut s = String::new();
     for op in ops {
         let _ = match op {
-            CoreOp::Key(k) => writeln!(s, "0 {}", hex(k)),
+            CoreOp::Key(k) => {
+                check_key(v, k)?;
+                writeln!(s, "0 {}", hex(k))
+            }
             CoreOp::Block(b) => writeln!(s, "1 {}", hex(b)),
             CoreOp::Idle(n) => writeln!(s, "2 {n:x}"),
         };
     }
-    simulate(&processor(v), &testbench(false, drain(v)), &s)
+    simulate(
+        &processor(v),
+        &testbench(false, drain(v), v.key_size.bits()),
+        &s,
+    )
 }
 
 /// Simulate the counter-mode top `aes_ctr` of `v` on `ops`.
@@ -283,13 +306,20 @@ pub fn run_ctr(v: &Variant, ops: &[CtrOp]) -> Result<Trace, Error> {
     let mut s = String::new();
     for op in ops {
         let _ = match op {
-            CtrOp::Key(k) => writeln!(s, "0 {}", hex(k)),
+            CtrOp::Key(k) => {
+                check_key(v, k)?;
+                writeln!(s, "0 {}", hex(k))
+            }
             CtrOp::Seed(b) => writeln!(s, "3 {}", hex(b)),
             CtrOp::Run(n) => writeln!(s, "4 {n:x}"),
             CtrOp::Idle(n) => writeln!(s, "2 {n:x}"),
         };
     }
-    simulate(&processor(v), &testbench(true, drain(v)), &s)
+    simulate(
+        &processor(v),
+        &testbench(true, drain(v), v.key_size.bits()),
+        &s,
+    )
 }
 
 #[cfg(test)]

@@ -13,15 +13,15 @@
 
 use crate::sim::{CoreOp, CtrOp, Trace, run_core, run_ctr};
 use crate::tools::Error;
-use crate::{KeyMode, Variant};
+use crate::{KeyMode, KeySize, Variant};
 use aesflow_cipher::{Aes, Block};
 use serde::{Deserialize, Serialize};
 
 /// A key and the blocks encrypted under it.
 #[derive(Clone, Debug)]
 pub struct Case {
-    /// The 16-byte key.
-    pub key: Block,
+    /// The key: 16, 24 or 32 bytes.
+    pub key: Vec<u8>,
     /// Plaintext blocks.
     pub blocks: Vec<Block>,
 }
@@ -80,14 +80,27 @@ impl SplitMix {
         b[8..].copy_from_slice(&self.next_u64().to_le_bytes());
         b
     }
+
+    /// `n` random bytes.
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n.div_ceil(8))
+            .flat_map(|_| self.next_u64().to_le_bytes())
+            .take(n)
+            .collect()
+    }
 }
 
-/// `keys` random keys with `blocks` random blocks each.
+/// `keys` random AES-128 keys with `blocks` random blocks each.
 pub fn random_cases(seed: u64, keys: usize, blocks: usize) -> Vec<Case> {
+    random_cases_of(KeySize::Aes128, seed, keys, blocks)
+}
+
+/// `keys` random keys of `size` with `blocks` random blocks each.
+pub fn random_cases_of(size: KeySize, seed: u64, keys: usize, blocks: usize) -> Vec<Case> {
     let mut r = SplitMix(seed);
     (0..keys)
         .map(|_| Case {
-            key: r.block(),
+            key: r.bytes(size.bytes()),
             blocks: (0..blocks).map(|_| r.block()).collect(),
         })
         .collect()
@@ -95,15 +108,26 @@ pub fn random_cases(seed: u64, keys: usize, blocks: usize) -> Vec<Case> {
 
 /// FIPS-197 Appendix C.1 (AES-128) and Appendix B.
 pub fn fips197_cases() -> Vec<Case> {
-    let c1 = Case {
-        key: *b"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+    fips197_cases_of(KeySize::Aes128)
+}
+
+/// FIPS-197's example vectors for `size`: Appendix C.1 and B (AES-128),
+/// C.2 (AES-192), C.3 (AES-256). Appendix C's key is the bytes 00, 01, …
+/// and its plaintext 00 11 22 … ff; the expected ciphertexts are checked
+/// against aesflow-cipher by the tests.
+pub fn fips197_cases_of(size: KeySize) -> Vec<Case> {
+    let c = Case {
+        key: (0..size.bytes() as u8).collect(),
         blocks: vec![*b"\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff"],
     };
-    let b = Case {
-        key: *b"\x2b\x7e\x15\x16\x28\xae\xd2\xa6\xab\xf7\x15\x88\x09\xcf\x4f\x3c",
-        blocks: vec![*b"\x32\x43\xf6\xa8\x88\x5a\x30\x8d\x31\x31\x98\xa2\xe0\x37\x07\x34"],
-    };
-    vec![c1, b]
+    let mut v = vec![c];
+    if size == KeySize::Aes128 {
+        v.push(Case {
+            key: b"\x2b\x7e\x15\x16\x28\xae\xd2\xa6\xab\xf7\x15\x88\x09\xcf\x4f\x3c".to_vec(),
+            blocks: vec![*b"\x32\x43\xf6\xa8\x88\x5a\x30\x8d\x31\x31\x98\xa2\xe0\x37\x07\x34"],
+        });
+    }
+    v
 }
 
 /// Run `cases` through `aes_core` and check every output, its cycle and the
@@ -112,13 +136,13 @@ pub fn check_blocks(v: &Variant, cases: &[Case]) -> Result<BlocksReport, Error> 
     let mut ops = Vec::new();
     let mut expected = Vec::new();
     for c in cases {
-        ops.push(CoreOp::Key(c.key));
+        ops.push(CoreOp::Key(c.key.clone()));
         let aes = Aes::new(&c.key).map_err(|e| fail(e.to_string()))?;
         for b in &c.blocks {
             ops.push(CoreOp::Block(*b));
             let mut e = *b;
             aes.encrypt_block(&mut e);
-            expected.push((c.key, *b, e));
+            expected.push((c.key.clone(), *b, e));
         }
     }
     let t = run_core(v, &ops)?;
@@ -128,7 +152,7 @@ pub fn check_blocks(v: &Variant, cases: &[Case]) -> Result<BlocksReport, Error> 
 fn compare_blocks(
     v: &Variant,
     cases: &[Case],
-    expected: &[(Block, Block, Block)],
+    expected: &[(Vec<u8>, Block, Block)],
     t: &Trace,
 ) -> Result<BlocksReport, Error> {
     let name = v.name();
@@ -186,8 +210,8 @@ fn compare_blocks(
 /// change to `k2`, `n2` more; checked against `aesflow_modes::ctr`.
 pub fn check_ctr(
     v: &Variant,
-    k1: &Block,
-    k2: &Block,
+    k1: &[u8],
+    k2: &[u8],
     seed: &Block,
     n1: usize,
     n2: usize,
@@ -195,13 +219,13 @@ pub fn check_ctr(
     let name = v.name();
     let ops = [
         CtrOp::Seed(*seed),
-        CtrOp::Key(*k1),
+        CtrOp::Key(k1.to_vec()),
         CtrOp::Run(n1 as u32),
-        CtrOp::Key(*k2),
+        CtrOp::Key(k2.to_vec()),
         CtrOp::Run(n2 as u32),
     ];
     let t = run_ctr(v, &ops)?;
-    let keystream = |key: &Block, start: &Block, n: usize| -> Result<Vec<u8>, Error> {
+    let keystream = |key: &[u8], start: &Block, n: usize| -> Result<Vec<u8>, Error> {
         let aes = Aes::new(key).map_err(|e| fail(e.to_string()))?;
         let mut buf = vec![0u8; 16 * n];
         aesflow_modes::ctr::apply_in_place(&aes, start, &mut buf)

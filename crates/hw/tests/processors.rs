@@ -42,7 +42,10 @@ fn nist_cases(every_key: bool) -> Vec<Case> {
             let blocks: Vec<[u8; 16]> = pt.chunks(16).map(|c| block(c.to_vec())).collect();
             match cases.last_mut() {
                 Some(c) if c.key == key => c.blocks.extend(blocks),
-                _ => cases.push(Case { key, blocks }),
+                _ => cases.push(Case {
+                    key: key.to_vec(),
+                    blocks,
+                }),
             }
         }
     }
@@ -62,8 +65,8 @@ fn run_variant(name: &str) {
     };
     assert_eq!(r.latency as usize, v.latency());
     assert!(nist >= 150, "{nist} NIST blocks");
-    let k = cases[cases.len() - 1].key;
-    let k2 = cases[cases.len() - 2].key;
+    let k = cases[cases.len() - 1].key.clone();
+    let k2 = cases[cases.len() - 2].key.clone();
     // The seed wraps the low 64 bits during the run: the counter is 128-bit.
     let seed = [
         0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,

@@ -4,7 +4,7 @@
 //! themselves with the pipeline registers of the chosen variant.
 
 use super::{Src, byte};
-use crate::design::{KeyMode, Variant};
+use crate::design::{KeyMode, KeySize, Variant};
 
 /// `sub_bytes`, `sub_word`, `shift_rows`, `mix_column(s)` and, for online
 /// keys or the offline key unit, `key_expand`.
@@ -92,7 +92,9 @@ pub(crate) fn emit_rounds(v: &Variant, out: &mut Src) {
 }
 
 fn round(v: &Variant, last: bool, out: &mut Src) {
-    let online = v.keys == KeyMode::Online;
+    // AES-192/256 rounds take their round key from the key pipeline beside
+    // them (`key_round_N`), like offline rounds take it from the registers.
+    let online = v.keys == KeyMode::Online && v.key_size == KeySize::Aes128;
     let name = if last { "aes_final_round" } else { "aes_round" };
     let inner = v.sbox.stages() - 1;
     let sep = v.separate_sub_bytes();

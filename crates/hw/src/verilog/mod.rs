@@ -5,6 +5,7 @@
 pub mod blocks;
 pub mod processor;
 pub mod sbox;
+mod wide_keys;
 
 /// A Verilog source under construction.
 #[derive(Default)]
