@@ -22,11 +22,14 @@
 //! ratios are against one stream (all those offer); their ipsec-mb ratio
 //! is against ipsec-mb's multi-buffer manager with the same number of jobs
 //! in flight. Everything runs on one thread; contenders of one group are
-//! timed round-robin ([`crate::measure::measure_group_sized`]).
+//! timed round-robin by the thread's on-CPU time
+//! ([`crate::measure::measure_group_on_cpu`]), so that other processes
+//! taking the core (a shared machine) do not count against the contender
+//! that happened to be running.
 
 pub(crate) mod aesflow;
 
-use crate::measure::{Contender, measure_group_sized, test_key};
+use crate::measure::{Contender, measure_group_on_cpu, test_key};
 use crate::openssl::OpensslSpeed;
 use crate::row::{Peer, Row, Section};
 use crate::rustcrypto::{self, Work};
@@ -326,7 +329,7 @@ impl Run<'_> {
             }
         }
         let bytes: Vec<usize> = who.iter().map(|(_, b)| *b).collect();
-        let bps = measure_group_sized(
+        let bps = measure_group_on_cpu(
             &bytes,
             o.measuring.min_time,
             o.measuring.repetitions,
