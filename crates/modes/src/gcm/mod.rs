@@ -41,19 +41,19 @@
 //! 128-bit value. The streaming API and other nonce lengths keep the
 //! block-by-block state machine.
 //!
-//! With the `vaes` kernel a short message — up to 1072 bytes of text
-//! (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
-//! (`kernels::gcm_small`): the text in chunks of 16 blocks in zmm
+//! With the `vaes` kernel a short or middle-sized message — up to 4 KiB of
+//! text (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
+//! (`kernels::gcm_small`): the text in chunks of eight AES chains in zmm
 //! registers, the last register loaded and stored with a byte mask (no
-//! buffer for a partial block), `E(J0)` as a 128-bit AES chain in the first
-//! chunk's rounds, and the AAD (up to 64 bytes in one masked register;
-//! a longer one hashed first), every ciphertext block and the length block
-//! multiplied by their powers of H (the key holds H^72..H^1) and summed
-//! for one reduction per message; decryption hashes the input beside the
-//! AES rounds. No copy of a round key or of `E(J0)` is spilled to the
-//! stack (the keys are broadcast from the schedule where each chunk uses
-//! them); both 512-bit fused variants use it. With the `aesni` kernel a text up to 640 bytes skips the fused kernel
-//! (`kernels::AESNI_SHORT`).
+//! buffer for a partial block), `E(J0)` as a 128-bit AES chain beside the
+//! last products, and the AAD (up to 64 bytes in one masked register; a
+//! longer one hashed first), every ciphertext block and the length block
+//! multiplied by their powers of H and summed, one reduction per 64 blocks
+//! with the state carried into the next; decryption hashes the input beside
+//! the AES rounds. Nothing secret is spilled to the stack (the round keys
+//! are broadcast from the schedule where each chunk uses them); both
+//! 512-bit fused variants use it. With the `aesni` kernel a text up to 640
+//! bytes skips the fused kernel (`kernels::AESNI_SHORT`).
 //!
 //! `aesflow bench --modes --mode-ops gcm-seal,gcm-open` measures every
 //! variant beside Intel ipsec-mb in the same run; the README's performance

@@ -343,10 +343,9 @@ fn one_shot_matches_streaming() {
 /// RustCrypto's `aes-gcm` and the generic path (portable GHASH, no fused
 /// kernel), at every boundary they introduce: text lengths around a block,
 /// a register (64 bytes), a chunk of 4 registers (256), `aesni`'s limit
-/// (640), 1 KiB and `gcm_small`'s limit (1072 and one past it, which takes the
-/// fused kernel); AADs around a block and the one-register limit (64, 65:
-/// hashed first), with the most powers of H (a 4-block AAD and a 1072-byte
-/// text: 72 blocks, one reduction). Seal and open, in place and out of
+/// (640) and 1 KiB (`gcm_small`'s own limit, 4 KiB, and its segments are
+/// covered by `tests/gcm_middle.rs`); AADs around a block and the
+/// one-register limit (64, 65: hashed first). Seal and open, in place and out of
 /// place; a wrong tag and a flipped ciphertext bit refused and the output
 /// wiped.
 #[test]
