@@ -25,6 +25,18 @@ fn aesflow(args: &[&str]) -> Output {
     run(bin().args(args))
 }
 
+/// Send SIGINT to a running `aesflow`.
+fn sigint(c: &std::process::Child) {
+    let pid = c.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 /// The codes the help text's table lists.
 fn help_codes() -> Vec<i32> {
     let o = aesflow(&["--help"]);
@@ -148,14 +160,7 @@ fn every_exit_status_of_the_table() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(500));
-    let pid = c.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-INT", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    sigint(&c);
     let o = c.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", err(&o));
     assert!(!d.p.join("o.cob").exists());
@@ -221,14 +226,7 @@ fn sigint_after_output_reached_stdout_says_so() {
     let mut first = vec![0u8; 1 << 20];
     c.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
     std::thread::sleep(Duration::from_millis(100));
-    let pid = c.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-INT", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    sigint(&c);
     let o = c.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130));
     let e = err(&o);

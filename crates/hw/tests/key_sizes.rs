@@ -5,22 +5,12 @@
 //! S-box kind and both key schedules run here across the two sizes (four
 //! variants); `aesflow hw verify --key-size 192|256` runs all of them.
 
+mod common;
 use aesflow_cipher::Aes;
 use aesflow_hw::sim::{CtrOp, run_ctr};
-use aesflow_hw::verify::{check_blocks, check_ctr, fips197_cases_of, random_cases_of};
-use aesflow_hw::{Error, KeyMode, KeySize, Variant};
-
-/// `None` (after printing `skipped: …`) when a tool is missing.
-fn skip_or<T>(r: Result<T, Error>) -> Option<T> {
-    match r {
-        Ok(t) => Some(t),
-        Err(Error::ToolMissing(t)) => {
-            aesflow_vectors::skip!("{t} is not installed");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
-}
+use aesflow_hw::verify::{check_blocks, fips197_cases_of, random_cases_of};
+use aesflow_hw::{KeySize, Variant};
+use common::{key_change_mid_stream, skip_or};
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len() / 2)
@@ -81,23 +71,9 @@ fn run_variant(name: &str) {
         return;
     };
     assert_eq!(r.latency as usize, 1 + size.rounds() * v.stages);
-    let k = cases[cases.len() - 1].key.clone();
-    let k2 = cases[cases.len() - 2].key.clone();
-    // The seed wraps the low 64 bits during the run: the counter is 128-bit.
-    let seed = [
-        0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-        0xfd,
-    ];
-    let Some(c) = skip_or(check_ctr(&v, &k, &k2, &seed, 20, 12)) else {
+    let Some(c) = key_change_mid_stream(&v, &cases) else {
         return;
     };
-    match v.keys {
-        KeyMode::Online => assert_eq!(c.key_change_bubble, 1),
-        KeyMode::Offline => {
-            assert!(c.key_change_bubble > v.key_schedule_cycles() as u64);
-            assert!(c.key_change_bubble <= (1 + v.latency() + v.key_schedule_cycles()) as u64);
-        }
-    }
     eprintln!("{name}: {r:?}; {c:?}");
 }
 
