@@ -12,9 +12,13 @@
 //! the Python package resolve `AESFLOW_KERNEL` once, through
 //! [`aesflow_cipher::default_kernel`], and pass the result in.
 //!
+//! Key set-ups that follow both choices take a [`KernelPlan`]: a kernel
+//! alone (the plan of the table of measured CPUs) or a pool (its kernel and
+//! its plan) converts into one.
+//!
 //! [`Pool::with_kernel`]: crate::Pool::with_kernel
 
-use crate::Result;
+use crate::{Pool, Result};
 use aesflow_cipher::{Aes, Kernel, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
@@ -36,4 +40,41 @@ pub fn gcm_planned(key: &[u8], kernel: &'static dyn Kernel, plan: Plan) -> Resul
         fused: FusedChoice::Plan(plan),
     };
     Ok(Gcm::with_options(aes, options)?)
+}
+
+/// The two choices a key set-up takes from the edge: the AES kernel and the
+/// plan of kernel variants. A `&'static dyn Kernel` converts with the plan
+/// of the table of measured CPUs ([`Plan::for_this_cpu`]); a [`&Pool`](Pool)
+/// with its own kernel and plan (e.g. one `aesflow tune` wrote).
+#[derive(Clone, Copy, Debug)]
+pub struct KernelPlan {
+    /// The AES kernel.
+    pub kernel: &'static dyn Kernel,
+    /// The variants of the modes' kernels.
+    pub plan: Plan,
+}
+
+impl KernelPlan {
+    /// AES-GCM under `key` with these choices ([`gcm_planned`]).
+    pub fn gcm(self, key: &[u8]) -> Result<Gcm> {
+        gcm_planned(key, self.kernel, self.plan)
+    }
+}
+
+impl From<&'static dyn Kernel> for KernelPlan {
+    fn from(kernel: &'static dyn Kernel) -> Self {
+        KernelPlan {
+            kernel,
+            plan: Plan::for_this_cpu(),
+        }
+    }
+}
+
+impl From<&Pool> for KernelPlan {
+    fn from(pool: &Pool) -> Self {
+        KernelPlan {
+            kernel: pool.kernel(),
+            plan: pool.plan(),
+        }
+    }
 }

@@ -20,6 +20,7 @@
 //! ([`RandomAccess`], [`decrypt_range`]).
 
 use crate::error::{Error, Result};
+use crate::kernel::KernelPlan;
 use crate::pool::Pool;
 use aesflow_cipher::Kernel;
 use aesflow_modes::gcm::Gcm;
@@ -197,9 +198,10 @@ impl std::fmt::Debug for ChunkKeys {
 
 impl ChunkKeys {
     /// Derive the keys from the input key, a salt and the context; the
-    /// chunks are sealed and opened on `kernel` (e.g. [`Pool::kernel`]).
+    /// chunks are sealed and opened on `on`: a kernel (with the plan of the
+    /// table of measured CPUs) or a [`Pool`] (its kernel and its plan).
     pub fn derive(
-        kernel: &'static dyn Kernel,
+        on: impl Into<KernelPlan>,
         suite: Suite,
         input_key: &[u8],
         salt: &[u8; SALT_SIZE],
@@ -222,7 +224,7 @@ impl ChunkKeys {
         let kl = suite.key_len();
         let mut okm = Zeroizing::new(vec![0u8; kl + 12 + COMMITMENT_SIZE]);
         hkdf_expand_sha512(input_key, &info, &mut okm);
-        let gcm = crate::kernel::gcm(&okm[..kl], kernel)?;
+        let gcm = on.into().gcm(&okm[..kl])?;
         let mut base_nonce = Zeroizing::new([0u8; 12]);
         base_nonce.copy_from_slice(&okm[kl..kl + 12]);
         let mut commitment = [0u8; COMMITMENT_SIZE];
@@ -241,9 +243,16 @@ impl ChunkKeys {
         self.gcm.aes().kernel()
     }
 
-    /// Keys for a new message, with a fresh random salt, on `kernel`.
+    /// The fused AES+GHASH kernel the chunks run through, if any (e.g.
+    /// `"vaes+vpclmul/32"` where the plan picks 32-block groups).
+    pub fn gcm_kernel(&self) -> Option<&'static str> {
+        self.gcm.fused_kernel()
+    }
+
+    /// Keys for a new message, with a fresh random salt, on `on` (as
+    /// [`ChunkKeys::derive`]).
     pub fn for_encryption(
-        kernel: &'static dyn Kernel,
+        on: impl Into<KernelPlan>,
         suite: Suite,
         input_key: &[u8],
         context: &[u8],
@@ -251,14 +260,14 @@ impl ChunkKeys {
         let mut salt = [0u8; SALT_SIZE];
         getrandom::fill(&mut salt)
             .map_err(|e| Error::io("getting random bytes", io::Error::other(e.to_string())))?;
-        Self::derive(kernel, suite, input_key, &salt, context)
+        Self::derive(on, suite, input_key, &salt, context)
     }
 
     /// Keys for decrypting the message that starts with `prefix` (at least
     /// 56 bytes): checks the key commitment ([`Error::WrongKey`] if it
-    /// does not match), on `kernel`.
+    /// does not match), on `on` (as [`ChunkKeys::derive`]).
     pub fn from_prefix(
-        kernel: &'static dyn Kernel,
+        on: impl Into<KernelPlan>,
         suite: Suite,
         input_key: &[u8],
         context: &[u8],
@@ -268,7 +277,7 @@ impl ChunkKeys {
             return Err(Error::Truncated(TOO_SHORT));
         }
         let salt: [u8; SALT_SIZE] = prefix[..SALT_SIZE].try_into().expect("24 bytes");
-        let keys = Self::derive(kernel, suite, input_key, &salt, context)?;
+        let keys = Self::derive(on, suite, input_key, &salt, context)?;
         if !bool::from(keys.commitment.ct_eq(&prefix[SALT_SIZE..PREFIX_SIZE])) {
             return Err(Error::WrongKey);
         }
@@ -508,7 +517,7 @@ pub fn encrypt(
     context: &[u8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>> {
-    let keys = ChunkKeys::for_encryption(pool.kernel(), suite, input_key, context)?;
+    let keys = ChunkKeys::for_encryption(pool, suite, input_key, context)?;
     encrypt_with_keys(pool, &keys, plaintext)
 }
 
@@ -531,7 +540,7 @@ pub fn decrypt(
     ciphertext: &[u8],
 ) -> Result<Vec<u8>> {
     plaintext_len(ciphertext.len() as u64)?;
-    let keys = ChunkKeys::from_prefix(pool.kernel(), suite, input_key, context, ciphertext)?;
+    let keys = ChunkKeys::from_prefix(pool, suite, input_key, context, ciphertext)?;
     let mut out = Vec::new();
     keys.open_chunks(pool, 0, &ciphertext[PREFIX_SIZE..], true, &mut out)?;
     Ok(out)

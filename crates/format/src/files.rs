@@ -494,7 +494,7 @@ fn process(
         (e, _) => e,
     };
     if encrypt {
-        let keys = ChunkKeys::for_encryption(pool.kernel(), suite, &input_key, &context)?;
+        let keys = ChunkKeys::for_encryption(pool, suite, &input_key, &context)?;
         let pt = match (&*src, out) {
             (Src::File(f, len, true), Out::File(o)) => {
                 if let Some(h) = header {

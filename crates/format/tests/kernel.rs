@@ -113,13 +113,13 @@ fn operations_run_on_the_pool_kernel() {
     );
     assert!(
         COUNTING.blocks_in(|| {
-            let ra = RandomAccess::open(&COUNTING, Cursor::new(&ct), s, &key, ctx).unwrap();
+            let ra = RandomAccess::open(&counting, Cursor::new(&ct), s, &key, ctx).unwrap();
             assert_eq!(ra.len(), p.len() as u64);
         }) > 0
     );
     assert!(
         COUNTING.blocks_in(|| {
-            let keys = ChunkKeys::for_encryption(&COUNTING, s, &key, ctx).unwrap();
+            let keys = ChunkKeys::for_encryption(&COUNTING as &dyn Kernel, s, &key, ctx).unwrap();
             assert_eq!(keys.kernel().name(), "counting");
             cobblestone::encrypt_with_keys(&default, &keys, &p).unwrap();
         }) > 0
@@ -167,4 +167,39 @@ fn operations_run_on_the_pool_kernel() {
         0
     );
     assert!(std::fs::read(&back).unwrap() == p);
+}
+
+/// Keys set up from a pool follow its plan (e.g. one `aesflow tune` wrote),
+/// not only the table of measured CPUs; the chunks open either way.
+#[test]
+fn chunk_keys_follow_the_pools_plan() {
+    use aesflow_plan::{Plan, Variant};
+    let Some(vaes) = kernel_by_name("vaes").ok().filter(|k| k.is_available()) else {
+        aesflow_vectors::skip!("the 512-bit VAES kernel needs AVX-512 VAES on this CPU");
+        return;
+    };
+    let key = [0x5au8; 32];
+    let plain: Vec<u8> = (0..200_000u32).map(|i| i as u8).collect();
+    let mut sealed = Vec::new();
+    for (variant, fused) in [
+        (Variant::Groups16, "vaes+vpclmul"),
+        (Variant::Groups32, "vaes+vpclmul/32"),
+    ] {
+        let pool = Pool::new(2)
+            .unwrap()
+            .with_kernel(vaes)
+            .with_plan(Plan::for_this_cpu().with(variant));
+        let keys = ChunkKeys::for_encryption(&pool, Suite::Cobblestone256, &key, b"p").unwrap();
+        assert_eq!(keys.gcm_kernel(), Some(fused), "{variant:?}");
+        let ct = cobblestone::encrypt_with_keys(&pool, &keys, &plain).unwrap();
+        let back = cobblestone::decrypt(&pool, Suite::Cobblestone256, &key, b"p", &ct).unwrap();
+        assert!(back == plain);
+        sealed.push(ct);
+    }
+    // Each sealing drew its own salt; across plans both open the other's.
+    let other = Pool::new(1).unwrap().with_kernel(vaes);
+    for ct in &sealed {
+        let back = cobblestone::decrypt(&other, Suite::Cobblestone256, &key, b"p", ct).unwrap();
+        assert!(back == plain);
+    }
 }

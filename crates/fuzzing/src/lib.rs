@@ -91,9 +91,8 @@ pub fn cobblestone(data: &[u8]) {
             assert_eq!(*n, plain.len() as u64, "streaming length is wrong");
             // Authentic: sealing the plaintext again under the same prefix
             // (salt) reproduces the message bit for bit.
-            let keys =
-                ChunkKeys::from_prefix(pool().kernel(), suite, key, COBBLESTONE_CONTEXT, msg)
-                    .expect("the prefix opened once");
+            let keys = ChunkKeys::from_prefix(pool(), suite, key, COBBLESTONE_CONTEXT, msg)
+                .expect("the prefix opened once");
             let again = cobblestone::encrypt_with_keys(pool(), &keys, plain).expect("re-seal");
             assert_eq!(again, msg, "an accepted message does not re-seal to itself");
         }

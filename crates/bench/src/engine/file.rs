@@ -67,7 +67,7 @@ fn atomically(out: &Path, f: impl FnOnce(&File) -> Result<()>) -> Result<()> {
 }
 
 fn encrypt(pool: &Pool, input: &Path, out: &Path) -> Result<()> {
-    let keys = ChunkKeys::for_encryption(pool.kernel(), Suite::Cobblestone256, &[7u8; 32], b"")?;
+    let keys = ChunkKeys::for_encryption(pool, Suite::Cobblestone256, &[7u8; 32], b"")?;
     let src = File::open(input).map_err(io("opening input"))?;
     let len = src.metadata().map_err(io("reading input"))?.len();
     atomically(out, |dst| {

@@ -166,7 +166,7 @@ pub fn decrypt_file(
     input
         .read_exact_at(&mut prefix, in_offset)
         .map_err(|e| Error::io("reading input", e))?;
-    let keys = ChunkKeys::from_prefix(pool.kernel(), suite, input_key, context, &prefix)?;
+    let keys = ChunkKeys::from_prefix(pool, suite, input_key, context, &prefix)?;
     output
         .set_len(plain_len)
         .map_err(|e| Error::io("writing output", e))?;

@@ -24,9 +24,10 @@ impl<R> std::fmt::Debug for RandomAccess<R> {
 
 impl<R: Read + Seek> RandomAccess<R> {
     /// Open the message that starts at the current position of `src` and
-    /// runs to its end; its chunks are opened on `kernel`.
+    /// runs to its end; its chunks are opened on `on` (as
+    /// [`ChunkKeys::derive`]).
     pub fn open(
-        kernel: &'static dyn Kernel,
+        on: impl Into<KernelPlan>,
         mut src: R,
         suite: Suite,
         input_key: &[u8],
@@ -40,7 +41,7 @@ impl<R: Read + Seek> RandomAccess<R> {
         let mut prefix = [0u8; PREFIX_SIZE];
         src.seek(SeekFrom::Start(base)).map_err(ioe)?;
         src.read_exact(&mut prefix).map_err(ioe)?;
-        let keys = ChunkKeys::from_prefix(kernel, suite, input_key, context, &prefix)?;
+        let keys = ChunkKeys::from_prefix(on, suite, input_key, context, &prefix)?;
         let mut ra = RandomAccess {
             src,
             base,
@@ -112,5 +113,5 @@ pub fn decrypt_range<R: Read + Seek>(
     context: &[u8],
     range: Range<u64>,
 ) -> Result<Vec<u8>> {
-    RandomAccess::open(pool.kernel(), src, suite, input_key, context)?.read_range(range, pool)
+    RandomAccess::open(pool, src, suite, input_key, context)?.read_range(range, pool)
 }

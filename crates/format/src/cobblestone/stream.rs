@@ -98,7 +98,7 @@ pub fn decrypt_stream(
     if n < PREFIX_SIZE {
         return Err(Error::Truncated(TOO_SHORT));
     }
-    let keys = ChunkKeys::from_prefix(pool.kernel(), suite, input_key, context, &prefix)?;
+    let keys = ChunkKeys::from_prefix(pool, suite, input_key, context, &prefix)?;
     progress(PREFIX_SIZE as u64);
     let sizes = (ENC_CHUNK_SIZE * CHUNKS_PER_BATCH, ENC_CHUNK_SIZE);
     run_batches(reader, writer, sizes, progress, |index, enc, last, out| {
