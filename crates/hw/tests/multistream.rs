@@ -2,20 +2,11 @@
 //! (and ECB) output against aesflow-modes, 10 cycles per block, the bus
 //! shared as the paper's Eq. 1 says.
 
-use aesflow_hw::Error;
-use aesflow_hw::multistream::{MsRun, MultiStream, Packet, run_packets};
-use aesflow_hw::sweep::random_packets;
+mod common;
 
-fn skip_or(r: Result<MsRun, Error>) -> Option<MsRun> {
-    match r {
-        Ok(t) => Some(t),
-        Err(Error::ToolMissing(t)) => {
-            aesflow_vectors::skip!("{t} is not installed");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
-}
+use aesflow_hw::multistream::{MultiStream, Packet, run_packets};
+use aesflow_hw::sweep::random_packets;
+use common::skip_or;
 
 #[test]
 fn two_streams_on_a_64_bit_bus() {

@@ -1,21 +1,19 @@
 //! The S-boxes through Yosys: the registers sit where the paper's Fig. 4
 //! puts them, and pipelining shortens the slowest stage.
 
-use aesflow_hw::synth::{stage_depth, synthesize, synthesize_with};
-use aesflow_hw::{Error, KeyMode, KeySize, SboxKind, Variant, processor};
+mod common;
+
+use aesflow_hw::synth::synthesize;
+use aesflow_hw::{KeyMode, SboxKind, Variant, processor};
+use common::skip_or;
 
 #[test]
 fn sbox_registers_and_depths() {
     let mut depth = Vec::new();
     for kind in SboxKind::ALL {
         let v = Variant::new(kind, kind.stages(), KeyMode::Online).unwrap();
-        let s = match synthesize(&processor(&v), "sub_byte") {
-            Ok(s) => s,
-            Err(Error::ToolMissing(t)) => {
-                aesflow_vectors::skip!("{t} is not installed");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(s) = skip_or(synthesize(&processor(&v), "sub_byte")) else {
+            return;
         };
         // Fig. 4c: three 4-bit registers; Fig. 4d: two sets of three.
         let ffs = match kind {
@@ -29,36 +27,4 @@ fn sbox_registers_and_depths() {
     }
     // composite > composite-2 > composite-3 in the slowest stage's depth.
     assert!(depth[1] > depth[2] && depth[2] > depth[3], "{depth:?}");
-}
-
-/// The paper's four online designs with AES-128 and AES-256 keys, through
-/// the sweep's flow (`aes_ctr` whole, depth of the slowest stage); prints a
-/// table (`cargo test -p aesflow-hw --release --test synthesis -- --ignored
-/// --nocapture`).
-#[test]
-#[ignore = "long: eight syntheses"]
-fn paper_designs_with_aes256_keys() {
-    println!("| variant | latency | kGE | flip-flops | levels |");
-    println!("|---|---|---|---|---|");
-    for v in Variant::paper(KeyMode::Online) {
-        for size in [KeySize::Aes128, KeySize::Aes256] {
-            let v = v.with_key_size(size);
-            let s = match synthesize_with(&processor(&v), "aes_ctr", false) {
-                Ok(s) => s,
-                Err(Error::ToolMissing(t)) => {
-                    aesflow_vectors::skip!("{t} is not installed");
-                    return;
-                }
-                Err(e) => panic!("{e}"),
-            };
-            let d = stage_depth(&v).unwrap();
-            println!(
-                "| {} | {} | {:.1} | {} | {d} |",
-                v.name(),
-                v.latency(),
-                s.ge / 1000.0,
-                s.flip_flops
-            );
-        }
-    }
 }
