@@ -116,6 +116,15 @@ struct SweepArgs {
     /// Only processors with this key schedule (online, offline).
     #[arg(long)]
     keys: Option<String>,
+    /// Processors of these key sizes (128, 192, 256, comma-separated);
+    /// the papers' charts and claims use the AES-128 ones.
+    #[arg(
+        long,
+        value_name = "BITS",
+        value_delimiter = ',',
+        default_value = "128"
+    )]
+    key_size: Vec<usize>,
     /// Put these FPGA figures (written by `aesflow hw fpga -o FILE`) beside
     /// the sweep's (default: the kept crates/hw/data/fpga.json).
     #[arg(long, value_name = "FILE", conflicts_with = "no_fpga")]
@@ -160,6 +169,7 @@ Examples:
   aesflow hw verify --key-size 256      # the sixteen AES-256 variants
   aesflow hw sweep --json > sweep.json  # Yosys over the space (tens of minutes)
   aesflow hw sweep --from sweep.json -o docs --force   # charts from a saved sweep
+  aesflow hw sweep --keys online --key-size 128,256 --no-multistream   # AES-256 beside AES-128
   aesflow hw fpga sboxes ms-1x64        # ECP5 place and route (scripts/hw-tools)
   aesflow hw fpga -o crates/hw/data/fpga.json --resume   # the kept FPGA figures
 
@@ -359,6 +369,11 @@ fn sweep_cmd(a: SweepArgs) -> anyhow::Result<()> {
             Some(KeyMode::parse(k).ok_or_else(|| usage(format!("--keys {k}: online or offline")))?)
         }
     };
+    let key_sizes = a
+        .key_size
+        .iter()
+        .map(|&b| key_size(b))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let s: Sweep = match &a.from {
         Some(f) => {
             let text =
@@ -371,6 +386,7 @@ fn sweep_cmd(a: SweepArgs) -> anyhow::Result<()> {
                 processors: !a.no_processors,
                 multistream: !a.no_multistream,
                 keys,
+                key_sizes,
                 reverse: false,
             };
             sweep(opts, &mut |m| eprintln!("aesflow hw sweep: {m}"))?

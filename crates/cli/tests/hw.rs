@@ -61,6 +61,14 @@ fn list_names_every_variant_with_its_key_size_and_latency() {
 }
 
 #[test]
+fn sweep_refuses_an_unknown_key_size_before_any_tool_runs() {
+    usage(
+        &["sweep", "--key-size", "128,512", "--no-multistream"],
+        "--key-size 512: one of 128, 192, 256",
+    );
+}
+
+#[test]
 fn generate_aes192_and_aes256_by_name_or_key_size() {
     let by_name = ok(&["generate", "--variant", "lut-2-online-256"]);
     assert!(by_name.contains("AES-256"), "{}", &by_name[..200]);

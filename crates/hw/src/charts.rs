@@ -4,7 +4,7 @@
 use crate::fpga::FpgaSweep;
 use crate::paper::{CLAIMS, MS_CLOCK_MHZ, MS_PACKET, MS_TABLE1};
 use crate::sweep::{ProcessorPoint, Sweep};
-use crate::{KeyMode, SboxKind};
+use crate::{KeyMode, KeySize, SboxKind};
 use aesflow_chart::{
     AxisSpec, Label, LabelledChart, LineChart, Reference, Scale, Series, Size, Style, esc,
 };
@@ -54,7 +54,7 @@ pub fn processor_chart(s: &Sweep, keys: KeyMode) -> LabelledChart {
     let pts: Vec<&ProcessorPoint> = s
         .processors
         .iter()
-        .filter(|p| p.variant.keys == keys)
+        .filter(|p| p.variant.keys == keys && p.variant.key_size == KeySize::Aes128)
         .collect();
     let mut series_v = Vec::new();
     let mut labels = Vec::new();
@@ -224,7 +224,7 @@ pub fn fpga_processor_chart(f: &FpgaSweep, keys: KeyMode) -> LabelledChart {
         .processors
         .iter()
         .filter_map(|p| crate::Variant::parse(&p.name).ok().map(|v| (v, p)))
-        .filter(|(v, _)| v.keys == keys)
+        .filter(|(v, _)| v.keys == keys && v.key_size == KeySize::Aes128)
         .collect();
     let mut series_v = Vec::new();
     let mut labels = Vec::new();

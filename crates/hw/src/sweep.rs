@@ -8,7 +8,7 @@ use crate::paper::{CLAIMS, MS_CLOCK_MHZ};
 use crate::synth::{Synthesis, stage_depth, synthesize, synthesize_with, yosys_version};
 use crate::tools::Error;
 use crate::verify::SplitMix;
-use crate::{KeyMode, SboxKind, Variant, processor};
+use crate::{KeyMode, KeySize, SboxKind, Variant, processor};
 use serde::{Deserialize, Serialize};
 
 /// One S-box kind synthesised alone (with its internal registers).
@@ -108,7 +108,7 @@ pub struct Sweep {
 }
 
 /// What to run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SweepOptions {
     /// Synthesise the processors (the slow part: about half a minute each).
     pub processors: bool,
@@ -116,8 +116,32 @@ pub struct SweepOptions {
     pub multistream: bool,
     /// Only the processors with this key schedule (`None`: both).
     pub keys: Option<KeyMode>,
+    /// The processors' key sizes (each variant once per size; empty:
+    /// AES-128, the papers' size).
+    pub key_sizes: Vec<KeySize>,
     /// Synthesise the processors in reverse order.
     pub reverse: bool,
+}
+
+impl SweepOptions {
+    /// The processor variants the sweep synthesises, in order: every
+    /// variant of the selected key schedules, each with every key size.
+    pub fn processor_variants(&self) -> Vec<Variant> {
+        let sizes = if self.key_sizes.is_empty() {
+            vec![KeySize::Aes128]
+        } else {
+            self.key_sizes.clone()
+        };
+        let mut all: Vec<Variant> = Variant::all()
+            .into_iter()
+            .filter(|v| self.keys.is_none_or(|k| v.keys == k))
+            .flat_map(|v| sizes.iter().map(move |&size| v.with_key_size(size)))
+            .collect();
+        if self.reverse {
+            all.reverse();
+        }
+        all
+    }
 }
 
 fn pct(x: f64, base: f64) -> f64 {
@@ -244,13 +268,7 @@ pub fn sweep(opts: SweepOptions, progress: &mut dyn FnMut(&str)) -> Result<Sweep
                 synthesis: synthesize(&processor(&v), "sub_byte")?,
             });
         }
-        let mut all: Vec<Variant> = Variant::all()
-            .into_iter()
-            .filter(|v| opts.keys.is_none_or(|k| v.keys == k))
-            .collect();
-        if opts.reverse {
-            all.reverse();
-        }
+        let all = opts.processor_variants();
         for (i, v) in all.iter().enumerate() {
             progress(&format!(
                 "synthesising {} ({}/{})",
@@ -372,5 +390,40 @@ mod measured_tests {
         let s = super::Sweep::measured();
         assert!(!s.claims.is_empty());
         assert!(s.fpga.is_some());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processor_variants_cover_keys_and_key_sizes() {
+        let opts = |keys, key_sizes: Vec<KeySize>| SweepOptions {
+            processors: true,
+            multistream: false,
+            keys,
+            key_sizes,
+            reverse: false,
+        };
+        let all = opts(None, vec![]).processor_variants();
+        assert_eq!(all.len(), Variant::all().len());
+        assert!(all.iter().all(|v| v.key_size == KeySize::Aes128));
+        let both = opts(
+            Some(KeyMode::Online),
+            vec![KeySize::Aes128, KeySize::Aes256],
+        )
+        .processor_variants();
+        let online = Variant::all()
+            .into_iter()
+            .filter(|v| v.keys == KeyMode::Online)
+            .count();
+        assert_eq!(both.len(), 2 * online);
+        assert!(both.iter().all(|v| v.keys == KeyMode::Online));
+        for size in [KeySize::Aes128, KeySize::Aes256] {
+            assert_eq!(both.iter().filter(|v| v.key_size == size).count(), online);
+        }
+        let names: std::collections::HashSet<String> = both.iter().map(|v| v.name()).collect();
+        assert_eq!(names.len(), both.len(), "every variant once");
     }
 }
