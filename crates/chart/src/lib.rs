@@ -834,25 +834,7 @@ mod tests {
             size: Size::STANDARD,
         };
         let svg = c.render();
-        let boxes: Vec<(f64, f64, f64, f64)> = svg
-            .lines()
-            .filter(|l| l.contains(" label</text>"))
-            .map(|l| {
-                let num = |key: &str| -> f64 {
-                    let v = &l[l.find(key).unwrap() + key.len()..];
-                    v[..v.find('"').unwrap()].parse().unwrap()
-                };
-                let (x, y) = (num(" x=\""), num(" y=\""));
-                let text = &l[l.find('>').unwrap() + 1..l.find("</text>").unwrap()];
-                let w = text_w(text, 11.0);
-                let x0 = if l.contains("text-anchor=\"end\"") {
-                    x - w
-                } else {
-                    x
-                };
-                (x0, x0 + w, y - 11.0, y + 2.0)
-            })
-            .collect();
+        let boxes = boxes_of(&svg, " label</text>");
         assert_eq!(boxes.len(), 4, "{svg}");
         for (i, a) in boxes.iter().enumerate() {
             for b in &boxes[..i] {
