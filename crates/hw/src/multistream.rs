@@ -17,7 +17,7 @@
 
 use crate::SboxKind;
 use crate::sim::parse_words;
-use crate::tools::{Error, run};
+use crate::tools::Error;
 use crate::verilog::{Src, blocks};
 use aesflow_cipher::{Aes, Block};
 use serde::{Deserialize, Serialize};
@@ -436,18 +436,11 @@ pub fn run_packets(m: &MultiStream, packets: &[Packet]) -> Result<MsRun, Error> 
     for p in packets {
         let _ = writeln!(cmds, "{} {} {}", p.stream, p.blocks.len(), u8::from(p.cbc));
     }
-    let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("design.v"), multistream(m))?;
-    std::fs::write(dir.path().join("tb.v"), tb(m, base))?;
-    std::fs::write(dir.path().join("mem.hex"), mem)?;
-    std::fs::write(dir.path().join("cmds.txt"), cmds)?;
-    run(
-        "iverilog",
-        &["-g2005", "-o", "sim.vvp", "-s", "tb", "design.v", "tb.v"],
-        dir.path(),
+    let text = crate::sim::run_testbench(
+        &multistream(m),
+        &tb(m, base),
+        &[("mem.hex", &mem), ("cmds.txt", &cmds)],
     )?;
-    run("vvp", &["-n", "sim.vvp"], dir.path())?;
-    let text = std::fs::read_to_string(dir.path().join("trace.txt"))?;
     let t = parse_words(&text, n, w)?;
     for (s, exp) in expected.iter().enumerate() {
         let got = &t.blocks[s];

@@ -161,18 +161,30 @@ endmodule
 /// Compile `design` with the testbench and run it on `ops` (one `op hex`
 /// line each); the trace.
 pub(crate) fn simulate(design: &str, tb: &str, ops: &str) -> Result<Trace, Error> {
+    parse_trace(&run_testbench(design, tb, &[("ops.txt", ops)])?)
+}
+
+/// Compile `design` with the testbench `tb` (top module `tb`) in Icarus
+/// Verilog and run it in a fresh directory holding `inputs` (file name,
+/// text); the `trace.txt` it writes.
+pub(crate) fn run_testbench(
+    design: &str,
+    tb: &str,
+    inputs: &[(&str, &str)],
+) -> Result<String, Error> {
     let dir = tempfile::tempdir()?;
     std::fs::write(dir.path().join("design.v"), design)?;
     std::fs::write(dir.path().join("tb.v"), tb)?;
-    std::fs::write(dir.path().join("ops.txt"), ops)?;
+    for (name, text) in inputs {
+        std::fs::write(dir.path().join(name), text)?;
+    }
     run(
         "iverilog",
         &["-g2005", "-o", "sim.vvp", "-s", "tb", "design.v", "tb.v"],
         dir.path(),
     )?;
     run("vvp", &["-n", "sim.vvp"], dir.path())?;
-    let text = std::fs::read_to_string(dir.path().join("trace.txt"))?;
-    parse_trace(&text)
+    Ok(std::fs::read_to_string(dir.path().join("trace.txt"))?)
 }
 
 pub(crate) fn parse_trace(text: &str) -> Result<Trace, Error> {
