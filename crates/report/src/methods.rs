@@ -41,7 +41,7 @@ pub fn header(c: &Collected) -> String {
 <li><a href="#summary">Model beside paper</a></li><li><a href="#table2">Table 2: the 16 engines</a></li>
 <li><a href="#energy">Power and energy: Tables 4 and 5</a></li><li><a href="#figures">Figures 12, 14, 15, DVFS</a></li>
 <li><a href="#mesh">Engines on the mesh, dataflow graphs</a></li><li><a href="#front">Design space</a></li>
-<li><a href="#host">This host: benchmark</a></li><li><a href="#methods">Methods</a></li>
+<li><a href="#host">This host: benchmark</a></li>{}<li><a href="#methods">Methods</a></li>
 </ol></nav>
 "##,
         esc(&c.made_at),
@@ -50,6 +50,11 @@ pub fn header(c: &Collected) -> String {
         esc(&cpu),
         if c.options.quick {
             " (--quick: short runs)"
+        } else {
+            ""
+        },
+        if c.inputs.hardware.is_some() {
+            r##"<li><a href="#hardware">Hardware: processors and multi-stream core</a></li>"##
         } else {
             ""
         }
@@ -74,7 +79,9 @@ pub fn section(c: &Collected) -> String {
         Some(f) if f.blocks != crate::paper::EXPLORE_BLOCKS => format!(" --blocks {}", f.blocks),
         _ => String::new(),
     };
-    let mut s = String::from("<section id=\"methods\"><h2>9. Methods</h2>");
+    // The hardware section (8) is there only with a sweep.
+    let number = if c.inputs.hardware.is_some() { 9 } else { 8 };
+    let mut s = format!("<section id=\"methods\"><h2>{number}. Methods</h2>");
     let _ = write!(
         s,
         r#"<h3>What is simulated</h3>

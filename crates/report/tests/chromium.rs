@@ -126,6 +126,17 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
         "an external address in the page"
     );
     assert!(html.contains("Content-Security-Policy"));
+    contents_name_every_section_in_order(&html);
+    let without = Collected {
+        inputs: Inputs {
+            hardware: None,
+            ..c.inputs.clone()
+        },
+        ..c.clone()
+    };
+    let without = render(&without);
+    assert!(!without.contains("id=\"hardware\""));
+    contents_name_every_section_in_order(&without);
 
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report");
     std::fs::create_dir_all(&dir).unwrap();
@@ -147,6 +158,40 @@ fn the_quick_report_is_self_contained_and_draws_everything_in_chromium() {
         screenshot(&bin, &profile, &page, width);
     }
     let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// The sections' headings are numbered 1, 2, 3, … in order, and the
+/// contents list one link per section, in the same order.
+fn contents_name_every_section_in_order(html: &str) {
+    let ids: Vec<&str> = html
+        .split("<section id=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let (id, rest) = rest.split_once('"')?;
+            let h2 = rest.split_once("<h2>")?.1;
+            let number: usize = h2.split_once('.')?.0.trim().parse().ok()?;
+            Some((id, number))
+        })
+        .enumerate()
+        .map(|(i, (id, number))| {
+            assert_eq!(number, i + 1, "section {id} is numbered {number}");
+            id
+        })
+        .collect();
+    let nav = html
+        .split_once("<nav>")
+        .unwrap()
+        .1
+        .split_once("</nav>")
+        .unwrap()
+        .0;
+    let links: Vec<&str> = nav
+        .split("href=\"#")
+        .skip(1)
+        .map(|l| l.split_once('"').unwrap().0)
+        .collect();
+    assert!(ids.len() >= 8, "{ids:?}");
+    assert_eq!(links, ids, "the contents against the sections");
 }
 
 /// The page's self-test (`?selftest`) at a window `width` px wide: its
