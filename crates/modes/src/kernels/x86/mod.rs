@@ -228,9 +228,10 @@ macro_rules! width {
         const RUN: usize = $run;
         /// Whether a fused group loads each register's GHASH input and
         /// power vector in the AES round that multiplies it (through
-        /// `after`) rather than all of them before the group: with eight
-        /// 512-bit registers a group, loads before the group would not fit
-        /// in the register file beside the AES state and be spilled.
+        /// `after`), and each round key where it is used, rather than all
+        /// of them before the group: with 512-bit registers, values loaded
+        /// before the group do not fit in the register file beside the AES
+        /// state and the sums, and LLVM spills them (secrets among them).
         const LAZY: bool = $lazy;
 
         #[inline]
@@ -380,11 +381,14 @@ macro_rules! zmm_width {
     };
 }
 
-/// 512-bit registers: four blocks each, 4 registers per group.
+/// 512-bit registers: four blocks each, 4 registers per group; round keys,
+/// power vectors and GHASH inputs loaded where used (`LAZY`), as in
+/// `w512x8`: loaded before a group, LLVM copied round keys and power
+/// vectors to the stack, where nothing wiped them.
 pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 4, run 4, lazy false);
+    zmm_width!(regs 4, run 4, lazy true);
 }
 
 /// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
