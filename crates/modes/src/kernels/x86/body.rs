@@ -166,15 +166,6 @@ macro_rules! gcm_body {
         /// product).
         type Pv = (V, V);
 
-        /// The power vectors of a pair of groups (one reduction per 2N
-        /// blocks, as `ghash_blocks` hashes): `[0]` for the first group,
-        /// `[1]` for the second (or a group on its own).
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
-            [group_vectors(powers, hk, RUN - 2), group_vectors(powers, hk, RUN - 1)]
-        }
-
         /// The power vectors of group `h` of a run of RUN groups (one
         /// reduction per RUN·N blocks; the last k groups of a run also serve
         /// a run of k). Register `r`, lane `l` multiplies block `r·LANES +
@@ -457,7 +448,11 @@ macro_rules! gcm_body {
             data: &[u8],
         ) {
             let groups = data.len() / (16 * N);
-            let pw = power_vectors(powers, hk);
+            // The power vectors of a pair of groups (one reduction per 2N
+            // blocks): `[0]` for the first group, `[1]` for the second (or
+            // a group on its own); with [`LAZY`], loaded where used (held,
+            // LLVM spilled some to the stack).
+            let pw = [PwSrc::new(powers, hk, RUN - 2), PwSrc::new(powers, hk, RUN - 1)];
             let mask = splat(BSWAP);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
@@ -470,7 +465,7 @@ macro_rules! gcm_body {
                 for h in 1 - first..2 {
                     // SAFETY: group gi lies within `data` (gi < groups).
                     let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
-                    s = ghash_part(|r, _| pw[h][r], &d, a.take(), s);
+                    s = ghash_part(|r, z| pw[h].get(r, z), &d, a.take(), s);
                     gi += 1;
                 }
                 acc = reduce(s);
