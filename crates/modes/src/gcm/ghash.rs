@@ -108,7 +108,7 @@ impl GhashImpl {
 pub struct GhashKey {
     /// `powers[i] = key^(POWERS - i)`: descending, H^1 last.
     pub(crate) powers: [u128; POWERS],
-    /// `hk[i]`: the XOR of the two qwords of `powers[i]`, in the low qword
+    /// `hk[i]`: the XOR of the two qwords of `powers[i]`, in both qwords
     /// (Karatsuba's middle factor), laid out as `powers` so that a run of
     /// lanes is one load.
     pub(crate) hk: [u128; POWERS],
@@ -144,7 +144,10 @@ impl GhashKey {
                 powers[i] = mont_mul(powers[i + 1], k1);
             }
         }
-        let hk = powers.map(|p| ((p >> 64) ^ p) as u64 as u128);
+        let hk = powers.map(|p| {
+            let k = ((p >> 64) ^ p) as u64 as u128;
+            (k << 64) | k
+        });
         GhashKey { powers, hk, imp }
     }
 

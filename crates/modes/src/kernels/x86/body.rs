@@ -25,8 +25,11 @@
 //!   pairs.
 //! * **Karatsuba** products: `lo`, `hi` and `(d_hi ⊕ d_lo)·(H_hi ⊕ H_lo)`,
 //!   three carry-less multiplications per block instead of four, the
-//!   `H_hi ⊕ H_lo` of every power precomputed (`power_vectors`); the
-//!   products of two registers are added with one three-way XOR.
+//!   `H_hi ⊕ H_lo` of every power precomputed (in both qwords, `GhashKey`);
+//!   in a fused group the `d_hi ⊕ d_lo` of two registers come from one
+//!   pair of qword unpacks and one XOR (the first register's in the low
+//!   qwords, the second's in the high ones), and the products of two
+//!   registers are added with one three-way XOR each.
 //! * **Weave**: AES rounds 1..=REGS of a group each carry one register of
 //!   GHASH products (round REGS + 1 the reduction), so the AES and the
 //!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
@@ -38,10 +41,14 @@
 //!   ties the loads to the round), not before the group: the AES state,
 //!   the sums and the round keys fill the register file, and loads made
 //!   early would be spilled.
-//! * **Counters in byte order**: while no counter of a run carries out of
-//!   its last byte (3 runs in 4 for a 96-bit nonce), the counter blocks
-//!   are added in byte order — a dword add on the last byte — and need no
-//!   byte swap; the run at each carry takes the reflected path.
+//! * **Counters by XOR**: while no counter of a run carries out of its
+//!   last byte (3 runs in 4 for a 96-bit nonce), each counter is the
+//!   window's first counter (last byte zero) plus an offset below 256, that
+//!   is, XOR: the whitened block of the window's first counter is computed
+//!   once per window, and each register's whitened counters are one XOR
+//!   with a row of a table of offsets (`CTR_LOW`) — no add, no byte swap,
+//!   no XOR with round key 0 per register. The run at each carry takes the
+//!   reflected path (add, byte swap, XOR).
 
 /// `$body` once for each of the literals, bound to the constant `$i`.
 macro_rules! unrolled {
@@ -91,12 +98,21 @@ macro_rules! aes_ghash_group {
                     Some(a) if R == 0 => xor_lane0(gr, a),
                     _ => gr,
                 };
-                // Register pairs: one three-way XOR adds both products.
-                let p = products(d, pr);
+                // Register pairs: the first's `lo` and `hi` products, held
+                // with its blocks; the second's, then both middle products
+                // from one vector of both registers' `d_hi ⊕ d_lo` (low
+                // qwords the first's, high the second's), and one
+                // three-way XOR adds each kind of product of both.
                 if R % 2 == 0 {
-                    held = p;
+                    held = (clmul::<0x00>(d, pr.0), d, clmul::<0x11>(d, pr.0));
                 } else {
-                    sums = add3(sums, held, p);
+                    let m = xor(unpacklo(held.1, d), unpackhi(held.1, d));
+                    let pk0 = pw.get(R - 1, b).1;
+                    sums = (
+                        xor3(sums.0, held.0, clmul::<0x00>(d, pr.0)),
+                        xor3(sums.1, clmul::<0x00>(m, pk0), clmul::<0x11>(m, pr.1)),
+                        xor3(sums.2, held.2, clmul::<0x11>(d, pr.0)),
+                    );
                 }
             } else if R == REGS && $reduce {
                 x = reduce(sums);
@@ -135,23 +151,20 @@ macro_rules! gcm_body {
         /// prefetched, in bytes (eight 256-byte or four 512-byte groups).
         const PREFETCH: usize = 2048;
 
+        /// The shortest data a fused call prefetches: shorter data is
+        /// usually in cache already (a message just written), where the
+        /// prefetches (sixteen a 512-byte group out of place) are only
+        /// instructions beside the rounds.
+        const PREFETCH_MIN: usize = 64 * 1024;
+
         /// Unreduced GHASH sums (lo, mid, hi): the 256-bit products
         /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
         type Sums = (V, V, V);
 
         /// A power vector: the powers of H of its lanes, and the XOR of each
-        /// power's two qwords in its low qword (for Karatsuba's middle
+        /// power's two qwords in both qwords (for Karatsuba's middle
         /// product).
         type Pv = (V, V);
-
-        /// The power vectors of a pair of groups (one reduction per 2N
-        /// blocks, as `ghash_blocks` hashes): `[0]` for the first group,
-        /// `[1]` for the second (or a group on its own).
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn power_vectors(powers: &[u128; POWERS], hk: &[u128; POWERS]) -> [[Pv; REGS]; 2] {
-            [group_vectors(powers, hk, RUN - 2), group_vectors(powers, hk, RUN - 1)]
-        }
 
         /// The power vectors of group `h` of a run of RUN groups (one
         /// reduction per RUN·N blocks; the last k groups of a run also serve
@@ -386,12 +399,13 @@ macro_rules! gcm_body {
             ks: [V; REGS],
             c: Option<&[V; REGS]>,
             mask: V,
+            prefetch: bool,
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
             // One opaque base for the group: the loads below take their
             // offsets from it as displacements.
             let src = opaque(src);
-            if c.is_none() {
+            if c.is_none() && prefetch {
                 // The input PREFETCH bytes ahead (and, out of place, the
                 // output, for writing): a group's input is loaded only
                 // after its rounds, so from memory (a buffer larger than
@@ -434,7 +448,11 @@ macro_rules! gcm_body {
             data: &[u8],
         ) {
             let groups = data.len() / (16 * N);
-            let pw = power_vectors(powers, hk);
+            // The power vectors of a pair of groups (one reduction per 2N
+            // blocks): `[0]` for the first group, `[1]` for the second (or
+            // a group on its own); with [`LAZY`], loaded where used (held,
+            // LLVM spilled some to the stack).
+            let pw = [PwSrc::new(powers, hk, RUN - 2), PwSrc::new(powers, hk, RUN - 1)];
             let mask = splat(BSWAP);
             let p = data.as_ptr();
             let mut acc = from_u128(*x);
@@ -447,7 +465,7 @@ macro_rules! gcm_body {
                 for h in 1 - first..2 {
                     // SAFETY: group gi lies within `data` (gi < groups).
                     let (_, d) = unsafe { load_group(p.add(gi * N * 16), mask) };
-                    s = ghash_part(|r, _| pw[h][r], &d, a.take(), s);
+                    s = ghash_part(|r, z| pw[h].get(r, z), &d, a.take(), s);
                     gi += 1;
                 }
                 acc = reduce(s);
@@ -484,19 +502,16 @@ macro_rules! gcm_body {
             s
         }
 
-        /// The counter offsets of the registers of a group, lane by lane:
-        /// `[0]` reflected (`r·LANES + l` in dword 0), `[1]` in byte order
-        /// (the same on the last byte, the top byte of the last dword). A
-        /// table, so that a fused call loads them rather than builds them.
-        static INC: [[[u128; LANES]; REGS]; 2] = {
-            let mut t = [[[0; LANES]; REGS]; 2];
+        /// The counter offsets of the registers of a group, lane by lane,
+        /// reflected (`r·LANES + l` in dword 0). A table, so that a fused
+        /// call loads them rather than builds them.
+        static INC: [[u128; LANES]; REGS] = {
+            let mut t = [[0; LANES]; REGS];
             let mut r = 0;
             while r < REGS {
                 let mut l = 0;
                 while l < LANES {
-                    let v = (r * LANES + l) as u128;
-                    t[0][r][l] = v;
-                    t[1][r][l] = v << 120;
+                    t[r][l] = (r * LANES + l) as u128;
                     l += 1;
                 }
                 r += 1;
@@ -506,21 +521,21 @@ macro_rules! gcm_body {
 
         /// What every group of one fused call needs: the round keys
         /// (broadcast), the key's powers of H (`pw`), the byte-swap mask,
-        /// and the counter step of a group, for counters in the reflected
-        /// domain (`[0]`) and in byte order (`[1]`, where `add32` adds to the
-        /// last byte: the fast path; the offsets of the registers are `INC`).
-        /// And the data: `groups` whole groups read at `src` and written at
-        /// `p` (the same pointer in place, else buffers that do not
-        /// overlap).
+        /// and the counter step of a group in the reflected domain (the
+        /// offsets of the registers are `INC`). And the data: `groups`
+        /// whole groups read at `src` and written at `p` (the same pointer
+        /// in place, else buffers that do not overlap), and whether to
+        /// prefetch it (`xor_store`).
         struct Ctx<'a> {
             k: [V; 15],
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
-            step: [V; 2],
+            step: V,
             src: *const u8,
             p: *mut u8,
             groups: usize,
+            prefetch: bool,
         }
 
         impl Ctx<'_> {
@@ -562,21 +577,68 @@ macro_rules! gcm_body {
             ((256 - (c & 0xff) as usize) / (len * N)).min(runs)
         }
 
-        /// The whitened counter blocks of a group from counter `base`:
-        /// `base + inc[r]` byte-swapped, XORed with round key 0 — or (`fast`,
-        /// no counter of the group carries out of its last byte) from `base`
-        /// already in byte order, `base + inc[r]` with no byte swap.
+        /// A group's counter: on the byte-swapping path, `v` its first
+        /// counter block (reflected); on the fast path (`window`), `v` the
+        /// whitened block of the window's first counter and `x` the offset
+        /// of the group's first counter in the window.
+        #[derive(Clone, Copy)]
+        struct Ctr {
+            v: V,
+            x: usize,
+        }
+
+        /// The fast path's start for the runs from counter `base` (reflected),
+        /// `c` its low 32 bits: the window of 256 counters that holds it —
+        /// counter `c − (c mod 256)` in byte order, XORed with round key 0 —
+        /// and `c mod 256`. Block `x` of the window is that block XORed
+        /// with `x` in its last byte (`CTR_LOW`): no carry, so the counter's
+        /// addition is an XOR.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn counters(cx: &Ctx<'_>, base: V, fast: bool) -> [V; REGS] {
+        fn window(cx: &Ctx<'_>, base: V, c: u32) -> Ctr {
+            let low = c & 0xff;
+            let first = add32(base, splat(u128::from(low.wrapping_neg())));
+            Ctr { v: xor(shuffle(first, cx.mask), round_key(&cx.k, 0)), x: low as usize }
+        }
+
+        /// The whitened counter blocks of a group from `ctr`: on the
+        /// byte-swapping path `v + inc[r]` byte-swapped, XORed with round
+        /// key 0; on the fast path (no counter of the group carries out of
+        /// the window's last byte) one XOR each, of the window's whitened
+        /// block and the offsets `x + r·LANES + l` in the last byte.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn counters(cx: &Ctx<'_>, ctr: Ctr, fast: bool) -> [V; REGS] {
             let mut s = [splat(0); REGS];
+            if fast {
+                // At most 255 + N < CTR_LOW.len(): every load is within it.
+                let t = super::CTR_LOW.as_ptr().wrapping_add(ctr.x & 0xff);
+                const { assert!(256 + N <= super::CTR_LOW.len()) };
+                for (r, si) in s.iter_mut().enumerate() {
+                    // SAFETY: entries x + r·LANES .. x + (r + 1)·LANES of
+                    // CTR_LOW, x < 256 (see above): 16 · LANES bytes.
+                    *si = xor(ctr.v, unsafe { load(t.add(r * LANES).cast()) });
+                }
+                return s;
+            }
             let k0 = round_key(&cx.k, 0);
-            for (si, ii) in s.iter_mut().zip(&INC[usize::from(fast)]) {
+            for (si, ii) in s.iter_mut().zip(&INC) {
                 // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
-                let c = add32(base, unsafe { load(ii.as_ptr().cast()) });
-                *si = xor(if fast { c } else { shuffle(c, cx.mask) }, k0);
+                let c = add32(ctr.v, unsafe { load(ii.as_ptr().cast()) });
+                *si = xor(shuffle(c, cx.mask), k0);
             }
             s
+        }
+
+        /// The counter of the group after `ctr`'s.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn advance(cx: &Ctx<'_>, ctr: Ctr, fast: bool) -> Ctr {
+            if fast {
+                Ctr { v: ctr.v, x: ctr.x + N }
+            } else {
+                Ctr { v: add32(ctr.v, cx.step), x: 0 }
+            }
         }
 
         /// One group of a fused call: group `gi`'s AES-CTR woven with the
@@ -606,8 +668,8 @@ macro_rules! gcm_body {
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask) };
-                (g, s, x, add32($base, cx.step[usize::from(fast)]))
+                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch) };
+                (g, s, x, advance(cx, $base, fast))
             }};
         }
 
@@ -628,10 +690,11 @@ macro_rules! gcm_body {
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
-                step: [splat(N as u128), splat((N as u128) << 120)],
+                step: splat(N as u128),
                 src,
                 p,
                 groups: call.data.len() / (16 * N),
+                prefetch: call.data.len() >= PREFETCH_MIN,
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
@@ -664,14 +727,18 @@ macro_rules! gcm_body {
                 let len: usize = $len;
                 while $gi + len <= $groups {
                     let fast = fast_runs($c, ($groups - $gi) / len, len);
-                    let mut be = shuffle($base, $cx.mask);
-                    for _ in 0..fast {
-                        $run!(be, true);
+                    if fast > 0 {
+                        let mut w = window($cx, $base, $c);
+                        for _ in 0..fast {
+                            $run!(w, true);
+                        }
+                        $base = add32($base, splat((fast * len * N) as u128));
+                        $c = $c.wrapping_add((fast * len * N) as u32);
                     }
-                    $base = add32($base, splat((fast * len * N) as u128));
-                    $c = $c.wrapping_add((fast * len * N) as u32);
                     if $gi + len <= $groups {
-                        $run!($base, false);
+                        let mut b = Ctr { v: $base, x: 0 };
+                        $run!(b, false);
+                        $base = b.v;
                         $c = $c.wrapping_add((len * N) as u32);
                     }
                 }
@@ -680,9 +747,10 @@ macro_rules! gcm_body {
 
         /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
         /// of group i's ciphertext runs with group i+2's AES (read back from
-        /// memory); each run of RUN groups shares one reduction. Returns the
-        /// state. (Out of line, so that each direction's loop is its own
-        /// function.)
+        /// memory, so a group's AES never waits for the store of the group
+        /// just before it, which the load would wait for); each run of RUN
+        /// groups shares one reduction. Returns the state. (Out of line, so
+        /// that each direction's loop is its own function.)
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
@@ -706,11 +774,11 @@ macro_rules! gcm_body {
             // Groups 0 and 1: AES only.
             let lead = groups.min(2);
             for gi in 0..lead {
-                let ks = aes_group::<NR>(&cx.k, counters(cx, base, false));
-                base = add32(base, cx.step[0]);
+                let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
+                base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask) };
+                unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
             }
             if groups == 1 {
                 let pw = cx.pw_src(RUN - 1);
@@ -718,8 +786,7 @@ macro_rules! gcm_body {
             }
             let mut gi = lead;
             // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
-            // RUN − 2, read back (from L1): the AES of a group does not wait
-            // for the ciphertext of the group just before it.
+            // RUN − 2, read back (from L1).
             macro_rules! run {
                 ($b:ident, $fast:literal) => {
                     let (_, mut s, _, mut b) =
@@ -750,8 +817,9 @@ macro_rules! gcm_body {
             runs!(cx, pair, base, c, gi, groups, 2);
             // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
             if gi < groups {
-                let (_, s, _, _) =
-                    fused_group!(cx, NR, at, base, false, gi, None, &gs(gi - 2), first [RUN - 2] acc);
+                let (_, s, _, _) = fused_group!(
+                    cx, NR, at, Ctr { v: base, x: 0 }, false, gi, None, &gs(gi - 2), first [RUN - 2] acc
+                );
                 let pw = cx.pw_src(RUN - 1);
                 acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi - 1), None, s));
                 reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()))
@@ -818,7 +886,8 @@ macro_rules! gcm_body {
                     let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
                     (Some(c), GSrc { p: cx.src_at(gi), mask: cx.mask, eager: g })
                 };
-                (_, _, acc, _) = fused_group!(cx, NR, at, base, false, gi, c.as_ref(), &g, alone acc);
+                (_, _, acc, _) =
+                    fused_group!(cx, NR, at, Ctr { v: base, x: 0 }, false, gi, c.as_ref(), &g, alone acc);
             }
             acc
         }

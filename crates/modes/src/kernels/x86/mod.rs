@@ -14,6 +14,21 @@ use crate::gcm::ghash::POWERS;
 /// `pshufb` mask reversing the 16 bytes of each lane.
 const BSWAP: u128 = u128::from_le_bytes([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
 
+/// Entry `x`: a block of zeros but for `x mod 256` in its last byte (as
+/// `u128::from_le_bytes`), for counter blocks in byte order: a counter
+/// whose last byte is zero plus `x` < 256 is that block XORed with entry
+/// `x`. 256 entries and the 32 after them, so that the fused kernels'
+/// loads of a group's offsets (at most 32 from an `x` < 256) stay inside.
+static CTR_LOW: [u128; 288] = {
+    let mut t = [0; 288];
+    let mut x = 0;
+    while x < 288 {
+        t[x] = ((x % 256) as u128) << 120;
+        x += 1;
+    }
+    t
+};
+
 use core::arch::x86_64::*;
 
 #[macro_use]
@@ -195,7 +210,8 @@ macro_rules! binary {
 macro_rules! width {
     ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
-        $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path $(,)?
+        $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
+        $unpacklo:ident, $unpackhi:ident $(,)?
     ],
     hxor: |$hv:ident| $hxor:expr,
     xor_lane0: |$xv:ident, $xx:ident| $xor_lane0:expr,
@@ -212,9 +228,10 @@ macro_rules! width {
         const RUN: usize = $run;
         /// Whether a fused group loads each register's GHASH input and
         /// power vector in the AES round that multiplies it (through
-        /// `after`) rather than all of them before the group: with eight
-        /// 512-bit registers a group, loads before the group would not fit
-        /// in the register file beside the AES state and be spilled.
+        /// `after`), and each round key where it is used, rather than all
+        /// of them before the group: with 512-bit registers, values loaded
+        /// before the group do not fit in the register file beside the AES
+        /// state and the sums, and LLVM spills them (secrets among them).
         const LAZY: bool = $lazy;
 
         #[inline]
@@ -263,7 +280,8 @@ macro_rules! width {
         fn splat(x: u128) -> V {
             $bcast(from_u128(x))
         }
-        binary!($feat: xor = $xor, add32 = $add32, shuffle = $shuffle, aesenc = $aesenc, aesenclast = $aesenclast);
+        binary!($feat: xor = $xor, add32 = $add32, shuffle = $shuffle, aesenc = $aesenc, aesenclast = $aesenclast,
+            unpacklo = $unpacklo, unpackhi = $unpackhi);
         #[inline]
         #[target_feature(enable = $feat)]
         fn clmul<const IMM: i32>(a: V, b: V) -> V {
@@ -308,7 +326,7 @@ pub(super) mod w128 {
         "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-            _mm_storeu_si128, v128::load_keys,
+            _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
@@ -328,7 +346,7 @@ pub(super) mod w256 {
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
-            _mm256_storeu_si256, v256::broadcast_keys,
+            _mm256_storeu_si256, v256::broadcast_keys, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64,
         ],
         hxor: |v| _mm_xor_si128(
             _mm256_extracti128_si256::<0>(v),
@@ -349,23 +367,28 @@ macro_rules! zmm_width {
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
-                _mm512_storeu_si512, v512::broadcast_keys,
+                _mm512_storeu_si512, v512::broadcast_keys, _mm512_unpacklo_epi64,
+                _mm512_unpackhi_epi64,
             ],
-            hxor: |v| _mm_xor_si128(
-                _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
-                _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
-            ),
+            // Halves, then quarters: two extracts and two XORs.
+            hxor: |v| {
+                let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+                _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+            },
             xor_lane0: |v, x| _mm512_xor_si512(v, _mm512_zextsi128_si512(x)),
             xor3: |a, b, c| _mm512_ternarylogic_epi64::<0x96>(a, b, c),
         }
     };
 }
 
-/// 512-bit registers: four blocks each, 4 registers per group.
+/// 512-bit registers: four blocks each, 4 registers per group; round keys,
+/// power vectors and GHASH inputs loaded where used (`LAZY`), as in
+/// `w512x8`: loaded before a group, LLVM copied round keys and power
+/// vectors to the stack, where nothing wiped them.
 pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 4, run 4, lazy false);
+    zmm_width!(regs 4, run 4, lazy true);
 }
 
 /// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
@@ -396,7 +419,7 @@ pub(super) mod w128x2 {
         "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-            _mm_storeu_si128, v128::load_keys,
+            _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
