@@ -369,33 +369,45 @@ macro_rules! vaes_modes {
             chunks: &mut core::slice::ChunksExactMut<'_, u8>,
         ) {
             let mut stash = TweakStash([_mm512_setzero_si512(); 8]);
+            // The loop carries `U = T ⊕ k_last`, the last round's key
+            // itself: the first XOR takes `U ⊕ (k_0 ⊕ k_last)`, and as
+            // the multiply is linear, U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last)
+            // is the next U (the constant folded into the multiply's
+            // final XOR).
+            let kl = k[NR];
+            let k0l = _mm512_xor_si512(k[0], kl);
+            let c = _mm512_xor_si512(xts_half_vec::<W, CL>(kl), kl);
+            let next = |t: __m512i| _mm512_xor_si512(xts_half_vec::<W, CL>(t), c);
             let mut first = *tw;
-            for c in chunks.by_ref() {
-                let mut x = load_n::<W>(c);
+            for f in first.iter_mut().take(W / 2) {
+                *f = _mm512_xor_si512(*f, kl);
+            }
+            for ch in chunks.by_ref() {
+                let mut x = load_n::<W>(ch);
                 let mut step = first;
                 for i in 0..W / 2 {
-                    step[W / 2 + i] = xts_half_vec::<W, CL>(first[i]);
+                    step[W / 2 + i] = next(first[i]);
                 }
                 for i in 0..W {
-                    x[i] = _mm512_ternarylogic_epi64::<0x96>(x[i], step[i], k[0]);
+                    x[i] = _mm512_ternarylogic_epi64::<0x96>(x[i], step[i], k0l);
                     stash.set(i, step[i]);
                 }
                 stash.spill();
                 middle_n::<NR, W, DEC>(&mut x, k, |r, x| {
                     crate::x86::v512::round_barrier(x);
                     if r <= W / 2 {
-                        first[r - 1] = xts_half_vec::<W, CL>(step[W / 2 + r - 1]);
+                        first[r - 1] = next(step[W / 2 + r - 1]);
                     }
                 });
-                let mut last = [k[NR]; W];
+                let mut last = [kl; W];
                 for (i, l) in last.iter_mut().enumerate() {
-                    *l = _mm512_xor_si512(*l, stash.get(i));
+                    *l = stash.get(i);
                 }
                 last_n::<W, DEC>(&mut x, &last);
-                store_n(c, &x);
+                store_n(ch, &x);
             }
             stash.wipe();
-            tw[0] = first[0];
+            tw[0] = _mm512_xor_si512(first[0], kl);
         }
 
         /// A step's tweak registers on the stack, for [`xts_vec`]'s last
