@@ -42,7 +42,7 @@
 use crate::error::{Error, Result};
 use aesflow_cipher::{Aes, Block, Kernel, KeyExpansion, detect_best, xts_mul_alpha};
 use core::borrow::Borrow;
-use zeroize::Zeroize;
+use crate::kernels::wipe_block;
 
 /// The shortest data unit: one block (IEEE 1619 §5.1).
 pub const MIN_UNIT_LEN: usize = 16;
@@ -183,7 +183,7 @@ impl<A: Borrow<Aes>> Xts<A> {
             }
             seq = seq.wrapping_add(n as u128);
         }
-        tweaks.zeroize();
+        tweaks.iter_mut().for_each(wipe_block);
         Ok(seq)
     }
 
@@ -214,7 +214,7 @@ impl<A: Borrow<Aes>> Xts<A> {
             tail.copy_from_slice(&last[..partial]);
             data.xts_blocks(t, core::slice::from_mut(&mut pp), false);
             *last = pp;
-            pp.zeroize();
+            wipe_block(&mut pp);
         } else {
             // §5.4.2: the full blocks before the last with T_0..T_{m-2};
             // the last full one with T_m gives PP; then CC with T_{m-1}.
@@ -228,11 +228,11 @@ impl<A: Borrow<Aes>> Xts<A> {
             tail.copy_from_slice(&pp[..partial]);
             data.xts_blocks(t, core::slice::from_mut(&mut cc), true);
             *last = cc;
-            pp.zeroize();
-            cc.zeroize();
-            t_last.zeroize();
+            wipe_block(&mut pp);
+            wipe_block(&mut cc);
+            wipe_block(&mut t_last);
         }
-        t.zeroize();
+        wipe_block(t);
     }
 }
 
