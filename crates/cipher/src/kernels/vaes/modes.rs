@@ -350,17 +350,22 @@ macro_rules! vaes_modes {
         /// Every tweak is in vector registers and the loop carries only
         /// the first half of a step's: the second half is those times
         /// α^(2W), and the next step's first half the second half times
-        /// α^(2W) again (a byte shift and a reduction of the bytes shifted
-        /// out: four or seven instructions per register, no chain of
-        /// doublings). The first XOR folds the tweak with round key 0 (a
-        /// three-way `VPTERNLOGQ`) and the last round takes `k_last ⊕
-        /// tweak` as its key, off the data's chain. The next step's tweaks
-        /// are made one register after each of the first rounds, and a
-        /// scheduling barrier after every round keeps the rounds
-        /// interleaved across the registers (LLVM otherwise ran them a
-        /// register at a time). A step's tweaks go to a stack buffer that
-        /// the last round reads back: in registers they, the round keys
-        /// (15 for AES-256) and the data outgrow the 32 zmm registers.
+        /// α^(2W) again (a lane rotation and a carry-less multiply of the
+        /// bytes rotated round, or byte shifts and shifted copies: four or
+        /// seven instructions per register, no chain of doublings). What
+        /// the loop carries is not the tweak T but `U = T ⊕ k_last`, the
+        /// last round's key itself (read from the stack as `VAESENCLAST`'s
+        /// memory operand, no XOR per register): the first XOR is a
+        /// three-way `VPTERNLOGQ` of the data, U and the constant `k_0 ⊕
+        /// k_last`, and since the multiply is linear, the next U is
+        /// U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last), a constant folded into the
+        /// multiply's last XOR. The next step's tweaks are made one
+        /// register after each of the first rounds, and a scheduling
+        /// barrier after every round keeps the rounds interleaved across
+        /// the registers (LLVM otherwise ran them a register at a time). A
+        /// step's tweaks go to a stack buffer that the last round reads
+        /// back: in registers they, the round keys (15 for AES-256) and the
+        /// data outgrow the 32 zmm registers.
         #[inline]
         #[target_feature(enable = $features)]
         fn xts_vec<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
@@ -369,11 +374,7 @@ macro_rules! vaes_modes {
             chunks: &mut core::slice::ChunksExactMut<'_, u8>,
         ) {
             let mut stash = TweakStash([_mm512_setzero_si512(); 8]);
-            // The loop carries `U = T ⊕ k_last`, the last round's key
-            // itself: the first XOR takes `U ⊕ (k_0 ⊕ k_last)`, and as
-            // the multiply is linear, U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last)
-            // is the next U (the constant folded into the multiply's
-            // final XOR).
+            // `U = T ⊕ k_last` (see above) and its constants.
             let kl = k[NR];
             let k0l = _mm512_xor_si512(k[0], kl);
             let c = _mm512_xor_si512(xts_half_vec::<W, CL>(kl), kl);
@@ -405,6 +406,21 @@ macro_rules! vaes_modes {
                 }
                 last_n::<W, DEC>(&mut x, &last);
                 store_n(ch, &x);
+                // Opaque to LLVM, so each carried tweak is one three-way
+                // XOR in the loop (it otherwise kept `U·α^(2W)` apart for
+                // the exit's `⊕ k_last`: one more instruction per step).
+                for f in first.iter_mut().take(W / 2) {
+                    // SAFETY: an empty instruction sequence that reads and
+                    // writes one vector register in place; it touches no
+                    // memory, stack or flags.
+                    unsafe {
+                        core::arch::asm!(
+                            "/* {0} */",
+                            inout(zmm_reg) *f,
+                            options(pure, nomem, nostack, preserves_flags)
+                        );
+                    }
+                }
             }
             stash.wipe();
             tw[0] = _mm512_xor_si512(first[0], kl);
