@@ -374,14 +374,19 @@ macro_rules! vaes_modes {
             chunks: &mut core::slice::ChunksExactMut<'_, u8>,
         ) {
             let mut stash = TweakStash([_mm512_setzero_si512(); 8]);
-            // `U = T ⊕ k_last` (see above) and its constants.
+            // `U = T ⊕ k_last` and its constants (see above) with the
+            // carry-less multiply; with shifts (`CL` false) the loop
+            // carries T and XORs `k_last` into each last-round key, which
+            // llvm-mca's Zen 4 model puts ahead (its final three-way XOR
+            // has no room for the constant).
             let kl = k[NR];
-            let k0l = _mm512_xor_si512(k[0], kl);
-            let c = _mm512_xor_si512(xts_half_vec::<W, CL>(kl), kl);
+            let fold = if CL { kl } else { _mm512_setzero_si512() };
+            let k0l = _mm512_xor_si512(k[0], fold);
+            let c = _mm512_xor_si512(xts_half_vec::<W, CL>(fold), fold);
             let next = |t: __m512i| _mm512_xor_si512(xts_half_vec::<W, CL>(t), c);
             let mut first = *tw;
             for f in first.iter_mut().take(W / 2) {
-                *f = _mm512_xor_si512(*f, kl);
+                *f = _mm512_xor_si512(*f, fold);
             }
             for ch in chunks.by_ref() {
                 let mut x = load_n::<W>(ch);
@@ -402,7 +407,11 @@ macro_rules! vaes_modes {
                 });
                 let mut last = [kl; W];
                 for (i, l) in last.iter_mut().enumerate() {
-                    *l = stash.get(i);
+                    *l = if CL {
+                        stash.get(i)
+                    } else {
+                        _mm512_xor_si512(kl, stash.get(i))
+                    };
                 }
                 last_n::<W, DEC>(&mut x, &last);
                 store_n(ch, &x);
@@ -423,7 +432,7 @@ macro_rules! vaes_modes {
                 }
             }
             stash.wipe();
-            tw[0] = _mm512_xor_si512(first[0], kl);
+            tw[0] = _mm512_xor_si512(first[0], fold);
         }
 
         /// A step's tweak registers on the stack, for [`xts_vec`]'s last
