@@ -347,25 +347,26 @@ macro_rules! vaes_modes {
         /// of the first step; on return `tw[0]` holds the next unused
         /// tweaks).
         ///
-        /// Every tweak is in vector registers and the loop carries only
-        /// the first half of a step's: the second half is those times
-        /// α^(2W), and the next step's first half the second half times
-        /// α^(2W) again (a lane rotation and a carry-less multiply of the
-        /// bytes rotated round, or byte shifts and shifted copies: four or
-        /// seven instructions per register, no chain of doublings). What
-        /// the loop carries is not the tweak T but `U = T ⊕ k_last`, the
-        /// last round's key itself (read from the stack as `VAESENCLAST`'s
-        /// memory operand, no XOR per register): the first XOR is a
-        /// three-way `VPTERNLOGQ` of the data, U and the constant `k_0 ⊕
-        /// k_last`, and since the multiply is linear, the next U is
-        /// U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last), a constant folded into the
-        /// multiply's last XOR. The next step's tweaks are made one
-        /// register after each of the first rounds, and a scheduling
-        /// barrier after every round keeps the rounds interleaved across
-        /// the registers (LLVM otherwise ran them a register at a time). A
-        /// step's tweaks go to a stack buffer that the last round reads
-        /// back: in registers they, the round keys (15 for AES-256) and the
-        /// data outgrow the 32 zmm registers.
+        /// Every tweak is in vector registers and the loop carries only the
+        /// first half of a step's: the second half is those times α^(2W),
+        /// and the next step's first half the second half times α^(2W)
+        /// again (a lane rotation and a carry-less multiply of the bytes
+        /// rotated round, or byte shifts and shifted copies: four or seven
+        /// instructions per register, no chain of doublings). With the
+        /// carry-less multiply, what the loop carries is not the tweak T
+        /// but `U = T ⊕ k_last`, the last round's key itself (read from the
+        /// stack as `VAESENCLAST`'s memory operand, no XOR per register):
+        /// the first XOR is a three-way `VPTERNLOGQ` of the data, U and the
+        /// constant `k_0 ⊕ k_last`, and since the multiply is linear, the
+        /// next U is U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last), a constant folded
+        /// into the multiply's last XOR (with shifts, whose multiply has no
+        /// room for it, T and `k_last ⊕ T` per register). The next step's
+        /// tweaks are made one register after each of the first rounds, and
+        /// a scheduling barrier after every round keeps the rounds
+        /// interleaved across the registers (LLVM otherwise ran them a
+        /// register at a time). A step's tweaks go to a stack buffer that
+        /// the last round reads back: in registers they, the round keys (15
+        /// for AES-256) and the data outgrow the 32 zmm registers.
         #[inline]
         #[target_feature(enable = $features)]
         fn xts_vec<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
