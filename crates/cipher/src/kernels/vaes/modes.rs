@@ -347,20 +347,26 @@ macro_rules! vaes_modes {
         /// of the first step; on return `tw[0]` holds the next unused
         /// tweaks).
         ///
-        /// Every tweak is in vector registers and the loop carries only
-        /// the first half of a step's: the second half is those times
-        /// α^(2W), and the next step's first half the second half times
-        /// α^(2W) again (a byte shift and a reduction of the bytes shifted
-        /// out: four or seven instructions per register, no chain of
-        /// doublings). The first XOR folds the tweak with round key 0 (a
-        /// three-way `VPTERNLOGQ`) and the last round takes `k_last ⊕
-        /// tweak` as its key, off the data's chain. The next step's tweaks
-        /// are made one register after each of the first rounds, and a
-        /// scheduling barrier after every round keeps the rounds
+        /// Every tweak is in vector registers and the loop carries only the
+        /// first half of a step's: the second half is those times α^(2W),
+        /// and the next step's first half the second half times α^(2W)
+        /// again (a lane rotation and a carry-less multiply of the bytes
+        /// rotated round, or byte shifts and shifted copies: four or seven
+        /// instructions per register, no chain of doublings). With the
+        /// carry-less multiply, what the loop carries is not the tweak T
+        /// but `U = T ⊕ k_last`, the last round's key itself (read from the
+        /// stack as `VAESENCLAST`'s memory operand, no XOR per register):
+        /// the first XOR is a three-way `VPTERNLOGQ` of the data, U and the
+        /// constant `k_0 ⊕ k_last`, and since the multiply is linear, the
+        /// next U is U·α^(2W) ⊕ (k_last·α^(2W) ⊕ k_last), a constant folded
+        /// into the multiply's last XOR (with shifts, whose multiply has no
+        /// room for it, T and `k_last ⊕ T` per register). The next step's
+        /// tweaks are made one register after each of the first rounds, and
+        /// a scheduling barrier after every round keeps the rounds
         /// interleaved across the registers (LLVM otherwise ran them a
         /// register at a time). A step's tweaks go to a stack buffer that
-        /// the last round reads back: in registers they, the round keys
-        /// (15 for AES-256) and the data outgrow the 32 zmm registers.
+        /// the last round reads back: in registers they, the round keys (15
+        /// for AES-256) and the data outgrow the 32 zmm registers.
         #[inline]
         #[target_feature(enable = $features)]
         fn xts_vec<const NR: usize, const W: usize, const DEC: bool, const CL: bool>(
@@ -369,33 +375,65 @@ macro_rules! vaes_modes {
             chunks: &mut core::slice::ChunksExactMut<'_, u8>,
         ) {
             let mut stash = TweakStash([_mm512_setzero_si512(); 8]);
+            // `U = T ⊕ k_last` and its constants (see above) with the
+            // carry-less multiply; with shifts (`CL` false) the loop
+            // carries T and XORs `k_last` into each last-round key, which
+            // llvm-mca's Zen 4 model puts ahead (its final three-way XOR
+            // has no room for the constant).
+            let kl = k[NR];
+            let fold = if CL { kl } else { _mm512_setzero_si512() };
+            let k0l = _mm512_xor_si512(k[0], fold);
+            let c = _mm512_xor_si512(xts_half_vec::<W, CL>(fold), fold);
+            let next = |t: __m512i| _mm512_xor_si512(xts_half_vec::<W, CL>(t), c);
             let mut first = *tw;
-            for c in chunks.by_ref() {
-                let mut x = load_n::<W>(c);
+            for f in first.iter_mut().take(W / 2) {
+                *f = _mm512_xor_si512(*f, fold);
+            }
+            for ch in chunks.by_ref() {
+                let mut x = load_n::<W>(ch);
                 let mut step = first;
                 for i in 0..W / 2 {
-                    step[W / 2 + i] = xts_half_vec::<W, CL>(first[i]);
+                    step[W / 2 + i] = next(first[i]);
                 }
                 for i in 0..W {
-                    x[i] = _mm512_ternarylogic_epi64::<0x96>(x[i], step[i], k[0]);
+                    x[i] = _mm512_ternarylogic_epi64::<0x96>(x[i], step[i], k0l);
                     stash.set(i, step[i]);
                 }
                 stash.spill();
                 middle_n::<NR, W, DEC>(&mut x, k, |r, x| {
                     crate::x86::v512::round_barrier(x);
                     if r <= W / 2 {
-                        first[r - 1] = xts_half_vec::<W, CL>(step[W / 2 + r - 1]);
+                        first[r - 1] = next(step[W / 2 + r - 1]);
                     }
                 });
-                let mut last = [k[NR]; W];
+                let mut last = [kl; W];
                 for (i, l) in last.iter_mut().enumerate() {
-                    *l = _mm512_xor_si512(*l, stash.get(i));
+                    *l = if CL {
+                        stash.get(i)
+                    } else {
+                        _mm512_xor_si512(kl, stash.get(i))
+                    };
                 }
                 last_n::<W, DEC>(&mut x, &last);
-                store_n(c, &x);
+                store_n(ch, &x);
+                // Opaque to LLVM, so each carried tweak is one three-way
+                // XOR in the loop (it otherwise kept `U·α^(2W)` apart for
+                // the exit's `⊕ k_last`: one more instruction per step).
+                for f in first.iter_mut().take(W / 2) {
+                    // SAFETY: an empty instruction sequence that reads and
+                    // writes one vector register in place; it touches no
+                    // memory, stack or flags.
+                    unsafe {
+                        core::arch::asm!(
+                            "/* {0} */",
+                            inout(zmm_reg) *f,
+                            options(pure, nomem, nostack, preserves_flags)
+                        );
+                    }
+                }
             }
             stash.wipe();
-            tw[0] = first[0];
+            tw[0] = _mm512_xor_si512(first[0], fold);
         }
 
         /// A step's tweak registers on the stack, for [`xts_vec`]'s last
