@@ -4,7 +4,7 @@
 
 use crate::kernels::{self, Batch, Sched, Simd, Stream, StreamData, wipe};
 use crate::portable;
-use crate::scratch::{KeyTable, Tail, recycle};
+use crate::scratch::{CLASS_SHIFT, KeyTable, Tail, counting_sort, recycle, run_key};
 use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, Scratch, check_job};
 use aesflow_cipher::{Kernel, KernelError, KeyError};
 use core::fmt;
@@ -292,7 +292,19 @@ fn run_all<'k, K: KeyMaterial<'k>, J: JobView<'k>>(
     let ivs = &mut scratch.ivs;
     ivs.clear();
     ivs.extend(jobs.iter().map(J::iv));
-    let mut streams: Vec<Stream<'_, K>> = recycle(core::mem::take(&mut scratch.streams));
+    // The order to run the whole-block streams in: classes side by side,
+    // each longest first by length class (the lanes start streams longest
+    // first and find them in order or nearly).
+    let order = &mut scratch.order;
+    order.clear();
+    for (job, j) in jobs.iter().enumerate() {
+        let blocks = j.lens().0 / 16;
+        if blocks > 0 {
+            order.push((run_key(slot[job].1, blocks), job));
+        }
+    }
+    counting_sort(order, &mut scratch.sorted);
+    let mut heads: Vec<Option<StreamData<'_>>> = recycle(core::mem::take(&mut scratch.heads));
     let mut tails: Vec<Tail<'_>> = recycle(core::mem::take(&mut scratch.tails));
     for (job, j) in jobs.iter_mut().enumerate() {
         let mode = j.mode();
@@ -306,29 +318,27 @@ fn run_all<'k, K: KeyMaterial<'k>, J: JobView<'k>>(
                 data: tail,
             });
         }
-        if whole > 0 {
-            streams.push(Stream {
-                data: head,
-                keys: &keys[slot[job].0],
-                state: ivs[job],
-                job,
-            });
-        }
+        heads.push((whole > 0).then_some(head));
     }
-    // Classes side by side, each longest first (the lanes start streams
-    // longest first and find them in order).
-    streams.sort_unstable_by_key(|s| (slot[s.job].1, core::cmp::Reverse(s.data.len())));
-    let mut rest = &mut streams[..];
-    while let Some(first) = rest.first() {
-        let class = slot[first.job].1;
-        let n = rest.iter().take_while(|s| slot[s.job].1 == class).count();
-        let (this, next) = rest.split_at_mut(n);
+    let mut streams: Vec<Stream<'_, K>> = recycle(core::mem::take(&mut scratch.streams));
+    streams.extend(order.iter().map(|&(_, job)| Stream {
+        data: heads[job].take().expect("a stream with whole blocks"),
+        keys: &keys[slot[job].0],
+        state: ivs[job],
+        job,
+    }));
+    let mut from = 0;
+    while from < streams.len() {
+        let class = order[from].0 >> CLASS_SHIFT;
+        let to = from + order[from..].partition_point(|o| o.0 >> CLASS_SHIFT == class);
+        let this = &mut streams[from..to];
+        let class = class as usize;
         run_class((class % 4) as u8, 10 + 2 * (class / 4), this);
         for s in this.iter_mut() {
             ivs[s.job] = s.state;
             wipe(&mut s.state, [0; 16]);
         }
-        rest = next;
+        from = to;
     }
     // Partial final blocks (CFB/OFB): one keystream block each.
     for t in tails.drain(..) {
@@ -352,6 +362,7 @@ fn run_all<'k, K: KeyMaterial<'k>, J: JobView<'k>>(
         wipe(&mut ks, [0; 16]);
     }
     scratch.streams = recycle(streams);
+    scratch.heads = recycle(heads);
     scratch.tails = recycle(tails);
     // Dropping the schedules wipes the expanded ones.
     scratch.keys = recycle(keys);

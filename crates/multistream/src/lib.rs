@@ -76,8 +76,8 @@
 //!   round keys are zeroized.
 //! * **Working storage.** A call's tables — the key schedules, found by
 //!   address in an open-addressing table, the continuation values, the
-//!   streams sorted by class and length (an unstable sort) and the partial
-//!   final blocks — live in a [`Scratch`]. A caller that makes many calls
+//!   streams ordered by class and length class (one counting pass) and the
+//!   partial final blocks — live in a [`Scratch`]. A caller that makes many calls
 //!   keeps one and passes it to [`MultiStream::process_with`] /
 //!   [`MultiStream::process_in_place_with`], so that a packet-sized call
 //!   neither allocates nor hashes its tables again ([`MultiStreamQueue`]
