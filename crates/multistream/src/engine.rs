@@ -429,19 +429,26 @@ pub(crate) trait JobView<'k> {
     fn data(&mut self) -> StreamData<'_>;
 }
 
+/// The accessors of the fields both job kinds share.
+macro_rules! job_fields {
+    ($k:lifetime) => {
+        fn key(&self) -> Key<$k> {
+            self.key
+        }
+        fn mode(&self) -> Mode {
+            self.mode
+        }
+        fn iv(&self) -> [u8; 16] {
+            self.iv
+        }
+        fn set_iv(&mut self, iv: [u8; 16]) {
+            self.iv = iv;
+        }
+    };
+}
+
 impl<'k> JobView<'k> for Job<'k> {
-    fn key(&self) -> Key<'k> {
-        self.key
-    }
-    fn mode(&self) -> Mode {
-        self.mode
-    }
-    fn iv(&self) -> [u8; 16] {
-        self.iv
-    }
-    fn set_iv(&mut self, iv: [u8; 16]) {
-        self.iv = iv;
-    }
+    job_fields!('k);
     fn lens(&self) -> (usize, usize) {
         (self.input.len(), self.output.len())
     }
@@ -454,18 +461,7 @@ impl<'k> JobView<'k> for Job<'k> {
 }
 
 impl<'k> JobView<'k> for InPlaceJob<'k> {
-    fn key(&self) -> Key<'k> {
-        self.key
-    }
-    fn mode(&self) -> Mode {
-        self.mode
-    }
-    fn iv(&self) -> [u8; 16] {
-        self.iv
-    }
-    fn set_iv(&mut self, iv: [u8; 16]) {
-        self.iv = iv;
-    }
+    job_fields!('k);
     fn lens(&self) -> (usize, usize) {
         (self.data.len(), self.data.len())
     }
