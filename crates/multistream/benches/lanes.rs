@@ -3,7 +3,9 @@
 //! (each stream its own `RoundKeys`, the gateway case) and one shared key,
 //! on every backend this CPU runs; ECB on every available kernel is the
 //! ceiling. On-CPU time of this thread (the machine is shared), best of
-//! five 200 ms rounds; ratios are what to compare across machines.
+//! five 200 ms rounds; ratios are what to compare across machines. The
+//! calls share one [`Scratch`], as a caller that makes many calls keeps
+//! one.
 //!
 //! ```text
 //! cargo bench -p aesflow-multistream --bench lanes [-- cbc|cfb|ofb]
@@ -16,7 +18,7 @@
 //! `cargo test --benches`) it runs a tiny smoke configuration.
 
 use aesflow_cipher::{KeySchedule, RoundKeys, available_kernels};
-use aesflow_multistream::{Backend, Job, Mode, MultiStream};
+use aesflow_multistream::{Backend, Job, Mode, MultiStream, Scratch};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -136,6 +138,7 @@ fn main() {
                     &mut b[o..o + size]
                 })
                 .collect();
+            let mut scratch = Scratch::new();
             for shared in [false, true] {
                 let g = measure(streams * size, || {
                     let mut jobs: Vec<Job<'_>> = input
@@ -147,7 +150,9 @@ fn main() {
                             Job::new(mode, k, [s as u8; 16], i, &mut o[..])
                         })
                         .collect();
-                    engine.process(black_box(&mut jobs)).expect("valid");
+                    engine
+                        .process_with(&mut scratch, black_box(&mut jobs))
+                        .expect("valid");
                 });
                 let which = if shared { "shared" } else { "distinct" };
                 println!(

@@ -4,11 +4,10 @@
 
 use crate::kernels::{self, Batch, Sched, Simd, Stream, StreamData, wipe};
 use crate::portable;
-use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, check_job};
+use crate::scratch::{CLASS_SHIFT, KeyTable, Tail, counting_sort, recycle, run_key};
+use crate::{Backend, Error, InPlaceJob, Job, Key, Mode, RoundKeys, Scratch, check_job};
 use aesflow_cipher::{Kernel, KernelError, KeyError};
 use core::fmt;
-use core::hash::{BuildHasherDefault, Hasher};
-use std::collections::HashMap;
 
 /// A resolved backend.
 #[derive(Clone, Copy)]
@@ -162,51 +161,72 @@ impl MultiStream {
     /// Run every job (scatter/gather). Outputs are identical to running each
     /// stream alone; each job's `iv` is updated to its continuation value.
     /// All jobs are validated first: on error nothing has been written.
+    ///
+    /// Each call sets up its working storage afresh; a caller that makes
+    /// many calls keeps a [`Scratch`] and calls
+    /// [`process_with`](Self::process_with) instead.
     pub fn process(&self, jobs: &mut [Job<'_>]) -> Result<(), Error> {
-        self.process_jobs(jobs)
+        self.process_with(&mut Scratch::new(), jobs)
+    }
+
+    /// [`process`](Self::process) on the caller's working storage: once
+    /// `scratch` has grown to the size of the calls, a call allocates
+    /// none of the driver's tables again.
+    pub fn process_with(&self, scratch: &mut Scratch, jobs: &mut [Job<'_>]) -> Result<(), Error> {
+        self.process_jobs(scratch, jobs)
     }
 
     /// [`process`](Self::process) with each job's data replaced by its result.
     pub fn process_in_place(&self, jobs: &mut [InPlaceJob<'_>]) -> Result<(), Error> {
-        self.process_jobs(jobs)
+        self.process_in_place_with(&mut Scratch::new(), jobs)
+    }
+
+    /// [`process_in_place`](Self::process_in_place) on the caller's working
+    /// storage (as [`process_with`](Self::process_with)).
+    pub fn process_in_place_with(
+        &self,
+        scratch: &mut Scratch,
+        jobs: &mut [InPlaceJob<'_>],
+    ) -> Result<(), Error> {
+        self.process_jobs(scratch, jobs)
     }
 
     /// Run jobs of either kind and write back their continuation values.
-    fn process_jobs<J: AsJobRef>(&self, jobs: &mut [J]) -> Result<(), Error> {
-        let (ivs, refs): (Vec<_>, Vec<_>) = jobs.iter_mut().map(J::split).unzip();
-        for (iv, next) in ivs.into_iter().zip(self.process_refs(refs)?) {
-            *iv = next;
-        }
-        Ok(())
-    }
-
-    fn process_refs(&self, refs: Vec<JobRef<'_>>) -> Result<Vec<[u8; 16]>, Error> {
+    fn process_jobs<'k, J: JobView<'k>>(
+        &self,
+        scratch: &mut Scratch,
+        jobs: &mut [J],
+    ) -> Result<(), Error> {
         // Validate everything before writing anything.
-        for (job, r) in refs.iter().enumerate() {
-            let (input, output) = match &r.data {
-                StreamData::Split { input, output } => (input.len(), output.len()),
-                other => (other.len(), other.len()),
-            };
-            check_job(job, r.key, r.mode, input, output)?;
+        for (job, j) in jobs.iter().enumerate() {
+            let (input, output) = j.lens();
+            check_job(job, j.key(), j.mode(), input, output)?;
         }
         match self.engine {
-            Engine::Simd(simd) => run_all::<Sched>(
-                refs,
+            Engine::Simd(simd) => run_all::<Sched<'k>, J>(
+                jobs,
+                scratch,
                 |code, nr, streams| {
                     kernels::run(simd, self.own_key_lanes, self.batch, code, nr, streams)
                 },
                 kernels::encrypt_block,
-            ),
-            Engine::Portable(k) => run_all::<RoundKeys>(
-                refs,
+            )?,
+            Engine::Portable(k) => run_all::<RoundKeys, J>(
+                jobs,
+                scratch,
                 |code, _, streams| {
                     for s in streams.iter_mut() {
                         portable::run_stream(k, code, s);
                     }
                 },
                 |keys, block| portable::encrypt_block(k, keys, block),
-            ),
+            )?,
         }
+        for (j, iv) in jobs.iter_mut().zip(&scratch.ivs) {
+            j.set_iv(*iv);
+        }
+        scratch.wipe_ivs();
+        Ok(())
     }
 }
 
@@ -254,52 +274,77 @@ impl KeyMaterial<'_> for RoundKeys {
 }
 
 /// Expand keys, split the jobs into whole-block streams (grouped by key size
-/// and mode) and partial tails, run the classes, finish the tails.
-fn run_all<'k, K: KeyMaterial<'k>>(
-    refs: Vec<JobRef<'k>>,
+/// and mode, longest first) and partial tails, run the classes, finish the
+/// tails; the continuation values are left in `scratch.ivs`.
+fn run_all<'k, K: KeyMaterial<'k>, J: JobView<'k>>(
+    jobs: &mut [J],
+    scratch: &mut Scratch,
     mut run_class: impl FnMut(u8, usize, &mut [Stream<'_, K>]),
     encrypt_block: impl Fn(&K, &mut [u8; 16]),
-) -> Result<Vec<[u8; 16]>, Error> {
-    let keyset = KeySet::<K>::build(&refs)?;
-    let mut ivs: Vec<[u8; 16]> = refs.iter().map(|r| r.iv).collect();
-    let mut classes: Vec<Vec<Stream<'_, K>>> = (0..12).map(|_| Vec::new()).collect();
-    let mut tails: Vec<(usize, Mode, StreamData<'_>)> = Vec::new();
-    let n_jobs = refs.len();
-    for (job, r) in refs.into_iter().enumerate() {
-        let whole = r.data.len() / 16 * 16;
-        let (head, tail) = r.data.split_at(whole);
-        if tail.len() > 0 {
-            tails.push((job, r.mode, tail));
-        }
-        if whole > 0 {
-            let keys = keyset.get(job);
-            let class = (keys.rounds() - 10) / 2 * 4 + r.mode.code() as usize;
-            if classes[class].capacity() == 0 {
-                classes[class].reserve(n_jobs - job);
-            }
-            classes[class].push(Stream {
-                data: head,
-                keys,
-                state: r.iv,
-                job,
-            });
+) -> Result<(), Error> {
+    let mut keys: Vec<K> = recycle(core::mem::take(&mut scratch.keys));
+    if let Err(e) = key_slots(jobs, &mut keys, &mut scratch.slot, &mut scratch.seen) {
+        // Dropping the schedules wipes them.
+        scratch.keys = recycle(keys);
+        return Err(e);
+    }
+    let slot = &scratch.slot;
+    let ivs = &mut scratch.ivs;
+    ivs.clear();
+    ivs.extend(jobs.iter().map(J::iv));
+    // The order to run the whole-block streams in: classes side by side,
+    // each longest first by length class (the lanes start streams longest
+    // first and find them in order or nearly).
+    let order = &mut scratch.order;
+    order.clear();
+    for (job, j) in jobs.iter().enumerate() {
+        let blocks = j.lens().0 / 16;
+        if blocks > 0 {
+            order.push((run_key(slot[job].1, blocks), job));
         }
     }
-    for (class, streams) in classes.iter_mut().enumerate() {
-        if streams.is_empty() {
-            continue;
+    counting_sort(order, &mut scratch.sorted);
+    let mut heads: Vec<Option<StreamData<'_>>> = recycle(core::mem::take(&mut scratch.heads));
+    let mut tails: Vec<Tail<'_>> = recycle(core::mem::take(&mut scratch.tails));
+    for (job, j) in jobs.iter_mut().enumerate() {
+        let mode = j.mode();
+        let data = j.data();
+        let whole = data.len() / 16 * 16;
+        let (head, tail) = data.split_at(whole);
+        if tail.len() > 0 {
+            tails.push(Tail {
+                job,
+                mode,
+                data: tail,
+            });
         }
-        run_class((class % 4) as u8, 10 + 2 * (class / 4), streams);
-        for s in streams.iter_mut() {
+        heads.push((whole > 0).then_some(head));
+    }
+    let mut streams: Vec<Stream<'_, K>> = recycle(core::mem::take(&mut scratch.streams));
+    streams.extend(order.iter().map(|&(_, job)| Stream {
+        data: heads[job].take().expect("a stream with whole blocks"),
+        keys: &keys[slot[job].0],
+        state: ivs[job],
+        job,
+    }));
+    let mut from = 0;
+    while from < streams.len() {
+        let class = order[from].0 >> CLASS_SHIFT;
+        let to = from + order[from..].partition_point(|o| o.0 >> CLASS_SHIFT == class);
+        let this = &mut streams[from..to];
+        let class = class as usize;
+        run_class((class % 4) as u8, 10 + 2 * (class / 4), this);
+        for s in this.iter_mut() {
             ivs[s.job] = s.state;
             wipe(&mut s.state, [0; 16]);
         }
+        from = to;
     }
     // Partial final blocks (CFB/OFB): one keystream block each.
-    for (job, mode, tail) in tails {
-        let mut ks = ivs[job];
-        encrypt_block(keyset.get(job), &mut ks);
-        match tail {
+    for t in tails.drain(..) {
+        let mut ks = ivs[t.job];
+        encrypt_block(&keys[slot[t.job].0], &mut ks);
+        match t.data {
             StreamData::Split { input, output } => {
                 for ((o, i), k) in output.iter_mut().zip(input).zip(&ks) {
                     *o = i ^ k;
@@ -311,127 +356,117 @@ fn run_all<'k, K: KeyMaterial<'k>>(
                 }
             }
         }
-        if mode == Mode::Ofb {
-            ivs[job] = ks;
+        if t.mode == Mode::Ofb {
+            ivs[t.job] = ks;
         }
         wipe(&mut ks, [0; 16]);
     }
-    Ok(ivs)
+    scratch.streams = recycle(streams);
+    scratch.heads = recycle(heads);
+    scratch.tails = recycle(tails);
+    // Dropping the schedules wipes the expanded ones.
+    scratch.keys = recycle(keys);
+    Ok(())
 }
 
-/// A job with its data in either form.
-struct JobRef<'a> {
-    key: Key<'a>,
-    iv: [u8; 16],
-    data: StreamData<'a>,
-    mode: Mode,
-}
-
-impl<'a> JobRef<'a> {
-    fn new(key: Key<'a>, iv: [u8; 16], data: StreamData<'a>, mode: Mode) -> Self {
-        JobRef {
-            key,
-            iv,
-            data,
-            mode,
-        }
+/// Each job's key schedule and class: `slot[job] = (index in keys, class)`,
+/// a class being key size × mode (`(Nr - 10) / 2 * 4 + mode code`). A
+/// key is expanded (or borrowed) once per distinct address, found through
+/// `seen`; consecutive jobs with equal key bytes share one expansion too.
+fn key_slots<'k, K: KeyMaterial<'k>, J: JobView<'k>>(
+    jobs: &[J],
+    keys: &mut Vec<K>,
+    slot: &mut Vec<(usize, usize)>,
+    seen: &mut KeyTable,
+) -> Result<(), Error> {
+    slot.clear();
+    seen.start(jobs.len());
+    let mut last: Option<(&[u8], usize)> = None;
+    for (job, j) in jobs.iter().enumerate() {
+        let idx = match j.key() {
+            Key::Expanded(rk) => match seen.find(rk as *const RoundKeys as usize, usize::MAX) {
+                Ok(i) => i,
+                Err(pos) => {
+                    keys.push(K::copy_of(rk));
+                    let i = keys.len() - 1;
+                    seen.insert(pos, rk as *const RoundKeys as usize, usize::MAX, i);
+                    i
+                }
+            },
+            Key::Bytes(b) => {
+                let i = match seen.find(b.as_ptr() as usize, b.len()) {
+                    Ok(i) => i,
+                    Err(pos) => {
+                        let i = if let Some((_, i)) = last.filter(|(lb, _)| ct_eq(lb, b)) {
+                            i
+                        } else {
+                            keys.push(K::expand(b).map_err(|error| Error::Key { job, error })?);
+                            keys.len() - 1
+                        };
+                        seen.insert(pos, b.as_ptr() as usize, b.len(), i);
+                        i
+                    }
+                };
+                last = Some((b, i));
+                i
+            }
+        };
+        let class = (keys[idx].rounds() - 10) / 2 * 4 + j.mode().code() as usize;
+        slot.push((idx, class));
     }
+    Ok(())
 }
 
-/// A job of either kind: its IV (to update) and the engine's view of it.
-trait AsJobRef {
-    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>);
+/// A job of either kind as the driver reads it (`'k`: the borrow of its
+/// key).
+pub(crate) trait JobView<'k> {
+    fn key(&self) -> Key<'k>;
+    fn mode(&self) -> Mode;
+    fn iv(&self) -> [u8; 16];
+    fn set_iv(&mut self, iv: [u8; 16]);
+    /// Input and output lengths.
+    fn lens(&self) -> (usize, usize);
+    fn data(&mut self) -> StreamData<'_>;
 }
 
-impl AsJobRef for Job<'_> {
-    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>) {
-        let data = StreamData::Split {
+/// The accessors of the fields both job kinds share.
+macro_rules! job_fields {
+    ($k:lifetime) => {
+        fn key(&self) -> Key<$k> {
+            self.key
+        }
+        fn mode(&self) -> Mode {
+            self.mode
+        }
+        fn iv(&self) -> [u8; 16] {
+            self.iv
+        }
+        fn set_iv(&mut self, iv: [u8; 16]) {
+            self.iv = iv;
+        }
+    };
+}
+
+impl<'k> JobView<'k> for Job<'k> {
+    job_fields!('k);
+    fn lens(&self) -> (usize, usize) {
+        (self.input.len(), self.output.len())
+    }
+    fn data(&mut self) -> StreamData<'_> {
+        StreamData::Split {
             input: self.input,
             output: &mut *self.output,
-        };
-        let r = JobRef::new(self.key, self.iv, data, self.mode);
-        (&mut self.iv, r)
-    }
-}
-
-impl AsJobRef for InPlaceJob<'_> {
-    fn split(&mut self) -> (&mut [u8; 16], JobRef<'_>) {
-        let data = StreamData::InPlace(&mut *self.data);
-        let r = JobRef::new(self.key, self.iv, data, self.mode);
-        (&mut self.iv, r)
-    }
-}
-
-/// The expanded keys of one call: each distinct key once.
-struct KeySet<K> {
-    keys: Vec<K>,
-    slot: Vec<usize>,
-}
-
-/// Hashes a key's address and length (see [`KeySet::build`]) by one
-/// multiplication: the keys of the table are addresses the caller's
-/// slices already occupy, not attacker-chosen values, so SipHash's
-/// flooding resistance buys nothing and costs a packet call's budget.
-#[derive(Default)]
-struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
         }
     }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(29) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
 }
 
-impl<'k, K: KeyMaterial<'k>> KeySet<K> {
-    fn build(refs: &[JobRef<'k>]) -> Result<Self, Error> {
-        let mut keys: Vec<K> = Vec::with_capacity(refs.len());
-        let mut slot = Vec::with_capacity(refs.len());
-        // Keyed by the key's address (and length): the same slice or the
-        // same `RoundKeys` is expanded/copied once.
-        let mut seen: HashMap<(usize, usize), usize, BuildHasherDefault<AddrHasher>> =
-            HashMap::with_capacity_and_hasher(refs.len(), Default::default());
-        let mut last: Option<(&[u8], usize)> = None;
-        for (job, r) in refs.iter().enumerate() {
-            let idx = match r.key {
-                Key::Expanded(rk) => {
-                    let id = (rk as *const RoundKeys as usize, usize::MAX);
-                    *seen.entry(id).or_insert_with(|| {
-                        keys.push(K::copy_of(rk));
-                        keys.len() - 1
-                    })
-                }
-                Key::Bytes(b) => {
-                    let id = (b.as_ptr() as usize, b.len());
-                    let idx = if let Some(&i) = seen.get(&id) {
-                        i
-                    } else if let Some((_, i)) = last.filter(|(lb, _)| ct_eq(lb, b)) {
-                        i
-                    } else {
-                        keys.push(K::expand(b).map_err(|error| Error::Key { job, error })?);
-                        keys.len() - 1
-                    };
-                    seen.insert(id, idx);
-                    last = Some((b, idx));
-                    idx
-                }
-            };
-            slot.push(idx);
-        }
-        Ok(KeySet { keys, slot })
+impl<'k> JobView<'k> for InPlaceJob<'k> {
+    job_fields!('k);
+    fn lens(&self) -> (usize, usize) {
+        (self.data.len(), self.data.len())
     }
-
-    fn get(&self, job: usize) -> &K {
-        &self.keys[self.slot[job]]
+    fn data(&mut self) -> StreamData<'_> {
+        StreamData::InPlace(&mut *self.data)
     }
 }
 

@@ -74,6 +74,14 @@
 //!   [`Key::Expanded`] key is used as is — the gateway case, where tunnel
 //!   keys are expanded once ([`MultiStreamQueue`] does this). Lane copies of
 //!   round keys are zeroized.
+//! * **Working storage.** A call's tables — the key schedules, found by
+//!   address in an open-addressing table, the continuation values, the
+//!   streams ordered by class and length class (one counting pass) and the
+//!   partial final blocks — live in a [`Scratch`]. A caller that makes many calls
+//!   keeps one and passes it to [`MultiStream::process_with`] /
+//!   [`MultiStream::process_in_place_with`], so that a packet-sized call
+//!   neither allocates nor hashes its tables again ([`MultiStreamQueue`]
+//!   keeps its own); [`MultiStream::process`] sets one up per call.
 //! * **Backends** ([`Backend`]) follow the `aesflow-cipher` kernel a caller
 //!   selects ([`MultiStream::with_kernel`]; `MultiStream::new(Backend::Auto)`
 //!   for the fastest constant-time one): the `vaes` kernel's family
@@ -142,6 +150,7 @@ mod job;
 mod kernels;
 mod portable;
 mod queue;
+mod scratch;
 
 pub use aesflow_cipher::RoundKeys;
 pub use backend::Backend;
@@ -149,6 +158,7 @@ pub use engine::MultiStream;
 pub use error::Error;
 pub use job::{InPlaceJob, Job, Key, Mode, validate};
 pub use queue::{Completed, MultiStreamQueue, Ticket, TunnelId};
+pub use scratch::Scratch;
 
 use job::check_job;
 

@@ -16,13 +16,15 @@
 //! side by side in slots, a pending packet names its slot (a slot is freed
 //! only after the packets that name it are processed, so re-keying and
 //! removal never touch pending packets), the tunnel lookup hashes the id by
-//! one multiplication, and the pending, continuation-value and completed
-//! storage is kept from batch to batch.
+//! one multiplication, and the pending, job, continuation-value and
+//! completed storage and the engine's [`Scratch`] are kept from batch to
+//! batch.
 //! [`drain_completed`](MultiStreamQueue::drain_completed) and
 //! [`flush_into`](MultiStreamQueue::flush_into) hand packets back without
 //! allocating.
 
-use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys};
+use crate::scratch::recycle;
+use crate::{Error, InPlaceJob, Key, Mode, MultiStream, RoundKeys, Scratch};
 use core::hash::{BuildHasher, Hasher};
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
@@ -132,6 +134,10 @@ pub struct MultiStreamQueue {
     pending: Vec<Pending>,
     /// The continuation values of a batch (kept for the next batch).
     ivs: Vec<[u8; 16]>,
+    /// The jobs of a batch (storage kept for the next batch).
+    jobs: Vec<InPlaceJob<'static>>,
+    /// The engine's working storage.
+    scratch: Scratch,
     done: Vec<Completed>,
     next: Ticket,
 }
@@ -167,6 +173,8 @@ impl MultiStreamQueue {
             retired: Vec::new(),
             pending: Vec::new(),
             ivs: Vec::new(),
+            jobs: Vec::new(),
+            scratch: Scratch::new(),
             done: Vec::new(),
             next: 0,
         }
@@ -337,25 +345,25 @@ impl MultiStreamQueue {
             return Ok(());
         }
         let slots = &self.slots;
-        let mut jobs: Vec<InPlaceJob<'_>> = self
-            .pending
-            .iter_mut()
-            .map(|p| {
-                let keys = slots[p.slot]
-                    .as_ref()
-                    .expect("a pending packet's slot is freed only after it is processed");
-                InPlaceJob {
-                    key: Key::Expanded(keys),
-                    iv: p.iv,
-                    data: &mut p.data,
-                    mode: p.mode,
-                }
-            })
-            .collect();
-        self.engine.process_in_place(&mut jobs)?;
+        let mut jobs: Vec<InPlaceJob<'_>> = recycle(core::mem::take(&mut self.jobs));
+        jobs.extend(self.pending.iter_mut().map(|p| {
+            let keys = slots[p.slot]
+                .as_ref()
+                .expect("a pending packet's slot is freed only after it is processed");
+            InPlaceJob {
+                key: Key::Expanded(keys),
+                iv: p.iv,
+                data: &mut p.data,
+                mode: p.mode,
+            }
+        }));
+        let ran = self
+            .engine
+            .process_in_place_with(&mut self.scratch, &mut jobs);
         self.ivs.clear();
         self.ivs.extend(jobs.iter().map(|j| j.iv));
-        drop(jobs);
+        self.jobs = recycle(jobs);
+        ran?;
         self.done.extend(
             self.pending
                 .drain(..)

@@ -3,7 +3,7 @@
 mod common;
 
 use aesflow_multistream::{
-    Backend, Error, InPlaceJob, Job, Key, Mode, MultiStream, RoundKeys, process,
+    Backend, Error, InPlaceJob, Job, Key, Mode, MultiStream, RoundKeys, Scratch, process,
 };
 use common::*;
 use rand::rngs::StdRng;
@@ -65,6 +65,19 @@ fn random_cases(rng: &mut StdRng, n: usize, mixed_modes: bool) -> Vec<Case> {
 }
 
 fn check(engine: &MultiStream, cases: &[Case], keys: &[Key<'_>], in_place: bool, what: &str) {
+    check_with(engine, None, cases, keys, in_place, what)
+}
+
+/// [`check`] through `process_with`/`process_in_place_with` on `scratch`
+/// when given, else through `process`/`process_in_place`.
+fn check_with(
+    engine: &MultiStream,
+    scratch: Option<&mut Scratch>,
+    cases: &[Case],
+    keys: &[Key<'_>],
+    in_place: bool,
+    what: &str,
+) {
     let mut outs: Vec<Vec<u8>> = cases.iter().map(|c| vec![0u8; c.data.len()]).collect();
     let ivs: Vec<[u8; 16]> = if in_place {
         for (o, c) in outs.iter_mut().zip(cases) {
@@ -76,7 +89,10 @@ fn check(engine: &MultiStream, cases: &[Case], keys: &[Key<'_>], in_place: bool,
             .zip(keys)
             .map(|((c, o), k)| InPlaceJob::new(c.mode, *k, c.iv, o))
             .collect();
-        engine.process_in_place(&mut jobs).unwrap();
+        match scratch {
+            Some(s) => engine.process_in_place_with(s, &mut jobs).unwrap(),
+            None => engine.process_in_place(&mut jobs).unwrap(),
+        }
         jobs.iter().map(|j| j.iv).collect()
     } else {
         let mut jobs: Vec<Job<'_>> = cases
@@ -85,7 +101,10 @@ fn check(engine: &MultiStream, cases: &[Case], keys: &[Key<'_>], in_place: bool,
             .zip(keys)
             .map(|((c, o), k)| Job::new(c.mode, *k, c.iv, &c.data, o))
             .collect();
-        engine.process(&mut jobs).unwrap();
+        match scratch {
+            Some(s) => engine.process_with(s, &mut jobs).unwrap(),
+            None => engine.process(&mut jobs).unwrap(),
+        }
         jobs.iter().map(|j| j.iv).collect()
     };
     for (i, c) in cases.iter().enumerate() {
@@ -126,6 +145,82 @@ fn random_mixes_every_backend() {
             let cases = random_cases(&mut rng, n, mixed);
             let keys: Vec<Key<'_>> = cases.iter().map(|c| Key::Bytes(&c.key)).collect();
             check(&engine, &cases, &keys, t % 3 == 0, &format!("trial {t}"));
+        }
+    }
+}
+
+/// One `Scratch` through calls of every shape (stream counts, lengths,
+/// modes, key sizes, expanded and byte keys, split and in place, a call
+/// that fails validation between them): nothing of one call leaks into
+/// the next. Keys re-expanded in place between calls (the same address,
+/// new round keys) are read afresh.
+#[test]
+fn one_scratch_across_calls() {
+    let mut rng = StdRng::seed_from_u64(0x5c7a);
+    for engine in engines() {
+        let mut scratch = Scratch::new();
+        let trials = if engine.backend() == Backend::Portable {
+            6
+        } else {
+            30
+        };
+        for t in 0..trials {
+            let n = [1, 7, 16, 33, 64, 100][t % 6];
+            let mut cases = random_cases(&mut rng, n, t % 2 == 1);
+            let mut rks: Vec<RoundKeys> = cases
+                .iter()
+                .map(|c| RoundKeys::from_bytes(&c.key).unwrap())
+                .collect();
+            let what = format!("trial {t}: {n} streams, one scratch");
+            {
+                let keys: Vec<Key<'_>> = rks.iter().map(Key::Expanded).collect();
+                check_with(
+                    &engine,
+                    Some(&mut scratch),
+                    &cases,
+                    &keys,
+                    t % 3 == 0,
+                    &what,
+                );
+            }
+            // New keys at the same addresses.
+            for (c, rk) in cases.iter_mut().zip(rks.iter_mut()) {
+                c.key = random_key(&mut rng);
+                *rk = RoundKeys::from_bytes(&c.key).unwrap();
+            }
+            {
+                let keys: Vec<Key<'_>> = rks.iter().map(Key::Expanded).collect();
+                let what = format!("{what}, re-keyed in place");
+                check_with(
+                    &engine,
+                    Some(&mut scratch),
+                    &cases,
+                    &keys,
+                    t % 3 == 1,
+                    &what,
+                );
+            }
+            let keys: Vec<Key<'_>> = cases.iter().map(|c| Key::Bytes(&c.key)).collect();
+            let what = format!("{what}, key bytes");
+            check_with(
+                &engine,
+                Some(&mut scratch),
+                &cases,
+                &keys,
+                t % 3 == 2,
+                &what,
+            );
+            // A call that fails validation leaves the scratch usable.
+            let (mut a, mut b) = (vec![0u8; 32], vec![0u8; 32]);
+            let mut bad = [
+                InPlaceJob::new(Mode::Ofb, &rks[0], [0; 16], &mut a),
+                InPlaceJob::new(Mode::Ofb, &[0u8; 17], [0; 16], &mut b),
+            ];
+            assert!(
+                engine
+                    .process_in_place_with(&mut scratch, &mut bad)
+                    .is_err()
+            );
         }
     }
 }

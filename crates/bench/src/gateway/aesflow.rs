@@ -9,7 +9,9 @@ use crate::modes::aesflow::engine_name;
 use aesflow_cipher::{Aes, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
-use aesflow_multistream::{Completed, InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys};
+use aesflow_multistream::{
+    Completed, InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys, Scratch,
+};
 
 fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
     BenchError::Setup(format!("gateway: {what}: {e}"))
@@ -92,10 +94,12 @@ impl CbcQueue {
 
 /// CBC encryption of every packet, in place, by the engine directly: the
 /// trace cut into bursts of `burst` packets, each burst one
-/// [`MultiStream::process_in_place`] call with the tunnels' expanded keys
-/// (what the queue does per batch, without its bookkeeping).
+/// [`MultiStream::process_in_place_with`] call with the tunnels' expanded
+/// keys and one [`Scratch`] kept from burst to burst (what the queue does
+/// per batch, without its bookkeeping).
 pub(crate) struct CbcBursts {
     engine: MultiStream,
+    scratch: Scratch,
     burst: usize,
     keys: Vec<RoundKeys>,
     /// Tunnel and IV of each packet.
@@ -118,6 +122,7 @@ impl CbcBursts {
             .collect::<Result<_, _>>()?;
         Ok(CbcBursts {
             engine,
+            scratch: Scratch::new(),
             burst: burst.max(1),
             keys,
             heads: work.packets.iter().map(|p| (p.tunnel, p.iv)).collect(),
@@ -150,7 +155,7 @@ impl CbcBursts {
                     .map(|(&(t, iv), b)| InPlaceJob::new(Mode::CbcEncrypt, &self.keys[t], iv, b)),
             );
             self.engine
-                .process_in_place(&mut jobs)
+                .process_in_place_with(&mut self.scratch, &mut jobs)
                 .map_err(|e| setup("process", e))?;
         }
         Ok(())
