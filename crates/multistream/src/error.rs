@@ -44,6 +44,9 @@ pub enum Error {
     Kernel(KernelError),
     /// [`MultiStreamQueue`](crate::MultiStreamQueue): no tunnel with this id.
     UnknownTunnel(TunnelId),
+    /// [`MultiStreamQueue::submit_to`](crate::MultiStreamQueue::submit_to):
+    /// the handle was taken before the tunnel was re-keyed or removed.
+    StaleHandle(TunnelId),
 }
 
 impl fmt::Display for Error {
@@ -74,6 +77,10 @@ impl fmt::Display for Error {
             ),
             Error::Kernel(e) => e.fmt(f),
             Error::UnknownTunnel(id) => write!(f, "no tunnel with id {id}"),
+            Error::StaleHandle(id) => write!(
+                f,
+                "the handle of tunnel {id} is stale (the tunnel was re-keyed or removed since)"
+            ),
         }
     }
 }

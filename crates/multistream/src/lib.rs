@@ -157,7 +157,7 @@ pub use backend::Backend;
 pub use engine::MultiStream;
 pub use error::Error;
 pub use job::{InPlaceJob, Job, Key, Mode, validate};
-pub use queue::{Completed, MultiStreamQueue, Ticket, TunnelId};
+pub use queue::{Completed, MultiStreamQueue, Ticket, TunnelHandle, TunnelId};
 pub use scratch::Scratch;
 
 use job::check_job;

@@ -8,6 +8,11 @@
 //! one multi-stream batch automatically; [`flush`](MultiStreamQueue::flush)
 //! runs whatever is pending and hands back every completed packet.
 //!
+//! A caller that keeps a reference per tunnel (as an IPsec stack keeps one
+//! per security association) takes its [`TunnelHandle`] once and submits
+//! with [`submit_to`](MultiStreamQueue::submit_to): no lookup by id per
+//! packet.
+//!
 //! Packets of one tunnel with their own IVs (IPsec-style explicit IVs) are
 //! independent streams and share the lanes like packets of different
 //! tunnels.
@@ -34,6 +39,28 @@ pub type TunnelId = u64;
 
 /// A submitted packet's ticket (increasing from 0 in submission order).
 pub type Ticket = u64;
+
+/// A registered tunnel's key as the queue holds it: taken once with
+/// [`MultiStreamQueue::handle`] and passed to
+/// [`MultiStreamQueue::submit_to`] with each packet, it saves the lookup by
+/// id (as an IPsec stack keeps a reference to each security association,
+/// and as Intel ipsec-mb's jobs carry key pointers). Re-keying or removing
+/// the tunnel makes it stale: `submit_to` then refuses it
+/// ([`Error::StaleHandle`]), and a new one is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TunnelHandle {
+    tunnel: TunnelId,
+    slot: usize,
+    generation: u64,
+    mode: Mode,
+}
+
+impl TunnelHandle {
+    /// The tunnel's id.
+    pub fn tunnel(&self) -> TunnelId {
+        self.tunnel
+    }
+}
 
 /// A processed packet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +153,9 @@ pub struct MultiStreamQueue {
     tunnels: HashMap<TunnelId, (usize, Mode), IdHasherBuilder>,
     /// The expanded keys, side by side; `None`: free.
     slots: Vec<Option<RoundKeys>>,
+    /// Per slot: changed whenever its keys are placed or dropped, so that a
+    /// [`TunnelHandle`] taken before is seen to be stale.
+    generations: Vec<u64>,
     /// Free slots.
     free: Vec<usize>,
     /// Slots of re-keyed or removed tunnels that pending packets still use:
@@ -169,6 +199,7 @@ impl MultiStreamQueue {
             capacity: capacity.max(1),
             tunnels: HashMap::with_hasher(IdHasherBuilder::random()),
             slots: Vec::new(),
+            generations: Vec::new(),
             free: Vec::new(),
             retired: Vec::new(),
             pending: Vec::new(),
@@ -203,11 +234,12 @@ impl MultiStreamQueue {
         let slot = match self.tunnels.get(&id) {
             Some(&(slot, _)) if !self.in_use(slot) => {
                 self.slots[slot] = Some(keys);
+                self.generations[slot] += 1;
                 slot
             }
             old => {
                 if let Some(&(slot, _)) = old {
-                    self.retired.push(slot);
+                    self.retire(slot);
                 }
                 self.place(keys)
             }
@@ -222,7 +254,7 @@ impl MultiStreamQueue {
             return false;
         };
         if self.in_use(slot) {
-            self.retired.push(slot);
+            self.retire(slot);
         } else {
             self.release(slot);
         }
@@ -240,6 +272,7 @@ impl MultiStreamQueue {
         match self.free.pop() {
             Some(slot) => {
                 self.slots[slot] = Some(keys);
+                self.generations[slot] += 1;
                 slot
             }
             None => {
@@ -251,15 +284,36 @@ impl MultiStreamQueue {
                     self.slots = grown;
                 }
                 self.slots.push(Some(keys));
+                self.generations.push(0);
                 self.slots.len() - 1
             }
         }
     }
 
+    /// Keep a slot's keys for the pending packets that use them, free it
+    /// once they are processed; handles to it are stale from now on.
+    fn retire(&mut self, slot: usize) {
+        self.generations[slot] += 1;
+        self.retired.push(slot);
+    }
+
     /// Drop a slot's keys (zeroized) and make it free.
     fn release(&mut self, slot: usize) {
         self.slots[slot] = None;
+        self.generations[slot] += 1;
         self.free.push(slot);
+    }
+
+    /// The handle of a registered tunnel's current key (`None`: no tunnel
+    /// with this id), for [`submit_to`](Self::submit_to).
+    pub fn handle(&self, tunnel: TunnelId) -> Option<TunnelHandle> {
+        let &(slot, mode) = self.tunnels.get(&tunnel)?;
+        Some(TunnelHandle {
+            tunnel,
+            slot,
+            generation: self.generations[slot],
+            mode,
+        })
     }
 
     /// Queue a packet of `tunnel` with its IV; the buffer is transformed in
@@ -277,6 +331,35 @@ impl MultiStreamQueue {
             .tunnels
             .get(&tunnel)
             .ok_or(Error::UnknownTunnel(tunnel))?;
+        self.push(tunnel, slot, mode, iv, data)
+    }
+
+    /// [`submit`](Self::submit) for the tunnel of a handle, without the
+    /// lookup by id. Errors as `submit`, and [`Error::StaleHandle`] if the
+    /// tunnel was re-keyed or removed since the handle was taken.
+    #[inline]
+    pub fn submit_to(
+        &mut self,
+        handle: TunnelHandle,
+        iv: [u8; 16],
+        data: Vec<u8>,
+    ) -> Result<Ticket, Error> {
+        if self.generations.get(handle.slot) != Some(&handle.generation) {
+            return Err(Error::StaleHandle(handle.tunnel));
+        }
+        self.push(handle.tunnel, handle.slot, handle.mode, iv, data)
+    }
+
+    /// Queue a packet whose tunnel's key is in `slot`.
+    #[inline]
+    fn push(
+        &mut self,
+        tunnel: TunnelId,
+        slot: usize,
+        mode: Mode,
+        iv: [u8; 16],
+        data: Vec<u8>,
+    ) -> Result<Ticket, Error> {
         if mode.needs_whole_blocks() && !data.len().is_multiple_of(16) {
             return Err(Error::NotBlockAligned {
                 job: self.next as usize,

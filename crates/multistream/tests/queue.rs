@@ -205,3 +205,51 @@ fn many_tunnel_ids() {
     assert_eq!(done.len(), ids.len());
     assert_eq!(q.submit(1, [0; 16], vec![]), Err(Error::UnknownTunnel(1)));
 }
+
+/// Packets submitted through handles equal those submitted by id; a handle
+/// goes stale when its tunnel is re-keyed (even while packets under the old
+/// key are pending, which keep that key) or removed, and a new handle
+/// carries the new key.
+#[test]
+fn handles_submit_as_ids_do_and_go_stale_on_rekey_or_removal() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let (k1, k2) = (random_key(&mut rng), random_key(&mut rng));
+    let mut q = MultiStreamQueue::new(64);
+    q.add_tunnel(5, &k1, Mode::CbcEncrypt).unwrap();
+    q.add_tunnel(6, &k2, Mode::CbcEncrypt).unwrap();
+    assert_eq!(q.handle(9), None);
+    let h5 = q.handle(5).unwrap();
+    assert_eq!(h5.tunnel(), 5);
+    let data = random_bytes(&mut rng, 96);
+    let iv: [u8; 16] = rng.random();
+    let by_handle = q.submit_to(h5, iv, data.clone()).unwrap();
+    let by_id = q.submit(5, iv, data.clone()).unwrap();
+    // Re-keyed while two packets under the old key are pending.
+    q.add_tunnel(5, &k2, Mode::CbcEncrypt).unwrap();
+    assert_eq!(
+        q.submit_to(h5, iv, data.clone()),
+        Err(Error::StaleHandle(5))
+    );
+    let new = q.submit_to(q.handle(5).unwrap(), iv, data.clone()).unwrap();
+    // Removed, and its slot taken by another tunnel's key.
+    let h6 = q.handle(6).unwrap();
+    assert!(q.remove_tunnel(6));
+    q.add_tunnel(7, &k1, Mode::CbcEncrypt).unwrap();
+    assert_eq!(
+        q.submit_to(h6, iv, data.clone()),
+        Err(Error::StaleHandle(6))
+    );
+    let done = q.flush().unwrap();
+    let find = |t| &done.iter().find(|c| c.ticket == t).unwrap().data;
+    let old = reference(Mode::CbcEncrypt, &k1, &iv, &data);
+    assert_eq!(find(by_handle), &old);
+    assert_eq!(find(by_id), &old);
+    assert_eq!(find(new), &reference(Mode::CbcEncrypt, &k2, &iv, &data));
+    // A processed batch frees the retired slot; the re-keyed tunnel's
+    // current handle stays valid, the old one stale.
+    assert_eq!(
+        q.submit_to(h5, iv, data.clone()),
+        Err(Error::StaleHandle(5))
+    );
+    assert!(q.submit_to(q.handle(5).unwrap(), iv, data).is_ok());
+}

@@ -1,7 +1,8 @@
 //! aesflow's side of the gateway: CBC through [`MultiStreamQueue`] (one
-//! registered tunnel per key, packets submitted as they arrive, the queue
-//! running a multi-stream batch whenever it fills) and GCM sealed packet by
-//! packet with the tunnel's [`Gcm`] (keys and hash powers made once).
+//! registered tunnel per key, packets submitted as they arrive through the
+//! tunnels' handles, the queue running a multi-stream batch whenever it
+//! fills) and GCM sealed packet by packet with the tunnel's [`Gcm`] (keys
+//! and hash powers made once).
 
 use super::workload::Workload;
 use crate::BenchError;
@@ -10,7 +11,7 @@ use aesflow_cipher::{Aes, KeyExpansion};
 use aesflow_modes::Gcm;
 use aesflow_modes::gcm::{FusedChoice, GcmOptions};
 use aesflow_multistream::{
-    Completed, InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys, Scratch,
+    Completed, InPlaceJob, Mode, MultiStream, MultiStreamQueue, RoundKeys, Scratch, TunnelHandle,
 };
 
 fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
@@ -20,8 +21,9 @@ fn setup(what: &str, e: impl std::fmt::Display) -> BenchError {
 /// CBC encryption of every packet, in place, through the queue.
 pub(crate) struct CbcQueue {
     queue: MultiStreamQueue,
-    /// Tunnel and IV of each packet.
-    heads: Vec<(u64, [u8; 16])>,
+    /// Tunnel (its handle, taken once, as a gateway keeps a reference to
+    /// each security association) and IV of each packet.
+    heads: Vec<(TunnelHandle, [u8; 16])>,
     /// The packets' buffers (moved into the queue and back on each pass).
     pub(crate) bufs: Vec<Vec<u8>>,
     /// The packets of the final flush (kept for the next pass).
@@ -42,13 +44,19 @@ impl CbcQueue {
                 .add_tunnel(i as u64, &t.key, Mode::CbcEncrypt)
                 .map_err(|e| setup("tunnel key", e))?;
         }
+        let heads = work
+            .packets
+            .iter()
+            .map(|p| {
+                let h = queue
+                    .handle(p.tunnel as u64)
+                    .expect("every tunnel registered");
+                (h, p.iv)
+            })
+            .collect();
         Ok(CbcQueue {
             queue,
-            heads: work
-                .packets
-                .iter()
-                .map(|p| (p.tunnel as u64, p.iv))
-                .collect(),
+            heads,
             bufs: work
                 .packets
                 .iter()
@@ -72,7 +80,7 @@ impl CbcQueue {
             let (tunnel, iv) = self.heads[i];
             let t = self
                 .queue
-                .submit(tunnel, iv, std::mem::take(&mut self.bufs[i]))
+                .submit_to(tunnel, iv, std::mem::take(&mut self.bufs[i]))
                 .map_err(|e| setup("submit", e))?;
             let base = *first.get_or_insert(t);
             // Packets leave as their batch completes, as a gateway sends
