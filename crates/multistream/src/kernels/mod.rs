@@ -44,20 +44,19 @@ pub(crate) const VAES_LANES: usize = MAX_LANES;
 /// Lanes of the 256-bit VAES kernel (8 ymm chains in flight).
 pub(crate) const VAES256_LANES: usize = 16;
 
-/// How the 512-bit engine's batched path reads a call's blocks (the
-/// module docs of `quad`). The engine runs [`Batch::Quads`]: with four
-/// groups it is ahead of two-block batches on the review CPU (AMD Zen 5,
-/// `aesflow bench --modes --streams 16`) and level with them or ahead in
-/// `llvm-mca-19` for Zen 4, Ice Lake, Sapphire Rapids and Cascade Lake
-/// (cycles per block of the compiled loops), with one group or two it
-/// gains nothing; [`Batch::Pairs`] is the other path, which the tests run
-/// too.
+/// How the 512-bit engine reads a call's blocks (the module docs of
+/// `quad`). The engine runs [`Batch::Quads`]; [`Batch::Pairs`] is the
+/// other path, which the tests run too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Batch {
     /// Two blocks per stream at once at every group count.
     Pairs,
-    /// Four blocks per stream with four groups (16 streams), loaded a
-    /// batch ahead; two otherwise.
+    /// With four groups (16 streams) one block per stream at a time, with
+    /// the last rounds' key rows held in registers (`quad::held`); two
+    /// blocks per stream otherwise. On the review CPU (AMD Zen 5, `aesflow
+    /// bench --modes --streams 16`, AES-128, in the same run as ipsec-mb)
+    /// 16 streams run at 1.05-1.07 of ipsec-mb this way, at 0.94-0.95 in
+    /// four-block batches with every key row read from memory.
     Quads,
 }
 
@@ -65,7 +64,7 @@ impl Batch {
     /// Blocks per stream a batch reads with `groups` groups.
     pub(crate) fn blocks(self, groups: usize) -> usize {
         match self {
-            Batch::Quads if groups == 4 => 4,
+            Batch::Quads if groups == 4 => 1,
             _ => 2,
         }
     }

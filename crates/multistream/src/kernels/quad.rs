@@ -46,9 +46,9 @@
 //! (broadcast to the four lanes) once per call and stays in registers;
 //! otherwise round key `r` of group `g` is the 64-byte row
 //! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys.
-//! Up to two groups (`REG_GROUPS`) the rows are loaded once per call and
-//! stay in registers; with more they are read in place by
-//! [`Quad::enc_row`] — with VAES as `VAESENC`'s memory operand at a
+//! The rows that [`held`] names (all of them up to two groups, the last
+//! rounds' with four) are loaded once per call and stay in registers; the
+//! others are read in place by [`Quad::enc_row`] — with VAES as `VAESENC`'s memory operand at a
 //! constant offset (`asm!`), so no key takes a register (LLVM otherwise
 //! loads rows into registers and spills the batch's inputs).
 
@@ -195,11 +195,11 @@ pub(super) unsafe fn run<
         // SAFETY: a register value.
         [unsafe { V::zero() }; super::MAX_RK]
     };
-    // Up to `REG_GROUPS` groups with their own keys: the rows, copied
-    // once into locals, which then stay in registers.
-    let own: [[V; super::MAX_RK]; REG_GROUPS] = core::array::from_fn(|g| {
+    // With keys of their own: the rows [`held`] in registers, copied
+    // once into locals, which then stay there.
+    let own: [[V; super::MAX_RK]; HELD_GROUPS] = core::array::from_fn(|g| {
         core::array::from_fn(|r| {
-            if SHARED || g >= G || G > REG_GROUPS || r > NR {
+            if SHARED || g >= G || r > NR || !held::<G, NR>(r) {
                 // SAFETY: a register value.
                 unsafe { V::zero() }
             } else {
@@ -253,16 +253,30 @@ pub(super) unsafe fn run<
 /// (`rows`), read in place.
 struct Keys<'a, V> {
     shared: &'a [V; super::MAX_RK],
-    /// With at most `REG_GROUPS` groups (and not `SHARED`): their rows.
-    own: &'a [[V; super::MAX_RK]; REG_GROUPS],
+    /// Without `SHARED`: the rows [`held`] in registers.
+    own: &'a [[V; super::MAX_RK]; HELD_GROUPS],
     rows: *const u8,
 }
 
-/// Group counts up to which a call with a key per stream holds the keys in
-/// registers (22 zmm for two groups, beside the chains and a batch's
-/// inputs) rather than reading rows from memory (`aesflow bench --modes
-/// --mode-ops cbc-enc --streams 8`).
-const REG_GROUPS: usize = 2;
+/// Most groups whose rows a call holds in registers.
+const HELD_GROUPS: usize = 4;
+
+/// Whether a call with `G` groups and keys of their own holds round key
+/// `r` (of `NR` rounds) in registers rather than reading its rows from
+/// memory as `VAESENC`'s operand: all of them up to two groups (22 zmm
+/// beside the chains and a batch's inputs); with four groups the last
+/// `HELD_ROUNDS` rounds (20 zmm beside the 12 of the one-block-at-a-time
+/// path: chains, inputs, the next inputs); with eight none.
+const fn held<const G: usize, const NR: usize>(r: usize) -> bool {
+    match G {
+        1 | 2 => true,
+        4 => r + HELD_ROUNDS > NR,
+        _ => false,
+    }
+}
+
+/// Rounds whose rows a four-group call holds in registers.
+const HELD_ROUNDS: usize = 5;
 
 impl<V: Quad> Keys<'_, V> {
     /// Round key 0 of group `g`.
@@ -270,11 +284,11 @@ impl<V: Quad> Keys<'_, V> {
     /// # Safety
     /// Without `SHARED`, `g < MAX_GROUPS`; features are the caller's.
     #[inline(always)]
-    unsafe fn k0<const G: usize, const SHARED: bool>(&self, g: usize) -> V {
+    unsafe fn k0<const G: usize, const NR: usize, const SHARED: bool>(&self, g: usize) -> V {
         if SHARED {
             self.shared[0]
-        } else if G <= REG_GROUPS {
-            self.own[g % REG_GROUPS][0]
+        } else if held::<G, NR>(0) {
+            self.own[g % HELD_GROUPS][0]
         } else {
             // SAFETY: row `(g, 0)` of `ctx.keys` (g < MAX_GROUPS: caller).
             unsafe { V::load(self.rows.add(64 * g * super::MAX_RK)) }
@@ -481,7 +495,7 @@ unsafe fn block_step<
         let mut x = [V::zero(); G];
         let mut next = [V::zero(); G];
         for g in 0..G {
-            let k0 = key.k0::<G, SHARED>(g);
+            let k0 = key.k0::<G, NR, SHARED>(g);
             // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[g] = if MODE == CBC_ENC {
                 V::xor(V::xor(inp[g], k0), st[g])
@@ -497,8 +511,8 @@ unsafe fn block_step<
                 if $g < G {
                     x[$g] = if SHARED {
                         V::$f(x[$g], key.shared[$r])
-                    } else if G <= REG_GROUPS {
-                        V::$f(x[$g], key.own[$g % REG_GROUPS][$r])
+                    } else if held::<G, NR>($r) {
+                        V::$f(x[$g], key.own[$g % HELD_GROUPS][$r])
                     } else {
                         V::$fr::<$g, $r>(x[$g], key.rows)
                     };
