@@ -6,25 +6,25 @@
 //! can only advance a stream one block per step, but its plaintext can be
 //! read ahead, so a call has two paths:
 //!
-//! * **Batches** ([`batched`], `B` = 2 or 4 blocks per stream: the
-//!   512-bit VAES quad): [`Quad::load_cols`] reads the next `B` blocks of
-//!   each of a group's four streams at once (with VAES, for `B` = 4, one
-//!   64-byte load per stream and a 4×4 transpose of 128-bit lanes in
-//!   registers; for `B` = 2, two 32-byte loads and shuffles per pair of
-//!   streams), the `B` steps run, and [`Quad::store_cols`] transposes the
-//!   `B` outputs back and writes each stream's `16 B` bytes with wide
-//!   stores. With four groups (16 streams: 16 quads of input, 4 chains)
-//!   the next batch is loaded before this batch's stores, as the last
-//!   step begins. Loads issued after the stores wait whenever their
-//!   addresses match a pending store's in the low 12 bits — which the
-//!   streams' buffers, allocated one after another, do at some offset —
-//!   and such a wait sits at the head of every chain; loaded ahead, the
+//! * **Batches** ([`batched`], `B` blocks per stream: the 512-bit VAES
+//!   quad): [`Quad::load_cols`] reads the next `B` blocks of each of a
+//!   group's four streams at once (with VAES, for `B` = 2, two 32-byte
+//!   loads and shuffles per pair of streams; for `B` = 4, one 64-byte load
+//!   per stream and a 4×4 transpose of 128-bit lanes in registers), the
+//!   `B` steps run, and [`Quad::store_cols`] transposes the `B` outputs
+//!   back and writes each stream's `16 B` bytes with wide stores. With up
+//!   to four groups the next batch is loaded before this batch's stores,
+//!   as the last step begins. Loads issued after the stores wait whenever
+//!   their addresses match a pending store's in the low 12 bits — which
+//!   the streams' buffers, allocated one after another, do at some offset
+//!   — and such a wait sits at the head of every chain; loaded ahead, the
 //!   inputs are in registers before the stores issue. With eight groups
 //!   the registers hold no second batch (it spills), so the loads follow
-//!   the stores. Which `B` a group count runs is the engine's `Batch`
-//!   (`aesflow bench --modes --streams 16`: 4-block batches with the
-//!   loads ahead against 2-block ones, AES-128, AMD Zen 5, same run as
-//!   ipsec-mb: 0.95-0.97 of ipsec-mb against 0.69-0.72).
+//!   the stores. Which `B` a group count runs is the engine's `Batch`:
+//!   four groups with keys of their own run one block at a time instead,
+//!   with the last rounds' key rows in registers ([`held`]), which on the
+//!   review CPU (AMD Zen 5) is ahead of 4-block batches whose key rows
+//!   are all read from memory.
 //! * **One block at a time** ([`single`]: the rest of a call after its
 //!   batches, and every block on the 256-bit and AES-NI quads):
 //!   [`Quad::gather`] reads block `i` of a group's four streams straight
