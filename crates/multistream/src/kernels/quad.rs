@@ -20,7 +20,11 @@
 //!   — and such a wait sits at the head of every chain; loaded ahead, the
 //!   inputs are in registers before the stores issue. With eight groups
 //!   the registers hold no second batch (it spills), so the loads follow
-//!   the stores. Which `B` a group count runs is the engine's `Batch`:
+//!   the stores; CBC encryption with keys of their own runs there as one
+//!   hand-scheduled loop where the quad has one ([`Quad::cbc_pairs8`]:
+//!   the 512-bit VAES quad, where the compiled loop spills inputs and
+//!   reloads them at the head of the chains). Which `B` a group count
+//!   runs is the engine's `Batch`:
 //!   four groups with keys of their own run one block at a time instead,
 //!   with the last rounds' key rows in registers ([`held`]), which on the
 //!   review CPU (AMD Zen 5) is ahead of 4-block batches whose key rows
@@ -134,6 +138,21 @@ pub(super) trait Quad: Copy {
     /// LLVM runs each chain's rounds in turn, and the out-of-order window
     /// cannot overlap eight such chains.
     unsafe fn barrier(v: &mut Self);
+    /// CBC encryption of `2 iters` blocks on eight groups whose lanes
+    /// have keys of their own (rows at `rows`, as [`Quad::enc_row`]), two
+    /// blocks per lane at a time, chaining values in `st`: one
+    /// hand-scheduled loop, where the quad has one (returns whether it
+    /// ran; the default has none).
+    #[inline(always)]
+    unsafe fn cbc_pairs8<const NR: usize>(
+        _src: &[[*const u8; 4]; 8],
+        _dst: &[[*mut u8; 4]; 8],
+        _rows: *const u8,
+        _st: &mut [Self; 8],
+        _iters: usize,
+    ) -> bool {
+        false
+    }
 }
 
 /// Run `n` blocks on the `4G` lanes of groups `0..G`; lanes `0..active`
@@ -321,6 +340,19 @@ unsafe fn blocks<
     let done = unsafe {
         match B {
             4 => batched::<V, G, MODE, NR, SHARED, 4>(src, dst, m, st, key),
+            2 if G == 8 && MODE == CBC_ENC && !SHARED && m >= 2 => {
+                // SAFETY: G == 8, so these are the same arrays.
+                let (s8, d8, st8) = (
+                    &*(src as *const [[*const u8; 4]; G]).cast::<[[*const u8; 4]; 8]>(),
+                    &*(dst as *const [[*mut u8; 4]; G]).cast::<[[*mut u8; 4]; 8]>(),
+                    &mut *(st as *mut [V; G]).cast::<[V; 8]>(),
+                );
+                if V::cbc_pairs8::<NR>(s8, d8, key.rows, st8, m / 2) {
+                    m / 2 * 2
+                } else {
+                    batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key)
+                }
+            }
             2 => batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key),
             _ => 0,
         }
