@@ -6,25 +6,29 @@
 //! can only advance a stream one block per step, but its plaintext can be
 //! read ahead, so a call has two paths:
 //!
-//! * **Batches** ([`batched`], `B` = 2 or 4 blocks per stream: the
-//!   512-bit VAES quad): [`Quad::load_cols`] reads the next `B` blocks of
-//!   each of a group's four streams at once (with VAES, for `B` = 4, one
-//!   64-byte load per stream and a 4×4 transpose of 128-bit lanes in
-//!   registers; for `B` = 2, two 32-byte loads and shuffles per pair of
-//!   streams), the `B` steps run, and [`Quad::store_cols`] transposes the
-//!   `B` outputs back and writes each stream's `16 B` bytes with wide
-//!   stores. With four groups (16 streams: 16 quads of input, 4 chains)
-//!   the next batch is loaded before this batch's stores, as the last
-//!   step begins. Loads issued after the stores wait whenever their
-//!   addresses match a pending store's in the low 12 bits — which the
-//!   streams' buffers, allocated one after another, do at some offset —
-//!   and such a wait sits at the head of every chain; loaded ahead, the
+//! * **Batches** ([`batched`], `B` blocks per stream: the 512-bit VAES
+//!   quad): [`Quad::load_cols`] reads the next `B` blocks of each of a
+//!   group's four streams at once (with VAES, for `B` = 2, two 32-byte
+//!   loads and shuffles per pair of streams; for `B` = 4, one 64-byte load
+//!   per stream and a 4×4 transpose of 128-bit lanes in registers), the
+//!   `B` steps run, and [`Quad::store_cols`] transposes the `B` outputs
+//!   back and writes each stream's `16 B` bytes with wide stores. With up
+//!   to four groups the next batch is loaded before this batch's stores,
+//!   as the last step begins. Loads issued after the stores wait whenever
+//!   their addresses match a pending store's in the low 12 bits — which
+//!   the streams' buffers, allocated one after another, do at some offset
+//!   — and such a wait sits at the head of every chain; loaded ahead, the
 //!   inputs are in registers before the stores issue. With eight groups
 //!   the registers hold no second batch (it spills), so the loads follow
-//!   the stores. Which `B` a group count runs is the engine's `Batch`
-//!   (`aesflow bench --modes --streams 16`: 4-block batches with the
-//!   loads ahead against 2-block ones, AES-128, AMD Zen 5, same run as
-//!   ipsec-mb: 0.95-0.97 of ipsec-mb against 0.69-0.72).
+//!   the stores; CBC encryption with keys of their own runs there as one
+//!   hand-scheduled loop where the quad has one ([`Quad::cbc_pairs8`]:
+//!   the 512-bit VAES quad, where the compiled loop spills inputs and
+//!   reloads them at the head of the chains). Which `B` a group count
+//!   runs is the engine's `Batch`:
+//!   four groups with keys of their own run one block at a time instead,
+//!   with the last rounds' key rows in registers ([`held`]), which on the
+//!   review CPU (AMD Zen 5) is ahead of 4-block batches whose key rows
+//!   are all read from memory.
 //! * **One block at a time** ([`single`]: the rest of a call after its
 //!   batches, and every block on the 256-bit and AES-NI quads):
 //!   [`Quad::gather`] reads block `i` of a group's four streams straight
@@ -46,9 +50,9 @@
 //! (broadcast to the four lanes) once per call and stays in registers;
 //! otherwise round key `r` of group `g` is the 64-byte row
 //! `ctx.keys[g][r]`, built by the scheduler from the four streams' keys.
-//! Up to two groups (`REG_GROUPS`) the rows are loaded once per call and
-//! stay in registers; with more they are read in place by
-//! [`Quad::enc_row`] — with VAES as `VAESENC`'s memory operand at a
+//! The rows that [`held`] names (all of them up to two groups, the last
+//! rounds' with four) are loaded once per call and stay in registers; the
+//! others are read in place by [`Quad::enc_row`] — with VAES as `VAESENC`'s memory operand at a
 //! constant offset (`asm!`), so no key takes a register (LLVM otherwise
 //! loads rows into registers and spills the batch's inputs).
 
@@ -134,6 +138,21 @@ pub(super) trait Quad: Copy {
     /// LLVM runs each chain's rounds in turn, and the out-of-order window
     /// cannot overlap eight such chains.
     unsafe fn barrier(v: &mut Self);
+    /// CBC encryption of `2 iters` blocks on eight groups whose lanes
+    /// have keys of their own (rows at `rows`, as [`Quad::enc_row`]), two
+    /// blocks per lane at a time, chaining values in `st`: one
+    /// hand-scheduled loop, where the quad has one (returns whether it
+    /// ran; the default has none).
+    #[inline(always)]
+    unsafe fn cbc_pairs8<const NR: usize>(
+        _src: &[[*const u8; 4]; 8],
+        _dst: &[[*mut u8; 4]; 8],
+        _rows: *const u8,
+        _st: &mut [Self; 8],
+        _iters: usize,
+    ) -> bool {
+        false
+    }
 }
 
 /// Run `n` blocks on the `4G` lanes of groups `0..G`; lanes `0..active`
@@ -195,11 +214,11 @@ pub(super) unsafe fn run<
         // SAFETY: a register value.
         [unsafe { V::zero() }; super::MAX_RK]
     };
-    // Up to `REG_GROUPS` groups with their own keys: the rows, copied
-    // once into locals, which then stay in registers.
-    let own: [[V; super::MAX_RK]; REG_GROUPS] = core::array::from_fn(|g| {
+    // With keys of their own: the rows [`held`] in registers, copied
+    // once into locals, which then stay there.
+    let own: [[V; super::MAX_RK]; HELD_GROUPS] = core::array::from_fn(|g| {
         core::array::from_fn(|r| {
-            if SHARED || g >= G || G > REG_GROUPS || r > NR {
+            if SHARED || g >= G || r > NR || !held::<G, NR>(r) {
                 // SAFETY: a register value.
                 unsafe { V::zero() }
             } else {
@@ -253,16 +272,30 @@ pub(super) unsafe fn run<
 /// (`rows`), read in place.
 struct Keys<'a, V> {
     shared: &'a [V; super::MAX_RK],
-    /// With at most `REG_GROUPS` groups (and not `SHARED`): their rows.
-    own: &'a [[V; super::MAX_RK]; REG_GROUPS],
+    /// Without `SHARED`: the rows [`held`] in registers.
+    own: &'a [[V; super::MAX_RK]; HELD_GROUPS],
     rows: *const u8,
 }
 
-/// Group counts up to which a call with a key per stream holds the keys in
-/// registers (22 zmm for two groups, beside the chains and a batch's
-/// inputs) rather than reading rows from memory (`aesflow bench --modes
-/// --mode-ops cbc-enc --streams 8`).
-const REG_GROUPS: usize = 2;
+/// Most groups whose rows a call holds in registers.
+const HELD_GROUPS: usize = 4;
+
+/// Whether a call with `G` groups and keys of their own holds round key
+/// `r` (of `NR` rounds) in registers rather than reading its rows from
+/// memory as `VAESENC`'s operand: all of them up to two groups (22 zmm
+/// beside the chains and a batch's inputs); with four groups the last
+/// `HELD_ROUNDS` rounds (20 zmm beside the 12 of the one-block-at-a-time
+/// path: chains, inputs, the next inputs); with eight none.
+const fn held<const G: usize, const NR: usize>(r: usize) -> bool {
+    match G {
+        1 | 2 => true,
+        4 => r + HELD_ROUNDS > NR,
+        _ => false,
+    }
+}
+
+/// Rounds whose rows a four-group call holds in registers.
+const HELD_ROUNDS: usize = 5;
 
 impl<V: Quad> Keys<'_, V> {
     /// Round key 0 of group `g`.
@@ -270,11 +303,11 @@ impl<V: Quad> Keys<'_, V> {
     /// # Safety
     /// Without `SHARED`, `g < MAX_GROUPS`; features are the caller's.
     #[inline(always)]
-    unsafe fn k0<const G: usize, const SHARED: bool>(&self, g: usize) -> V {
+    unsafe fn k0<const G: usize, const NR: usize, const SHARED: bool>(&self, g: usize) -> V {
         if SHARED {
             self.shared[0]
-        } else if G <= REG_GROUPS {
-            self.own[g % REG_GROUPS][0]
+        } else if held::<G, NR>(0) {
+            self.own[g % HELD_GROUPS][0]
         } else {
             // SAFETY: row `(g, 0)` of `ctx.keys` (g < MAX_GROUPS: caller).
             unsafe { V::load(self.rows.add(64 * g * super::MAX_RK)) }
@@ -307,6 +340,19 @@ unsafe fn blocks<
     let done = unsafe {
         match B {
             4 => batched::<V, G, MODE, NR, SHARED, 4>(src, dst, m, st, key),
+            2 if G == 8 && MODE == CBC_ENC && !SHARED && m >= 2 => {
+                // SAFETY: G == 8, so these are the same arrays.
+                let (s8, d8, st8) = (
+                    &*(src as *const [[*const u8; 4]; G]).cast::<[[*const u8; 4]; 8]>(),
+                    &*(dst as *const [[*mut u8; 4]; G]).cast::<[[*mut u8; 4]; 8]>(),
+                    &mut *(st as *mut [V; G]).cast::<[V; 8]>(),
+                );
+                if V::cbc_pairs8::<NR>(s8, d8, key.rows, st8, m / 2) {
+                    m / 2 * 2
+                } else {
+                    batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key)
+                }
+            }
             2 => batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key),
             _ => 0,
         }
@@ -481,7 +527,7 @@ unsafe fn block_step<
         let mut x = [V::zero(); G];
         let mut next = [V::zero(); G];
         for g in 0..G {
-            let k0 = key.k0::<G, SHARED>(g);
+            let k0 = key.k0::<G, NR, SHARED>(g);
             // CBC: (P ^ k0) ^ C_prev, so only one XOR is on the chain.
             x[g] = if MODE == CBC_ENC {
                 V::xor(V::xor(inp[g], k0), st[g])
@@ -497,8 +543,8 @@ unsafe fn block_step<
                 if $g < G {
                     x[$g] = if SHARED {
                         V::$f(x[$g], key.shared[$r])
-                    } else if G <= REG_GROUPS {
-                        V::$f(x[$g], key.own[$g % REG_GROUPS][$r])
+                    } else if held::<G, NR>($r) {
+                        V::$f(x[$g], key.own[$g % HELD_GROUPS][$r])
                     } else {
                         V::$fr::<$g, $r>(x[$g], key.rows)
                     };
