@@ -196,6 +196,29 @@ impl View {
         unsafe { std::slice::from_raw_parts_mut(self.raw.buf as *mut u8, self.len()) }
     }
 
+    /// The first `n` bytes (at most [`View::len`]), writable (only for
+    /// views made by [`View::write`]); the rest of the buffer is not
+    /// borrowed, so other views may read it meanwhile.
+    pub fn prefix_mut(&mut self, n: usize) -> &mut [u8] {
+        assert!(self.raw.readonly == 0, "a read-only view");
+        assert!(n <= self.len(), "a prefix of the buffer");
+        if n == 0 {
+            return &mut [];
+        }
+        // SAFETY: as in `bytes_mut`, for the first `n` of its `len` bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.raw.buf as *mut u8, n) }
+    }
+
+    /// The address of the first byte.
+    pub fn addr(&self) -> usize {
+        self.raw.buf as usize
+    }
+
+    /// The bytes' address range.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.addr()..self.addr() + self.len()
+    }
+
     /// Whether this view's bytes begin at the first byte of `other`'s.
     pub fn starts_at(&self, other: &View) -> bool {
         std::ptr::eq(self.raw.buf, other.raw.buf)
@@ -475,6 +498,11 @@ pub struct Uninit {
 }
 
 impl Uninit {
+    /// The buffer's length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
     /// Bytes `r` (inside the buffer; a range past the initialised ones is
     /// zeroed first), writable.
     pub fn zeroed(&mut self, r: std::ops::Range<usize>) -> &mut [u8] {
