@@ -2,9 +2,10 @@
 //! encryptions in one call on the multi-stream engine, spread over all
 //! cores.
 //!
-//! A call runs in rounds: round `k` covers bytes `k·S .. (k+1)·S` of every
-//! stream (`S` = [`segment`]), each stream's chaining value carried from
-//! one round to the next. A round's segments are dealt into one group per
+//! A call runs in rounds: round `k` covers bytes `k·S − d .. (k+1)·S − d`
+//! of a stream (`S` = [`segment`], `d` its [`shift`], 0 for a stream of
+//! one segment), each stream's chaining value carried from one round to
+//! the next. A round's segments are dealt into one group per
 //! thread of about [`BATCH_PER_THREAD`] bytes, and each group runs on one
 //! core as one call to the engine, which interleaves its streams across the
 //! SIMD lanes. So however many streams there are and however long, a core
