@@ -196,6 +196,34 @@ impl View {
         unsafe { std::slice::from_raw_parts_mut(self.raw.buf as *mut u8, self.len()) }
     }
 
+    /// The first `n` bytes (at most [`View::len`]), writable (only for
+    /// views made by [`View::write`]); the rest of the buffer is not
+    /// borrowed, so other views may read it meanwhile.
+    pub fn prefix_mut(&mut self, n: usize) -> &mut [u8] {
+        assert!(self.raw.readonly == 0, "a read-only view");
+        assert!(n <= self.len(), "a prefix of the buffer");
+        if n == 0 {
+            return &mut [];
+        }
+        // SAFETY: as in `bytes_mut`, for the first `n` of its `len` bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.raw.buf as *mut u8, n) }
+    }
+
+    /// The address of the first byte.
+    pub fn addr(&self) -> usize {
+        self.raw.buf as usize
+    }
+
+    /// The bytes' address range.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.addr()..self.addr() + self.len()
+    }
+
+    /// Whether this view's bytes begin at the first byte of `other`'s.
+    pub fn starts_at(&self, other: &View) -> bool {
+        std::ptr::eq(self.raw.buf, other.raw.buf)
+    }
+
     /// Whether this view's bytes overlap `other`'s (in-place calls such as
     /// `encrypt_into(data=b, buf=b)` must not alias a `&[u8]` with a
     /// `&mut [u8]`).
@@ -240,6 +268,45 @@ pub fn write_into<T: Send, const N: usize>(
     exact: bool,
     f: impl FnOnce([&[u8]; N], &mut [u8]) -> T + Send,
 ) -> PyResult<T> {
+    write_into_data(py, inputs, None, buf, n, exact, |ins, data, out| {
+        let Data::Separate(_) = data else {
+            unreachable!("no data input given")
+        };
+        f(ins, out)
+    })
+}
+
+/// The main input of a `*_into` call ([`write_into_data`]) as the callee
+/// sees it.
+pub enum Data<'a> {
+    /// Bytes that do not share memory with the output (a copy if they
+    /// did, other than as below).
+    Separate(&'a [u8]),
+    /// The input begins where the output begins: its first bytes (up to
+    /// the output's `n`) are the output's, to be transformed in place.
+    InPlace {
+        /// The input's bytes past the output's `n` (e.g. the tag after a
+        /// ciphertext decrypted into its own first bytes); empty if the
+        /// input is not longer than the output.
+        beyond: &'a [u8],
+    },
+}
+
+/// [`write_into`] with a main input `data` that may lie at the very start
+/// of the output (`encrypt_into(nonce, buf[:-16], aad, buf)`): then `f`
+/// gets [`Data::InPlace`] and transforms the output in place, with no copy
+/// of the input (a copy of a large input costs a fresh allocation and its
+/// page faults, more than the cipher); any other overlap is copied first,
+/// as for `inputs`.
+pub fn write_into_data<T: Send, const N: usize>(
+    py: Python<'_>,
+    inputs: [Option<&View>; N],
+    data: Option<&View>,
+    buf: &Bound<'_, PyAny>,
+    n: usize,
+    exact: bool,
+    f: impl FnOnce([&[u8]; N], Data<'_>, &mut [u8]) -> T + Send,
+) -> PyResult<T> {
     let mut b = View::write(buf, "buf")?;
     if b.len() < n || (exact && b.len() != n) {
         let least = if exact { "" } else { "at least " };
@@ -247,19 +314,41 @@ pub fn write_into<T: Send, const N: usize>(
             "buffer must be {least}{n} bytes"
         )));
     }
-    let copies: [zeroize::Zeroizing<Vec<u8>>; N] = std::array::from_fn(|i| {
-        zeroize::Zeroizing::new(match inputs[i] {
+    let copy_if_overlapping = |v: Option<&View>| {
+        zeroize::Zeroizing::new(match v {
             Some(v) if v.overlaps(&b) => v.bytes().to_vec(),
             _ => Vec::new(),
         })
-    });
+    };
+    let copies: [zeroize::Zeroizing<Vec<u8>>; N] =
+        std::array::from_fn(|i| copy_if_overlapping(inputs[i]));
     let ins: [&[u8]; N] = std::array::from_fn(|i| match inputs[i] {
         Some(v) if v.overlaps(&b) => &copies[i][..],
         Some(v) => v.bytes(),
         None => &[][..],
     });
+    // In place: the data starts at the output's first byte. Its bytes past
+    // `n` lie outside the output's `n` bytes, but may lie in the rest of a
+    // longer `buf`: copied then.
+    let in_place = data.is_some_and(|d| d.len() > 0 && d.starts_at(&b) && n > 0);
+    let held;
+    let data = match data {
+        Some(d) if in_place => {
+            let beyond = d.bytes().get(n..).unwrap_or(&[]);
+            held = zeroize::Zeroizing::new(beyond.to_vec());
+            Data::InPlace {
+                beyond: if b.len() > n { &held[..] } else { beyond },
+            }
+        }
+        Some(d) if d.overlaps(&b) => {
+            held = zeroize::Zeroizing::new(d.bytes().to_vec());
+            Data::Separate(&held[..])
+        }
+        Some(d) => Data::Separate(d.bytes()),
+        None => Data::Separate(&[]),
+    };
     let out = &mut b.bytes_mut()[..n];
-    Ok(py.detach(|| f(ins, out)))
+    Ok(py.detach(|| f(ins, data, out)))
 }
 
 /// A raw pointer moved into the GIL-free closures of [`new_bytes_from`]
@@ -409,6 +498,11 @@ pub struct Uninit {
 }
 
 impl Uninit {
+    /// The buffer's length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
     /// Bytes `r` (inside the buffer; a range past the initialised ones is
     /// zeroed first), writable.
     pub fn zeroed(&mut self, r: std::ops::Range<usize>) -> &mut [u8] {

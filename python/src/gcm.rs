@@ -3,7 +3,7 @@
 //! AES+GHASH kernels; a long message with a 96-bit nonce is sealed or
 //! opened on all cores (`aesflow_engine::par::ParGcm`).
 
-use crate::buffer::{View, new_bytes, read_opt, write_into};
+use crate::buffer::{Data, View, new_bytes, read_opt, write_into_data};
 use crate::errors::{self, InvalidTag};
 use aesflow_engine::par::{GCM_PARALLEL_MIN, ParGcm};
 use aesflow_modes::Gcm;
@@ -50,35 +50,43 @@ impl AesGcm {
             || crate::pool().threads() == 1
     }
 
-    /// Seal `data` into `out` (the same length); the tag. On several
-    /// threads the engine seals every piece from `data` straight into
-    /// `out` (`ParGcm::seal_into`), on one the fused kernel does the same
-    /// for the whole text: no copy first either way.
+    /// Seal `data` (`None`: `out` itself, in place) into `out` (the same
+    /// length); the tag. On several threads the engine seals every piece
+    /// from `data` straight into `out` (`ParGcm::seal_into`), on one the
+    /// fused kernel does the same for the whole text: no copy first either
+    /// way.
     fn seal_into(
         &self,
         nonce: &[u8],
         aad: &[u8],
-        data: &[u8],
+        data: Option<&[u8]>,
         out: &mut [u8],
     ) -> PyResult<[u8; 16]> {
-        match (&self.par, <&[u8; 12]>::try_from(nonce)) {
-            (Some(par), Ok(n12)) if !self.one_thread(nonce, out.len()) => par
-                .seal_into(crate::pool(), n12, aad, data, out)
-                .map_err(errors::engine),
-            _ => self
+        match (&self.par, <&[u8; 12]>::try_from(nonce), data) {
+            (Some(par), Ok(n12), data) if !self.one_thread(nonce, out.len()) => match data {
+                Some(d) => par.seal_into(crate::pool(), n12, aad, d, out),
+                None => par.seal_in_place(crate::pool(), n12, aad, out),
+            }
+            .map_err(errors::engine),
+            (_, _, Some(d)) => self
                 .gcm
-                .seal_into(nonce, aad, data, out)
+                .seal_into(nonce, aad, d, out)
+                .map_err(errors::modes),
+            (_, _, None) => self
+                .gcm
+                .seal_in_place_detached(nonce, aad, out)
                 .map_err(errors::modes),
         }
     }
 
-    /// Open `ct` into `out` (the same length) and verify `tag`: `InvalidTag`
-    /// (with `out` zeroed) if it does not verify. As `seal_into`, no copy.
+    /// Open `ct` (`None`: `out` itself, in place) into `out` (the same
+    /// length) and verify `tag`: `InvalidTag` (with `out` zeroed) if it
+    /// does not verify. As `seal_into`, no copy.
     fn open_into(
         &self,
         nonce: &[u8],
         aad: &[u8],
-        ct: &[u8],
+        ct: Option<&[u8]>,
         tag: &[u8],
         out: &mut [u8],
     ) -> PyResult<()> {
@@ -87,10 +95,16 @@ impl AesGcm {
             <&[u8; 12]>::try_from(nonce),
             <&[u8; 16]>::try_from(tag),
         ) {
-            (Some(par), Ok(n12), Ok(t16)) if !self.one_thread(nonce, out.len()) => {
-                par.open_into(crate::pool(), n12, aad, ct, t16, out).is_ok()
+            (Some(par), Ok(n12), Ok(t16)) if !self.one_thread(nonce, out.len()) => match ct {
+                Some(ct) => par.open_into(crate::pool(), n12, aad, ct, t16, out),
+                None => par.open_in_place(crate::pool(), n12, aad, out, t16),
             }
-            _ => self.gcm.open_into(nonce, aad, ct, tag, out).is_ok(),
+            .is_ok(),
+            _ => match ct {
+                Some(ct) => self.gcm.open_into(nonce, aad, ct, tag, out),
+                None => self.gcm.open_in_place_detached(nonce, aad, out, tag),
+            }
+            .is_ok(),
         };
         if ok {
             Ok(())
@@ -111,28 +125,38 @@ impl AesGcm {
         out_len: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
         new_bytes(py, out_len, |out| {
-            self.run_into(encrypt, [nonce, aad], data, out)
+            self.run_into(encrypt, [nonce, aad], Data::Separate(data), out)
         })
     }
 
     /// `encrypt_into`/`decrypt_into`: seal `data` into `out` (`data.len() +
     /// 16` bytes), or open it (ciphertext ‖ tag) into `out` (`data.len() -
-    /// 16` bytes; zeroed on failure).
+    /// 16` bytes; zeroed on failure). Data that begins where `out` begins
+    /// is sealed or opened in place ([`Data::InPlace`]).
     fn run_into(
         &self,
         encrypt: bool,
         [nonce, aad]: [&[u8]; 2],
-        data: &[u8],
+        data: Data<'_>,
         out: &mut [u8],
     ) -> PyResult<()> {
         if encrypt {
-            let (body, tag) = out.split_at_mut(data.len());
-            let t = self.seal_into(nonce, aad, data, body)?;
+            let len = out.len() - TAG;
+            let (body, tag) = out.split_at_mut(len);
+            let t = match data {
+                Data::Separate(d) => self.seal_into(nonce, aad, Some(d), body)?,
+                Data::InPlace { .. } => self.seal_into(nonce, aad, None, body)?,
+            };
             tag.copy_from_slice(&t);
             return Ok(());
         }
-        let (ct, tag) = data.split_at(out.len());
-        self.open_into(nonce, aad, ct, tag, out)
+        match data {
+            Data::Separate(d) => {
+                let (ct, tag) = d.split_at(out.len());
+                self.open_into(nonce, aad, Some(ct), tag, out)
+            }
+            Data::InPlace { beyond } => self.open_into(nonce, aad, None, beyond, out),
+        }
     }
 }
 
@@ -251,8 +275,8 @@ macro_rules! aesgcm_methods {
                     buf: &Bound<'_, PyAny>,
                 ) -> PyResult<usize> {
                     let a = Args::read($encrypt, nonce, data, associated_data)?;
-                    let inputs = [Some(&a.nonce), a.aad.as_ref(), Some(&a.data)];
-                    write_into(py, inputs, buf, a.out_len, true, |[nonce, aad, data], out| {
+                    let inputs = [Some(&a.nonce), a.aad.as_ref()];
+                    write_into_data(py, inputs, Some(&a.data), buf, a.out_len, true, |[nonce, aad], data, out| {
                         self.run_into($encrypt, [nonce, aad], data, out)
                     })??;
                     Ok(a.out_len)
@@ -278,8 +302,10 @@ aesgcm_methods! {
     /// || 16-byte tag.
     fn encrypt;
     /// ``encrypt`` into ``buf``, a writable buffer of exactly ``len(data) +
-    /// 16`` bytes (it may be ``data`` itself grown by 16 bytes, or share
-    /// memory with it). Returns the bytes written.
+    /// 16`` bytes, which may share memory with any input. With ``data``
+    /// at the start of ``buf`` (``data = memoryview(buf)[:-16]``) the text
+    /// is sealed in place, without a copy; any other overlap costs a copy
+    /// of the overlapping input first. Returns the bytes written.
     fn encrypt_into;
 
     encrypt: false,
@@ -288,7 +314,9 @@ aesgcm_methods! {
     /// nonce or associated data, or tampered data).
     fn decrypt;
     /// ``decrypt`` into ``buf``, a writable buffer of exactly ``len(data) -
-    /// 16`` bytes. Returns the bytes written; on :class:`InvalidTag` the
-    /// buffer is zeroed.
+    /// 16`` bytes. With ``buf`` the start of ``data`` (``buf =
+    /// memoryview(data)[:-16]``) the text is opened in place, without a
+    /// copy. Returns the bytes written; on :class:`InvalidTag` the buffer
+    /// is zeroed.
     fn decrypt_into;
 }

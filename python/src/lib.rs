@@ -172,7 +172,7 @@ mod _aesflow {
     #[pymodule_export]
     use crate::gcm::AesGcm;
     #[pymodule_export]
-    use crate::multi::{cbc_encrypt_many, multistream_backend};
+    use crate::multi::{cbc_encrypt_many, cbc_encrypt_many_into, multistream_backend};
     #[pymodule_export]
     use crate::raw::{decrypt, decrypt_into, encrypt, encrypt_into};
 

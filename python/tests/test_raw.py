@@ -156,10 +156,13 @@ def test_cbc_encrypt_many(rng):
 
 
 def test_cbc_encrypt_many_long_streams(rng):
-    """Streams longer than one round's segment and more bytes than one
-    batch: every chaining value is carried from segment to segment."""
-    seg = 64 * 1024
-    lens = [0, 16, seg - 16, seg, seg + 16, 5 * seg + 48, (1 << 20) + 32]
+    """Streams longer than one round's segment (4-64 KiB, by the engine's
+    lanes; long streams' rounds shifted from one another) and more bytes
+    than one batch: every chaining value is carried from segment to
+    segment."""
+    lens = [0, 16, (1 << 20) + 32]
+    for seg in [4096, 16 * 1024, 32 * 1024, 64 * 1024]:
+        lens += [seg - 16, seg, seg + 16, 5 * seg + 48]
     lens += [16 * rng.randrange(0, 20_000) for _ in range(120)]
     keys = [rng.randbytes(rng.choice([16, 24, 32])) for _ in lens]
     ivs = [rng.randbytes(16) for _ in lens]

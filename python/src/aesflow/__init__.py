@@ -17,8 +17,9 @@ code ports by changing an import:
   all cores, with the command's atomic-output rules.
 * :func:`encrypt` / :func:`decrypt` (and ``*_into``) -- raw ECB/CBC/CTR/CFB/OFB,
   byte-identical to ``openssl enc``.
-* :func:`cbc_encrypt_many` -- many CBC streams at once on the multi-stream
-  engine.
+* :func:`cbc_encrypt_many` / :func:`cbc_encrypt_many_into` -- many CBC
+  streams at once on the multi-stream engine (``_into``: into the caller's
+  buffers, nothing allocated).
 * :func:`kernels` / :func:`default_kernel` -- the AES kernels; the
   ``AESFLOW_KERNEL`` environment variable forces one.
 * :mod:`aesflow.dask` -- one large file sealed or opened in chunk ranges on
@@ -37,6 +38,7 @@ from ._aesflow import (
     Cobblestone256Decryptor,
     Cobblestone256Encryptor,
     cbc_encrypt_many,
+    cbc_encrypt_many_into,
     decrypt,
     decrypt_file,
     decrypt_into,
@@ -60,6 +62,7 @@ __all__ = [
     "Cobblestone256Encryptor",
     "InvalidTag",
     "cbc_encrypt_many",
+    "cbc_encrypt_many_into",
     "decrypt",
     "decrypt_file",
     "decrypt_into",
