@@ -71,6 +71,15 @@ const PIECE: usize = 64;
 /// Every method needs the CPU features of the implementation; pointer
 /// arguments must be valid for the bytes the method names.
 pub(super) trait Quad: Copy {
+    /// How the key rows held in registers are loaded at the start of a
+    /// call: by a loop in the kernel (`true`), or by
+    /// `core::array::from_fn`, whose generic driver is compiled without the
+    /// kernel's target features, so that each load in it is a call. The
+    /// 512-bit group takes the loop (16 streams of 576 B: 8.0-8.2 to
+    /// 8.7-9.0 GB/s on Zen 5); the register arrays keep `from_fn`, with
+    /// which the 256-bit kernel measured faster (16.6-17.1 against
+    /// 15.5-15.9 GB/s at 16 streams of 16 KiB, same CPU).
+    const OWN_BY_LOOP: bool = false;
     /// All zero.
     unsafe fn zero() -> Self;
     /// 64 bytes at `p` (unaligned).
@@ -118,8 +127,13 @@ pub(super) trait Quad: Copy {
     /// the 16 bytes at `p[l] + off + 16j`. Default: `B` gathers.
     #[inline(always)]
     unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
-        // SAFETY: 16B readable bytes at each `p[l] + off` (caller).
-        core::array::from_fn(|j| unsafe { Self::gather(p, off + 16 * j) })
+        // SAFETY: a register value; features are the caller's.
+        let mut v = [unsafe { Self::zero() }; B];
+        for (j, x) in v.iter_mut().enumerate() {
+            // SAFETY: 16B readable bytes at each `p[l] + off` (caller).
+            *x = unsafe { Self::gather(p, off + 16 * j) };
+        }
+        v
     }
     /// The inverse of [`Quad::load_cols`]: lane `l` of `v[j]` to the 16
     /// bytes at `p[l] + off + 16j`, nothing else written (idle lanes may
@@ -216,18 +230,33 @@ pub(super) unsafe fn run<
     };
     // With keys of their own: the rows [`held`] in registers, copied
     // once into locals, which then stay there.
-    let own: [[V; super::MAX_RK]; HELD_GROUPS] = core::array::from_fn(|g| {
-        core::array::from_fn(|r| {
-            if SHARED || g >= G || r > NR || !held::<G, NR>(r) {
-                // SAFETY: a register value.
-                unsafe { V::zero() }
-            } else {
-                // SAFETY: the row `ctx.keys[g][r]` (g < G <= MAX_GROUPS,
-                // r <= NR < MAX_RK) is 64 initialized bytes.
-                unsafe { V::load(ctx.keys[g][r].0.as_ptr()) }
+    let hold = |g: usize, r: usize| !SHARED && g < G && r <= NR && held::<G, NR>(r);
+    let own: [[V; super::MAX_RK]; HELD_GROUPS] = if V::OWN_BY_LOOP {
+        // SAFETY: a register value.
+        let mut own = [[unsafe { V::zero() }; super::MAX_RK]; HELD_GROUPS];
+        for (g, rows) in own.iter_mut().enumerate() {
+            for (r, row) in rows.iter_mut().enumerate() {
+                if hold(g, r) {
+                    // SAFETY: the row `ctx.keys[g][r]` (g < G <= MAX_GROUPS,
+                    // r <= NR < MAX_RK) is 64 initialized bytes.
+                    *row = unsafe { V::load(ctx.keys[g][r].0.as_ptr()) };
+                }
             }
+        }
+        own
+    } else {
+        core::array::from_fn(|g| {
+            core::array::from_fn(|r| {
+                if hold(g, r) {
+                    // SAFETY: as above.
+                    unsafe { V::load(ctx.keys[g][r].0.as_ptr()) }
+                } else {
+                    // SAFETY: a register value.
+                    unsafe { V::zero() }
+                }
+            })
         })
-    });
+    };
     let keys = Keys::<V> {
         shared: &shared,
         own: &own,
@@ -361,6 +390,27 @@ unsafe fn blocks<
     unsafe { single::<V, G, MODE, NR, SHARED>(src, dst, done, m, st, key) }
 }
 
+/// Blocks `at..at + B` of every lane of the `G` groups, transposed per
+/// group ([`Quad::load_cols`]). A function with `inline(always)`, not a
+/// closure: a closure is compiled on its own without the kernel's target
+/// features, and each load in it became a call.
+///
+/// # Safety
+/// Blocks `at..at + B` of every lane readable; the CPU features of `V`.
+#[inline(always)]
+unsafe fn load_batch<V: Quad, const G: usize, const B: usize>(
+    src: &[[*const u8; 4]; G],
+    at: usize,
+) -> [[V; B]; G] {
+    // SAFETY: a register value; features are the caller's.
+    let mut v = [[unsafe { V::zero() }; B]; G];
+    for (g, x) in v.iter_mut().enumerate() {
+        // SAFETY: blocks `at..at + B` of every lane are readable (caller).
+        *x = unsafe { V::load_cols::<B>(&src[g], 16 * at) };
+    }
+    v
+}
+
 /// `B` blocks per lane at a time while `B` remain: each group's next `B`
 /// blocks are loaded with [`Quad::load_cols`] (with 512-bit VAES: one
 /// 64- or 32-byte load per stream and a transpose in registers, instead of
@@ -389,14 +439,10 @@ unsafe fn batched<
     if B > m {
         return 0;
     }
-    // Every call passes `at + B <= m`.
-    let load = |at: usize| -> [[V; B]; G] {
-        core::array::from_fn(|g| {
-            // SAFETY: blocks `at..at + B` (`at + B <= m`) of every lane are
-            // readable (caller); features are the caller's.
-            unsafe { V::load_cols::<B>(&src[g], 16 * at) }
-        })
-    };
+    // Every call passes `at + B <= m`: blocks `at..at + B` of every lane
+    // are readable (caller).
+    // SAFETY: as above; features are the caller's.
+    let load = |at: usize| unsafe { load_batch::<V, G, B>(src, at) };
     let mut cols = load(0);
     let mut i = 0;
     while i + B <= m {
@@ -469,9 +515,14 @@ unsafe fn single<V: Quad, const G: usize, const MODE: u8, const NR: usize, const
         return;
     }
     let gather = |off: usize| -> [V; G] {
-        // SAFETY: the caller's `off` is that of a block `< m`, readable at
-        // every lane (caller); features are the caller's.
-        core::array::from_fn(|g| unsafe { V::gather(&src[g], off) })
+        // SAFETY: a register value; features are the caller's.
+        let mut v = [unsafe { V::zero() }; G];
+        for (g, x) in v.iter_mut().enumerate() {
+            // SAFETY: the caller's `off` is that of a block `< m`, readable
+            // at every lane (caller); features are the caller's.
+            *x = unsafe { V::gather(&src[g], off) };
+        }
+        v
     };
     let mut inp = if V::PREFETCH {
         gather(16 * from)

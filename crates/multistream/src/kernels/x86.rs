@@ -53,6 +53,7 @@ pub(super) struct Zmm(__m512i);
 
 impl Quad for Zmm {
     const PREFETCH: bool = true;
+    const OWN_BY_LOOP: bool = true;
     #[inline(always)]
     unsafe fn load_cols<const B: usize>(p: &[*const u8; 4], off: usize) -> [Self; B] {
         // SAFETY: AVX-512F and 16B readable bytes at each `p[l] + off`
