@@ -121,7 +121,7 @@ pub struct EncState {
 impl EncState {
     fn new(suite: Suite, key: &[u8], context: &[u8]) -> PyResult<Self> {
         Ok(EncState {
-            keys: ChunkKeys::for_encryption(crate::kernel()?, suite, key, context)
+            keys: ChunkKeys::for_encryption(crate::kernel_plan()?, suite, key, context)
                 .map_err(errors::engine)?,
             buf: Zeroizing::new(Vec::with_capacity(CHUNK_SIZE)),
             index: 0,
@@ -240,7 +240,7 @@ impl DecState {
         self.prefix.extend_from_slice(&d[..p]);
         if self.prefix.len() == PREFIX_SIZE {
             let keys = ChunkKeys::from_prefix(
-                crate::kernel()?,
+                crate::kernel_plan()?,
                 self.suite,
                 &self.key,
                 &self.context,

@@ -182,7 +182,7 @@ fn derive(suite: Suite, key: &[u8], ctx: &[u8], salt: &Bound<'_, PyAny>) -> PyRe
         .bytes()
         .try_into()
         .map_err(|_| PyValueError::new_err("salt must be 24 bytes"))?;
-    ChunkKeys::derive(crate::kernel()?, suite, key, &salt, ctx).map_err(errors::engine)
+    ChunkKeys::derive(crate::kernel_plan()?, suite, key, &salt, ctx).map_err(errors::engine)
 }
 
 /// Seal chunks ``first .. first + count`` of the plaintext file ``src``
@@ -249,7 +249,7 @@ pub fn open_file_range(
     count: u64,
 ) -> PyResult<u64> {
     let (suite, key, ctx) = key_and_context(key, context)?;
-    let kernel = crate::kernel()?;
+    let on = crate::kernel_plan()?;
     let plain_len = plaintext_len(ct_len).map_err(errors::engine)?;
     let total = chunk_count(plain_len);
     check_range(first, count, total)?;
@@ -260,7 +260,7 @@ pub fn open_file_range(
         input
             .read_exact_at(&mut prefix, 0)
             .map_err(io(format!("reading {}", src.display())))?;
-        let keys = ChunkKeys::from_prefix(kernel, suite, &key, &ctx, &prefix)?;
+        let keys = ChunkKeys::from_prefix(on, suite, &key, &ctx, &prefix)?;
         let output = open_write(&dst)?;
         let mut enc = Vec::new();
         let mut plain = Zeroizing::new(Vec::new());

@@ -59,6 +59,15 @@ pub(crate) fn kernel() -> PyResult<&'static dyn aesflow_cipher::Kernel> {
     Ok(k)
 }
 
+/// The kernel new keys use ([`kernel`]) with the plan in force ([`plan`]):
+/// what key set-ups that take both (Cobblestone's) are given.
+pub(crate) fn kernel_plan() -> PyResult<aesflow_engine::kernel::KernelPlan> {
+    Ok(aesflow_engine::kernel::KernelPlan {
+        kernel: kernel()?,
+        plan: plan(),
+    })
+}
+
 /// The plan in force, resolved once as by the `aesflow` command: the file
 /// `AESFLOW_PLAN` names, else the one `aesflow tune` wrote to the user's
 /// cache directory, else the table of measured CPUs; a plan file that is
