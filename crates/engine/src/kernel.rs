@@ -1,8 +1,8 @@
 //! The AES kernel the engine runs on: a value, chosen at the application's
 //! edge and handed down.
 //!
-//! A [`Pool`](crate::Pool) carries its kernel ([`Pool::with_kernel`],
-//! [`Pool::kernel`](crate::Pool::kernel)); keys set up outside a pool take
+//! A [`Pool`] carries its kernel ([`Pool::with_kernel`],
+//! [`Pool::kernel`]); keys set up outside a pool take
 //! it as a parameter ([`ParGcm::new`](crate::par::ParGcm::new)), or take
 //! both from the pool ([`ParGcm::for_pool`](crate::par::ParGcm::for_pool)
 //! also follows its plan). Without a
@@ -15,8 +15,6 @@
 //! Key set-ups that follow both choices take a [`KernelPlan`]: a kernel
 //! alone (the plan of the table of measured CPUs) or a pool (its kernel and
 //! its plan) converts into one.
-//!
-//! [`Pool::with_kernel`]: crate::Pool::with_kernel
 
 use crate::{Pool, Result};
 use aesflow_cipher::{Aes, Kernel, KeyExpansion};
