@@ -334,7 +334,10 @@ pub(super) mod w128 {
     }
 }
 
-/// 256-bit registers (AVX2): two blocks each, 8 registers per group.
+/// 256-bit registers (AVX2): two blocks each, 8 registers per group;
+/// round keys, power vectors and GHASH inputs loaded where used (`LAZY`,
+/// as the 512-bit widths). With 16 vector registers a group's AES states
+/// and GHASH sums still spill to the stack.
 // Only the fused kernel is used: stand-alone GHASH (AAD, tails) of the
 // 256-bit family runs the 128-bit PCLMULQDQ backend.
 #[allow(dead_code)]
@@ -342,7 +345,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy false, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
