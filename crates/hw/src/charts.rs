@@ -22,23 +22,43 @@ fn series(label: &str, points: Vec<(f64, f64)>, style: Style, colour: usize) -> 
 
 /// Fig. 5: S-box area against the logic levels of its slowest stage.
 pub fn sbox_chart(s: &Sweep) -> LabelledChart {
+    sbox_points_chart(
+        s.sboxes
+            .iter()
+            .map(|p| (p.kind, (p.synthesis.depth as f64, p.synthesis.ge))),
+        "S-box area against the depth of its slowest stage (cf. Hodjat & Verbauwhede Fig. 5)"
+            .into(),
+        AxisSpec::new(
+            "logic levels of the slowest stage (generic 2-input gates)",
+            Scale::Linear,
+        ),
+        AxisSpec::new("area (gate equivalents, NAND2 = 1)", Scale::Linear),
+    )
+}
+
+/// One labelled point a series for each S-box kind (Fig. 5 and its FPGA
+/// counterpart).
+fn sbox_points_chart(
+    points: impl Iterator<Item = (SboxKind, (f64, f64))>,
+    title: String,
+    x: AxisSpec,
+    y: AxisSpec,
+) -> LabelledChart {
     let mut series_v = Vec::new();
     let mut labels = Vec::new();
-    for (i, p) in s.sboxes.iter().enumerate() {
-        let pt = (p.synthesis.depth as f64, p.synthesis.ge);
-        series_v.push(series(p.kind.name(), vec![pt], Style::Line, i));
+    for (i, (kind, pt)) in points.enumerate() {
+        series_v.push(series(kind.name(), vec![pt], Style::Line, i));
         labels.push(Label {
             x: pt.0,
             y: pt.1,
-            text: p.kind.name().into(),
+            text: kind.name().into(),
         });
     }
     LabelledChart {
         chart: LineChart {
-            title: "S-box area against the depth of its slowest stage (cf. Hodjat & Verbauwhede Fig. 5)"
-                .into(),
-            x: AxisSpec::new("logic levels of the slowest stage (generic 2-input gates)", Scale::Linear),
-            y: AxisSpec::new("area (gate equivalents, NAND2 = 1)", Scale::Linear),
+            title,
+            x,
+            y,
             series: series_v,
             refs: Vec::new(),
         },
@@ -191,31 +211,17 @@ pub fn streams_chart(s: &Sweep) -> LineChart {
 /// Fig. 5 on the FPGA: S-box LUT4s against Fmax (with its registers, in the
 /// measurement wrapper).
 pub fn fpga_sbox_chart(f: &FpgaSweep) -> LabelledChart {
-    let mut series_v = Vec::new();
-    let mut labels = Vec::new();
-    for (i, p) in f.sboxes.iter().enumerate() {
-        let pt = (p.fpga.fmax_mhz, p.fpga.luts as f64);
-        series_v.push(series(p.kind.name(), vec![pt], Style::Line, i));
-        labels.push(Label {
-            x: pt.0,
-            y: pt.1,
-            text: p.kind.name().into(),
-        });
-    }
-    LabelledChart {
-        chart: LineChart {
-            title: format!(
-                "S-box on the FPGA ({}): LUT4s against Fmax (cf. Hodjat & Verbauwhede Fig. 5)",
-                f.device
-            ),
-            x: AxisSpec::new("Fmax after place and route (MHz)", Scale::Linear),
-            y: AxisSpec::new("LUT4s", Scale::Linear),
-            series: series_v,
-            refs: Vec::new(),
-        },
-        labels,
-        size: Size::STANDARD,
-    }
+    sbox_points_chart(
+        f.sboxes
+            .iter()
+            .map(|p| (p.kind, (p.fpga.fmax_mhz, p.fpga.luts as f64))),
+        format!(
+            "S-box on the FPGA ({}): LUT4s against Fmax (cf. Hodjat & Verbauwhede Fig. 5)",
+            f.device
+        ),
+        AxisSpec::new("Fmax after place and route (MHz)", Scale::Linear),
+        AxisSpec::new("LUT4s", Scale::Linear),
+    )
 }
 
 /// Fig. 7 / Fig. 9 on the FPGA: processor LUT4s against 128 bits × Fmax.
