@@ -101,8 +101,8 @@ pub struct BenchArgs {
     /// Kernels section: kernels to measure (comma-separated names).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub kernels: Vec<String>,
-    /// Key sizes in bits: kernels section, and CBC decryption/CTR/GCM of
-    /// the modes section.
+    /// Key sizes in bits: kernels section, and every operation of the modes
+    /// section (without it, multi-stream CBC encryption runs AES-128 only).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "BITS")]
     pub key_size: Vec<KeySizeArg>,
     /// Kernels section: buffer sizes in bytes (comma-separated).
@@ -263,6 +263,7 @@ pub fn modes_options(a: &BenchArgs) -> anyhow::Result<ModesOptions> {
     };
     if !a.key_size.is_empty() {
         o.key_sizes = key_sizes(a);
+        o.cbc_enc_keys = key_sizes(a);
     }
     if !a.mode_ops.is_empty() {
         o.ops = a.mode_ops.clone();
@@ -583,6 +584,7 @@ mod tests {
         assert_eq!(m.streams, vec![1, 8]);
         assert_eq!((m.buffer_slack, m.xts_unit), (64, Some(512)));
         assert_eq!(m.key_sizes, vec![KeySize::Aes256]);
+        assert_eq!(m.cbc_enc_keys, vec![KeySize::Aes256]);
         assert_eq!(m.ops, vec![ModeOp::GcmOpen]);
     }
 
@@ -633,8 +635,9 @@ mod tests {
             .unwrap();
         assert_eq!(m.ops, vec![ModeOp::Ctr]);
         // --modes alone has no gateway rows; --all has them.
-        let o = suite_options(&parse(&["--modes"])).unwrap();
-        assert!(o.modes.unwrap().gateway.is_none());
+        let m = suite_options(&parse(&["--modes"])).unwrap().modes.unwrap();
+        assert!(m.gateway.is_none());
+        assert_eq!(m.cbc_enc_keys, vec![KeySize::Aes128]);
         let o = suite_options(&parse(&["--all"])).unwrap();
         assert!(o.modes.unwrap().gateway.is_some());
         for bad in [

@@ -119,8 +119,9 @@ pub struct ModesOptions {
     /// Bytes per stream / per message (rounded down to whole blocks, at
     /// least one, for CBC).
     pub size: usize,
-    /// Key size of the CBC-encryption rows.
-    pub cbc_enc_key: KeySize,
+    /// Key sizes of the CBC-encryption rows (by default AES-128 alone:
+    /// each size measures every stream count).
+    pub cbc_enc_keys: Vec<KeySize>,
     /// Key sizes of the CBC-decryption, CTR and GCM rows.
     pub key_sizes: Vec<KeySize>,
     /// Operations.
@@ -155,7 +156,7 @@ impl Default for ModesOptions {
         ModesOptions {
             streams: vec![1, 2, 4, 8, 16, 32, 64],
             size: 16384,
-            cbc_enc_key: KeySize::Aes128,
+            cbc_enc_keys: vec![KeySize::Aes128],
             key_sizes: KeySize::ALL.to_vec(),
             ops: ModeOp::ALL.to_vec(),
             backend: Backend::Auto,
@@ -182,6 +183,9 @@ impl ModesOptions {
         }
         if self.ops.contains(&ModeOp::CbcEnc) && self.streams.is_empty() {
             return Err(BenchError::Empty("stream counts"));
+        }
+        if self.ops.contains(&ModeOp::CbcEnc) && self.cbc_enc_keys.is_empty() {
+            return Err(BenchError::Empty("key sizes"));
         }
         if self.streams.contains(&0) {
             return Err(BenchError::Setup(
@@ -411,7 +415,7 @@ pub fn run_modes(
     let mut rows = Vec::new();
     for &op in ModeOp::ALL.iter().filter(|o| opts.ops.contains(o)) {
         let sizes = match op {
-            ModeOp::CbcEnc => vec![opts.cbc_enc_key],
+            ModeOp::CbcEnc => opts.cbc_enc_keys.clone(),
             // XTS-AES is defined for 128- and 256-bit keys only.
             ModeOp::XtsEnc | ModeOp::XtsDec => opts
                 .key_sizes
