@@ -144,6 +144,13 @@ def test_errors_write_nothing(rng):
     with pytest.raises(ValueError, match="16, 24 or 32"):
         aesflow.cbc_encrypt_many_into(keys[:2] + [bytes(15)], ivs, bufs, outs)
     assert untouched()
+    # Beside a stream of several rounds (whose key is expanded once for
+    # all of them).
+    long_bufs = [rng.randbytes(32), rng.randbytes(1 << 20)]
+    long_outs = [bytearray(b"\xaa" * len(b)) for b in long_bufs]
+    with pytest.raises(ValueError, match="16, 24 or 32"):
+        aesflow.cbc_encrypt_many_into([bytes(15), keys[0]], ivs[:2], long_bufs, long_outs)
+    assert all(o == b"\xaa" * len(o) for o in long_outs)
     # The same output object twice, for two non-empty streams, shares memory.
     with pytest.raises(ValueError, match="share memory"):
         aesflow.cbc_encrypt_many_into(keys[:2], ivs[:2], bufs[:2], [outs[1], outs[1]])

@@ -75,7 +75,7 @@ impl MultiStream {
             backend,
             engine: Engine::Simd(simd),
             own_key_lanes: simd.own_key_lanes(&aesflow_plan::Plan::for_this_cpu()),
-            batch: Batch::Quads,
+            batch: Batch::SinglesAtFour,
         })
     }
 

@@ -209,7 +209,11 @@ mod tests {
             batch,
         };
         let narrow = MultiStream::new(Backend::Aesni).unwrap();
-        check_against_alone(&[wide(Batch::Pairs), wide(Batch::Quads), narrow], 32, 80);
+        check_against_alone(
+            &[wide(Batch::Pairs), wide(Batch::SinglesAtFour), narrow],
+            32,
+            80,
+        );
     }
 
     /// The 512-bit VAES engine itself with both batched paths and 16 or 32
@@ -223,7 +227,7 @@ mod tests {
             return;
         }
         let base = MultiStream::new(Backend::Vaes).unwrap();
-        let engines: Vec<MultiStream> = [Batch::Pairs, Batch::Quads]
+        let engines: Vec<MultiStream> = [Batch::Pairs, Batch::SinglesAtFour]
             .into_iter()
             .flat_map(|batch| {
                 [16, 32].map(|lanes| MultiStream { batch, ..base }.with_own_key_lanes(lanes))

@@ -45,8 +45,8 @@ pub(crate) const VAES_LANES: usize = MAX_LANES;
 pub(crate) const VAES256_LANES: usize = 16;
 
 /// How the 512-bit engine reads a call's blocks (the module docs of
-/// `quad`). The engine runs [`Batch::Quads`]; [`Batch::Pairs`] is the
-/// other path, which the tests run too.
+/// `quad`). The engine runs [`Batch::SinglesAtFour`]; [`Batch::Pairs`] is
+/// the other path, which the tests run too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Batch {
     /// Two blocks per stream at once at every group count.
@@ -57,14 +57,14 @@ pub(crate) enum Batch {
     /// bench --modes --streams 16`, AES-128, in the same run as ipsec-mb)
     /// 16 streams run at 1.05-1.07 of ipsec-mb this way, at 0.94-0.95 in
     /// four-block batches with every key row read from memory.
-    Quads,
+    SinglesAtFour,
 }
 
 impl Batch {
     /// Blocks per stream a batch reads with `groups` groups.
     pub(crate) fn blocks(self, groups: usize) -> usize {
         match self {
-            Batch::Quads if groups == 4 => 1,
+            Batch::SinglesAtFour if groups == 4 => 1,
             _ => 2,
         }
     }
@@ -271,7 +271,7 @@ mod tests {
                     let scheds: Vec<Sched<'_>> =
                         keys.iter().map(|k| Sched::expand(k).unwrap()).collect();
                     let nr = scheds[0].nr();
-                    for batch in [Batch::Pairs, Batch::Quads] {
+                    for batch in [Batch::Pairs, Batch::SinglesAtFour] {
                         let mut outs: Vec<Vec<u8>> =
                             inputs.iter().map(|i| vec![0; i.len()]).collect();
                         let mut streams: Vec<Stream<'_, Sched<'_>>> = inputs

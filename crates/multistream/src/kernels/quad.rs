@@ -6,29 +6,27 @@
 //! can only advance a stream one block per step, but its plaintext can be
 //! read ahead, so a call has two paths:
 //!
-//! * **Batches** ([`batched`], `B` blocks per stream: the 512-bit VAES
-//!   quad): [`Quad::load_cols`] reads the next `B` blocks of each of a
-//!   group's four streams at once (with VAES, for `B` = 2, two 32-byte
-//!   loads and shuffles per pair of streams; for `B` = 4, one 64-byte load
-//!   per stream and a 4×4 transpose of 128-bit lanes in registers), the
-//!   `B` steps run, and [`Quad::store_cols`] transposes the `B` outputs
-//!   back and writes each stream's `16 B` bytes with wide stores. With up
-//!   to four groups the next batch is loaded before this batch's stores,
-//!   as the last step begins. Loads issued after the stores wait whenever
-//!   their addresses match a pending store's in the low 12 bits — which
-//!   the streams' buffers, allocated one after another, do at some offset
-//!   — and such a wait sits at the head of every chain; loaded ahead, the
-//!   inputs are in registers before the stores issue. With eight groups
-//!   the registers hold no second batch (it spills), so the loads follow
-//!   the stores; CBC encryption with keys of their own runs there as one
-//!   hand-scheduled loop where the quad has one ([`Quad::cbc_pairs8`]:
-//!   the 512-bit VAES quad, where the compiled loop spills inputs and
-//!   reloads them at the head of the chains). Which `B` a group count
-//!   runs is the engine's `Batch`:
-//!   four groups with keys of their own run one block at a time instead,
-//!   with the last rounds' key rows in registers ([`held`]), which on the
-//!   review CPU (AMD Zen 5) is ahead of 4-block batches whose key rows
-//!   are all read from memory.
+//! * **Batches** ([`batched`], two blocks per stream: the 512-bit VAES
+//!   quad): [`Quad::load_cols`] reads the next two blocks of each of a
+//!   group's four streams at once (with VAES, two 32-byte loads and
+//!   shuffles per pair of streams), the two steps run, and
+//!   [`Quad::store_cols`] transposes the two outputs back and writes each
+//!   stream's 32 bytes with wide stores. With up to four groups the next
+//!   batch is loaded before this batch's stores, as the last step begins.
+//!   Loads issued after the stores wait whenever their addresses match a
+//!   pending store's in the low 12 bits — which the streams' buffers,
+//!   allocated one after another, do at some offset — and such a wait sits
+//!   at the head of every chain; loaded ahead, the inputs are in registers
+//!   before the stores issue. With eight groups the registers hold no
+//!   second batch (it spills), so the loads follow the stores; CBC
+//!   encryption with keys of their own runs there as one hand-scheduled
+//!   loop where the quad has one ([`Quad::cbc_pairs8`]: the 512-bit VAES
+//!   quad, where the compiled loop spills inputs and reloads them at the
+//!   head of the chains). Which group counts run batches is the engine's
+//!   `Batch`: four groups with keys of their own run one block at a time
+//!   instead, with the last rounds' key rows in registers ([`held`]),
+//!   which on the review CPU (AMD Zen 5) is ahead of batches whose key
+//!   rows are all read from memory.
 //! * **One block at a time** ([`single`]: the rest of a call after its
 //!   batches, and every block on the 256-bit and AES-NI quads):
 //!   [`Quad::gather`] reads block `i` of a group's four streams straight
@@ -173,7 +171,7 @@ pub(super) trait Quad: Copy {
 /// hold streams, the others are idle. Lane pointers are not advanced (the
 /// scheduler does that); chaining values are read from and written back to
 /// `ctx.state`. `B` is the batch: blocks per stream read at once by
-/// [`Quad::load_cols`] (2 or 4; 1 runs every block by [`Quad::gather`]).
+/// [`Quad::load_cols`] (2; 1 runs every block by [`Quad::gather`]).
 /// A batch keeps `B` quads of input per group in registers beside the `G`
 /// chains, so it is what the register file holds.
 ///
@@ -345,7 +343,7 @@ impl<V: Quad> Keys<'_, V> {
 }
 
 /// `m` blocks: first batches of `B` blocks per lane ([`batched`], for
-/// `B` = 2 or 4), then the rest one block at a time ([`single`]).
+/// `B` = 2), then the rest one block at a time ([`single`]).
 ///
 /// # Safety
 /// As [`run`]: `m` blocks are readable at every lane's `src` and writable
@@ -368,7 +366,6 @@ unsafe fn blocks<
     // SAFETY: the caller's contract, passed on.
     let done = unsafe {
         match B {
-            4 => batched::<V, G, MODE, NR, SHARED, 4>(src, dst, m, st, key),
             2 if G == 8 && MODE == CBC_ENC && !SHARED && m >= 2 => {
                 // SAFETY: G == 8, so these are the same arrays.
                 let (s8, d8, st8) = (
@@ -413,8 +410,8 @@ unsafe fn load_batch<V: Quad, const G: usize, const B: usize>(
 
 /// `B` blocks per lane at a time while `B` remain: each group's next `B`
 /// blocks are loaded with [`Quad::load_cols`] (with 512-bit VAES: one
-/// 64- or 32-byte load per stream and a transpose in registers, instead of
-/// four 16-byte gathers per block), the `B` steps run, and their outputs
+/// 32-byte load per stream and shuffles in registers, instead of four
+/// 16-byte gathers per block), the `B` steps run, and their outputs
 /// go out with [`Quad::store_cols`]. Returns the blocks done (a multiple
 /// of `B`, at most `m`).
 ///
@@ -472,11 +469,9 @@ unsafe fn batched<
                 }
             };
         }
-        const { assert!(B <= 4) };
+        const { assert!(B <= 2) };
         step!(0);
         step!(1);
-        step!(2);
-        step!(3);
         for g in 0..G {
             // SAFETY: blocks `i..i + B` of every lane are writable (caller).
             unsafe { V::store_cols::<B>(&dst[g], 16 * i, &out[g]) };

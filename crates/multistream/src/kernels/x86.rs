@@ -60,11 +60,6 @@ impl Quad for Zmm {
         // (caller).
         unsafe {
             match B {
-                4 => {
-                    let r = p.map(|q| Zmm::load_whole(q.add(off)));
-                    let c = transpose4(r);
-                    core::array::from_fn(|j| Zmm(c[j]))
-                }
                 2 => {
                     let pair = |a: *const u8, b: *const u8| {
                         let lo = _mm512_castsi256_si512(_mm256_loadu_si256(a.add(off).cast()));
@@ -88,12 +83,6 @@ impl Quad for Zmm {
         // (caller).
         unsafe {
             match B {
-                4 => {
-                    let r = transpose4([v[0].0, v[1].0, v[2].0, v[3].0]);
-                    for l in 0..4 {
-                        _mm512_storeu_si512(p[l].add(off).cast(), r[l]);
-                    }
-                }
                 2 => {
                     // [c0.0 c1.0 c0.1 c1.1] and [c0.2 c1.2 c0.3 c1.3]:
                     // streams 0, 1 and 2, 3, two blocks each.
@@ -206,28 +195,6 @@ impl Quad for Zmm {
         unsafe { Zmm::cbc_pairs8_impl::<NR>(src, dst, rows, st, iters) };
         true
     }
-}
-
-/// The 4×4 transpose of 128-bit lanes: lane `j` of `[l]` = lane `l` of
-/// `r[j]` (its own inverse): eight `VSHUFI64X2`.
-///
-/// # Safety
-/// AVX-512F.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
-    // t0 = [r0.0 r0.1 r1.0 r1.1], t1 = [r0.2 r0.3 r1.2 r1.3], t2, t3 the
-    // same of r2, r3.
-    let t0 = _mm512_shuffle_i64x2::<0x44>(r[0], r[1]);
-    let t1 = _mm512_shuffle_i64x2::<0xEE>(r[0], r[1]);
-    let t2 = _mm512_shuffle_i64x2::<0x44>(r[2], r[3]);
-    let t3 = _mm512_shuffle_i64x2::<0xEE>(r[2], r[3]);
-    [
-        _mm512_shuffle_i64x2::<0x88>(t0, t2),
-        _mm512_shuffle_i64x2::<0xDD>(t0, t2),
-        _mm512_shuffle_i64x2::<0x88>(t1, t3),
-        _mm512_shuffle_i64x2::<0xDD>(t1, t3),
-    ]
 }
 
 impl Zmm {
@@ -376,29 +343,6 @@ impl Zmm {
             );
         }
         *st = chains.0.map(Zmm);
-    }
-
-    /// The 64 bytes at `p` by one `VMOVDQU64` (`asm!`: LLVM otherwise
-    /// folds two streams' loads into the transpose's shuffles as 32- and
-    /// 64-byte memory operands, reading each line twice).
-    ///
-    /// # Safety
-    /// 64 readable bytes at `p`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn load_whole(p: *const u8) -> __m512i {
-        let v: __m512i;
-        // SAFETY: reads the 64 bytes at `p` (readable: caller); writes only
-        // its register operand.
-        unsafe {
-            core::arch::asm!(
-                "vmovdqu64 {v}, zmmword ptr [{p}]",
-                v = out(zmm_reg) v,
-                p = in(reg) p,
-                options(pure, readonly, nostack, preserves_flags)
-            );
-        }
-        v
     }
 
     /// [`Quad::gather`]: lane 0 by a zero-masked `VBROADCASTI32X4` (so
@@ -860,10 +804,10 @@ mod tests {
         g
     }
 
-    /// The batched path's 512-bit loads and stores: 4 blocks per stream
-    /// (one 64-byte load and a 4×4 transpose), 2 (two 32-byte loads and
-    /// two shuffles), and the gathers for any other count, at every offset,
-    /// to distinct buffers and (idle lanes) several lanes to one.
+    /// The batched path's 512-bit loads and stores: 2 blocks per stream
+    /// (two 32-byte loads and two shuffles), and the gathers for any other
+    /// count, at every offset, to distinct buffers and (idle lanes) several
+    /// lanes to one.
     #[test]
     fn zmm_cols_round_trip() {
         if !std::arch::is_x86_feature_detected!("avx512f") {
@@ -902,7 +846,6 @@ mod tests {
         check::<1>();
         check::<2>();
         check::<3>();
-        check::<4>();
     }
 
     /// The 512-bit gather (masked broadcasts in `asm!`) and scatter
