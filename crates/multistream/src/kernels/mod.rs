@@ -55,8 +55,8 @@ pub(crate) enum Batch {
     /// the last rounds' key rows held in registers (`quad::held`); two
     /// blocks per stream otherwise. On the review CPU (AMD Zen 5, `aesflow
     /// bench --modes --streams 16`, AES-128, in the same run as ipsec-mb)
-    /// 16 streams run at 1.05-1.07 of ipsec-mb this way, at 0.94-0.95 in
-    /// four-block batches with every key row read from memory.
+    /// 16 streams run at 1.05-1.07 of ipsec-mb this way; holding the key
+    /// rows is what keeps a single block per stream fed.
     SinglesAtFour,
 }
 
