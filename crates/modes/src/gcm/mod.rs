@@ -339,7 +339,8 @@ impl<A: Borrow<Aes>> Gcm<A> {
     ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt);
+            let (n, _) =
+                kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt, None);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
             input = input.map(|i| &i[n..]);
@@ -457,7 +458,15 @@ impl<A: Borrow<Aes>> Gcm<A> {
             // Short, with AES-NI: all in `gcm_finish` (see `AESNI_SHORT`).
             0
         } else {
-            kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt)
+            let fin = Some((j0, lens));
+            let (n, tag) =
+                kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt, fin);
+            if let Some(tag) = tag {
+                // The text was whole groups: the kernel ended the message.
+                x.zeroize();
+                return Ok(Some(tag));
+            }
+            n
         };
         // inc32 n/16 times: only the low 32 bits count.
         let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));

@@ -691,7 +691,8 @@ pub(crate) fn finish(
     t.to_be_bytes()
 }
 
-/// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
+/// Fused GCM over whole groups of 8 blocks ([`GcmCall`], without
+/// `finish`: the message ends in [`finish`]).
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ and AVX.
@@ -700,6 +701,10 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
     assert_eq!(call.rk.len(), NR + 1);
     assert_eq!(call.data.len() % 128, 0);
+    assert!(
+        call.finish.is_none(),
+        "the AES-NI kernel leaves the tag to `finish`"
+    );
     let z = _mm_setzero_si128();
     let mut t = Tab {
         rk: v128::load_keys(call.rk),

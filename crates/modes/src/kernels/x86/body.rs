@@ -533,6 +533,8 @@ macro_rules! gcm_body {
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
             k: [V; 15],
+            rk: &'a [[u8; 16]],
+            finish: Option<(u128, u128)>,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -563,6 +565,30 @@ macro_rules! gcm_body {
             #[inline]
             fn src_at(&self, gi: usize) -> *const u8 {
                 self.src.wrapping_add(gi * N * 16)
+            }
+
+            /// `E(J0)` if the call ends the message (`GcmCall::finish`):
+            /// placed before the last groups' GHASH, so that its rounds
+            /// run beside them.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn ej0(&self) -> Option<__m128i> {
+                self.finish.map(|(j0, _)| super::e_j0(self.rk, j0))
+            }
+
+            /// The call's result from the state `acc` after the data: the
+            /// state, or (`finish`) the tag, with `ej0` from [`Ctx::ej0`].
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn result(&self, acc: __m128i, ej0: Option<__m128i>) -> u128 {
+                match (self.finish, ej0) {
+                    // SAFETY: every width's features include PCLMULQDQ and
+                    // SSE4.1.
+                    (Some((_, lens)), Some(e)) => unsafe {
+                        super::tag_of(self.powers, self.hk, to_u128(acc), lens, e)
+                    },
+                    _ => to_u128(acc),
+                }
             }
         }
 
@@ -692,6 +718,8 @@ macro_rules! gcm_body {
             let (p, src) = call.pointers();
             let mut cx = Ctx {
                 k: keys(call.rk),
+                rk: call.rk,
+                finish: call.finish,
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -711,14 +739,13 @@ macro_rules! gcm_body {
             // `call.data`, exclusively borrowed), and so is `cx.src` (the
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
-            let acc = unsafe {
+            *call.x = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
                 } else {
                     open::<NR>(&cx, start)
                 }
             };
-            *call.x = to_u128(acc);
             // The broadcast round keys live in `cx` on the stack (it is
             // passed by reference): wiped, as `aesni`'s `Tab` is.
             // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
@@ -758,7 +785,8 @@ macro_rules! gcm_body {
         /// of group i's ciphertext runs with group i+2's AES (read back from
         /// memory, so a group's AES never waits for the store of the group
         /// just before it, which the load would wait for); each run of RUN
-        /// groups shares one reduction. Returns the state. (Out of line, so
+        /// groups shares one reduction. Returns the state, or the tag
+        /// (`Ctx::result`). (Out of line, so
         /// that each direction's loop is its own function.)
         ///
         /// # Safety
@@ -766,7 +794,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
+        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             // The reflected ciphertext of group gi, read back from the data.
@@ -790,8 +818,9 @@ macro_rules! gcm_body {
                 unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
             }
             if groups == 1 {
-                let pw = cx.pw_src(RUN - 1);
-                return reduce(ghash_part(|r, z| pw.get(r, z), &ct(0), Some(acc), no_sums()));
+                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                let acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(0), Some(acc), no_sums()));
+                return cx.result(acc, e);
             }
             let mut gi = lead;
             // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
@@ -829,26 +858,28 @@ macro_rules! gcm_body {
                 let (_, s, _, _) = fused_group!(
                     cx, NR, at, Ctr { v: base, x: 0 }, false, gi, None, &gs(gi - 2), first [RUN - 2] acc
                 );
-                let pw = cx.pw_src(RUN - 1);
+                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
                 acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi - 1), None, s));
-                reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()))
+                let acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()));
+                cx.result(acc, e)
             } else {
-                let (p0, p1) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1));
+                let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0());
                 let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(|r, z| p1.get(r, z), &ct(gi - 1), None, s))
+                cx.result(reduce(ghash_part(|r, z| p1.get(r, z), &ct(gi - 1), None, s)), e)
             }
         }
 
         /// Fused decryption of the data (`gcm_crypt`) from `start`: each
         /// group's ciphertext is hashed with its own AES; each run of RUN
-        /// groups shares one reduction. Returns the state.
+        /// groups shares one reduction. Returns the state, or the tag
+        /// (`Ctx::result`).
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
+        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
@@ -886,6 +917,7 @@ macro_rules! gcm_body {
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
+            let e = cx.ej0();
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = if LAZY {
@@ -898,7 +930,7 @@ macro_rules! gcm_body {
                 (_, _, acc, _) =
                     fused_group!(cx, NR, at, Ctr { v: base, x: 0 }, false, gi, c.as_ref(), &g, alone acc);
             }
-            acc
+            cx.result(acc, e)
         }
     };
 }

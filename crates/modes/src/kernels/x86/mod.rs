@@ -41,7 +41,11 @@ pub(super) mod small;
 /// each width): `rk` the NR + 1 round keys, `powers` H^72..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
-/// place or from `input`, GHASH of the ciphertext into `x`.
+/// place or from `input`, GHASH of the ciphertext into `x`. With `finish`
+/// (the text is a whole one-shot message: `J0` and the length block, as
+/// `u128::from_be_bytes`; not for `aesni`), `x` receives the full tag
+/// instead: `E(J0)` runs beside the last groups, the length block is
+/// hashed with the state they leave ([`tag_of`]).
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
@@ -53,6 +57,7 @@ pub(crate) struct GcmCall<'a> {
     /// in place.
     pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
+    pub(crate) finish: Option<(u128, u128)>,
 }
 
 impl GcmCall<'_> {
@@ -181,6 +186,41 @@ pub(super) unsafe fn ghash_seq(
     // Karatsuba's middle term, then the reduction.
     let mi = _mm_xor_si128(mi, _mm_xor_si128(lo, hi));
     to_u128(reduce128(lo, mi, hi))
+}
+
+/// `E(J0)` (`j0` as `u128::from_be_bytes`) with AES-NI from the Nr + 1
+/// round keys `rk`, as `u128::from_be_bytes` of the block: the tag's mask,
+/// computed by a fused kernel while its last groups run.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse4.1")]
+fn e_j0(rk: &[[u8; 16]], j0: u128) -> __m128i {
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mut s = _mm_xor_si128(from_u128(j0.swap_bytes()), k(0));
+    for i in 1..last {
+        s = _mm_aesenc_si128(s, k(i));
+    }
+    _mm_aesenclast_si128(s, k(last))
+}
+
+/// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
+/// state `x` after its text, the length block `lens` and `E(J0)` (`ej0`,
+/// from [`e_j0`]): `(x ⊕ lens)·H ⊕ E(J0)`.
+///
+/// # Safety
+/// The CPU has PCLMULQDQ and SSE4.1.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+unsafe fn tag_of(
+    powers: &[u128; POWERS],
+    hk: &[u128; POWERS],
+    x: u128,
+    lens: u128,
+    ej0: __m128i,
+) -> u128 {
+    // SAFETY: guaranteed by the caller.
+    let s = unsafe { ghash_seq(powers, hk, x, &[], None, Some(lens)) };
+    s ^ to_u128(ej0).swap_bytes()
 }
 
 /// `#[inline]` wrappers `fn name(a: V, b: V) -> V` of two-operand intrinsics
