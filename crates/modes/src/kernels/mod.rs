@@ -24,7 +24,10 @@
 //! The fused kernels run in place or read an input buffer and write an
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
 //! kernels generated from the shared body hash each group during the AES of
-//! the group two after it (reading the ciphertext back from L1). The blocks
+//! the group just after it (32-block groups: the ciphertext kept in
+//! registers) or two after it (reading the ciphertext back from L1); a
+//! one-shot message whose text is whole groups ends in the kernel (`E(J0)`
+//! beside the last groups, the length block with their state). The blocks
 //! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
 //! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
 //! in one AES-NI batch, their GHASH with the padded partial block and the

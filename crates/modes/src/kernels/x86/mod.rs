@@ -248,7 +248,7 @@ macro_rules! binary {
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
         $unpacklo:ident, $unpackhi:ident $(,)?
@@ -273,6 +273,17 @@ macro_rules! width {
         /// before the group do not fit in the register file beside the AES
         /// state and the sums, and LLVM spills them (secrets among them).
         const LAZY: bool = $lazy;
+        /// Whether the fused encryption hashes each group's ciphertext
+        /// beside the rounds of the group just after it, from the
+        /// registers it was computed in, rather than beside the rounds of
+        /// the group two after it, read back from L1 (and so one
+        /// AES-only group at the start and one GHASH-only group at the
+        /// end, not two each): only where the register file holds a
+        /// group's AES state and a group's ciphertext at once (32 zmm
+        /// registers, eight a group); with 16 ymm registers the held
+        /// ciphertext is spilled, and at four zmm registers a group it
+        /// gains nothing measurable.
+        const HELD: bool = $held;
 
         #[inline]
         #[target_feature(enable = $feat)]
@@ -363,7 +374,7 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
@@ -385,7 +396,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -404,9 +415,9 @@ pub(super) mod w256 {
 /// are the same, only the registers per group, the groups per reduction
 /// and the lazy loads differ.
 macro_rules! zmm_width {
-    (regs $regs:literal, run $run:literal, lazy $lazy:literal) => {
+    (regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal) => {
         width! {
-            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, [
+            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, [
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -431,7 +442,7 @@ macro_rules! zmm_width {
 pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 4, run 4, lazy true);
+    zmm_width!(regs 4, run 4, lazy true, held false);
 }
 
 /// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
@@ -445,7 +456,7 @@ pub(super) mod w512 {
 pub(super) mod w512x8 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 8, run 2, lazy true);
+    zmm_width!(regs 8, run 2, lazy true, held true);
 }
 
 /// The body at 128 bits with the 32-block kernel's shape (runs of two
@@ -459,7 +470,7 @@ pub(super) mod w128x2 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
