@@ -37,9 +37,11 @@
 //! reduction (its partial block loaded without a stack buffer), and after
 //! the fused kernel's groups one AES-NI batch encrypts the blocks left and
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
-//! length block (`kernels::gcm_finish`); the tag is compared as one masked
-//! 128-bit value. The streaming API and other nonce lengths keep the
-//! block-by-block state machine.
+//! length block (`kernels::gcm_finish`); a text of whole groups of a
+//! vector kernel ends in the fused kernel itself (`E(J0)` beside its last
+//! groups, the length block hashed with their state); the tag is compared
+//! as one masked 128-bit value. The streaming API and other nonce lengths
+//! keep the block-by-block state machine.
 //!
 //! With the `vaes` kernel a short or middle-sized message — up to 4 KiB of
 //! text (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
@@ -405,7 +407,8 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// pass, the common case of `seal_from` / `open_from` (`None`
     /// otherwise): the AAD's GHASH with one reduction, the fused kernel's
     /// whole groups, then the blocks left, `E(J0)` and the length block in
-    /// one AES-NI batch and one reduction (`kernels::gcm_finish`); a short
+    /// one AES-NI batch and one reduction (`kernels::gcm_finish`), or, if
+    /// none are left, `E(J0)` and the length block in the fused kernel; a short
     /// text with the `vaes` kernel all in one function
     /// (`kernels::gcm_small`). Returns
     /// the full tag (for `open`, computed from the input ciphertext; the

@@ -507,13 +507,7 @@ unsafe fn run<const NR: usize>(
 /// kernel's dispatch).
 #[target_feature(enable = "aes,pclmulqdq,avx")]
 pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
-    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
-    let last = rk.len() - 1;
-    let mut s = _mm_xor_si128(from_u128(u128::from_le_bytes(*b)), k(0));
-    for i in 1..last {
-        s = _mm_aesenc_si128(s, k(i));
-    }
-    *b = to_u128(_mm_aesenclast_si128(s, k(last))).to_le_bytes();
+    *b = to_u128(super::aes_block(rk, from_u128(u128::from_le_bytes(*b)))).to_le_bytes();
 }
 
 /// GCM's counter mode (`inc32`) over `data`, any length, read from `input`

@@ -188,19 +188,27 @@ pub(super) unsafe fn ghash_seq(
     to_u128(reduce128(lo, mi, hi))
 }
 
-/// `E(J0)` (`j0` as `u128::from_be_bytes`) with AES-NI from the Nr + 1
-/// round keys `rk`, as `u128::from_be_bytes` of the block: the tag's mask,
-/// computed by a fused kernel while its last groups run.
+/// One block (in a register, in byte order) encrypted with AES-NI from the
+/// Nr + 1 round keys `rk`.
 #[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse4.1")]
-fn e_j0(rk: &[[u8; 16]], j0: u128) -> __m128i {
+#[target_feature(enable = "aes,sse4.1")]
+fn aes_block(rk: &[[u8; 16]], b: __m128i) -> __m128i {
     let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
     let last = rk.len() - 1;
-    let mut s = _mm_xor_si128(from_u128(j0.swap_bytes()), k(0));
+    let mut s = _mm_xor_si128(b, k(0));
     for i in 1..last {
         s = _mm_aesenc_si128(s, k(i));
     }
     _mm_aesenclast_si128(s, k(last))
+}
+
+/// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk`, in a
+/// register: the tag's mask, computed by a fused kernel while its last
+/// groups run.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn e_j0(rk: &[[u8; 16]], j0: u128) -> __m128i {
+    aes_block(rk, from_u128(j0.swap_bytes()))
 }
 
 /// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
