@@ -319,9 +319,11 @@ fn gcm_matches_rustcrypto_and_streams() {
 
 /// Lengths on both sides of the fused kernels' group and reduction
 /// boundaries (16 blocks a group, a reduction per pair of groups: 512 bytes
-/// at 256 and 512 bits; 8 and 16 blocks for AES-NI) and past the counters'
-/// last-byte carries (every 256 blocks), seal and open, against RustCrypto,
-/// for every fused kernel this CPU runs.
+/// at 256 and 512 bits; 8 and 16 blocks for AES-NI; the 32-block kernel's
+/// even and odd numbers of groups, with and without a 16-block group
+/// after them, where a text of whole groups ends in the kernel) and past
+/// the counters' last-byte carries (every 256 blocks), seal and open,
+/// against RustCrypto, for every fused kernel this CPU runs.
 #[test]
 fn gcm_fused_group_boundaries() {
     let mut rng = Rng(0x5eed_0f6c);
@@ -339,7 +341,7 @@ fn gcm_fused_group_boundaries() {
             let Ok(gcm) = Gcm::with_options(&a, opts) else {
                 continue;
             };
-            for k in (0..=8isize).chain([15, 16, 17, 32]) {
+            for k in (0..=8isize).chain([15, 16, 17, 18, 19, 32]) {
                 for d in deltas {
                     let Ok(len) = usize::try_from(256 * k + d) else {
                         continue;

@@ -37,9 +37,11 @@
 //! reduction (its partial block loaded without a stack buffer), and after
 //! the fused kernel's groups one AES-NI batch encrypts the blocks left and
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
-//! length block (`kernels::gcm_finish`); the tag is compared as one masked
-//! 128-bit value. The streaming API and other nonce lengths keep the
-//! block-by-block state machine.
+//! length block (`kernels::gcm_finish`); a text of whole groups of a
+//! vector kernel ends in the fused kernel itself (`E(J0)` beside its last
+//! groups, the length block hashed with their state); the tag is compared
+//! as one masked 128-bit value. The streaming API and other nonce lengths
+//! keep the block-by-block state machine.
 //!
 //! With the `vaes` kernel a short or middle-sized message — up to 4 KiB of
 //! text (`kernels::SMALL_TEXT`) — goes through one AVX-512 function instead
@@ -339,7 +341,8 @@ impl<A: Borrow<Aes>> Gcm<A> {
     ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let n = kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt);
+            let (n, _) =
+                kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt, None);
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
             input = input.map(|i| &i[n..]);
@@ -404,7 +407,8 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// pass, the common case of `seal_from` / `open_from` (`None`
     /// otherwise): the AAD's GHASH with one reduction, the fused kernel's
     /// whole groups, then the blocks left, `E(J0)` and the length block in
-    /// one AES-NI batch and one reduction (`kernels::gcm_finish`); a short
+    /// one AES-NI batch and one reduction (`kernels::gcm_finish`), or, if
+    /// none are left, `E(J0)` and the length block in the fused kernel; a short
     /// text with the `vaes` kernel all in one function
     /// (`kernels::gcm_small`). Returns
     /// the full tag (for `open`, computed from the input ciphertext; the
@@ -457,7 +461,15 @@ impl<A: Borrow<Aes>> Gcm<A> {
             // Short, with AES-NI: all in `gcm_finish` (see `AESNI_SHORT`).
             0
         } else {
-            kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt)
+            let fin = Some((j0, lens));
+            let (n, tag) =
+                kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt, fin);
+            if let Some(tag) = tag {
+                // The text was whole groups: the kernel ended the message.
+                x.zeroize();
+                return Ok(Some(tag));
+            }
+            n
         };
         // inc32 n/16 times: only the low 32 bits count.
         let c = (j0 & !0xffff_ffff) | u128::from((j0 as u32 + 1).wrapping_add((n / 16) as u32));

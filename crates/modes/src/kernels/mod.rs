@@ -24,7 +24,10 @@
 //! The fused kernels run in place or read an input buffer and write an
 //! output one (`Gcm::seal_into` / `open_into`: no copy first); the encryption
 //! kernels generated from the shared body hash each group during the AES of
-//! the group two after it (reading the ciphertext back from L1). The blocks
+//! the group just after it (32-block groups: the ciphertext kept in
+//! registers) or two after it (reading the ciphertext back from L1); a
+//! one-shot message whose text is whole groups ends in the kernel (`E(J0)`
+//! beside the last groups, the length block with their state). The blocks
 //! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
 //! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
 //! in one AES-NI batch, their GHASH with the padded partial block and the
@@ -369,8 +372,13 @@ impl Fused {
 /// `data`: CTR with 32-bit increments from `ctr` and GHASH of the
 /// ciphertext into `x`. `rk`: the Nr + 1 encryption round keys (Nr 10, 12,
 /// 14). Returns the number of bytes processed (the caller advances its
-/// counter by a block per 16 of them). Panics if the kernel is
-/// unavailable or `rk` has a wrong length (callers check).
+/// counter by a block per 16 of them) and, given `finish` (`J0` and the
+/// length block of a one-shot message, as `u128::from_be_bytes`) when
+/// `data` is whole groups and the kernel is not `aesni`, the full tag
+/// (the kernel runs `E(J0)` beside its last groups and hashes the length
+/// block with their state: no call to [`gcm_finish`]). Panics if the
+/// kernel is unavailable or `rk` has a wrong length (callers check).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_fused(
     kind: Fused,
     rk: &[[u8; 16]],
@@ -379,7 +387,8 @@ pub(crate) fn gcm_fused(
     x: &mut u128,
     (input, data): (Option<&[u8]>, &mut [u8]),
     encrypt: bool,
-) -> usize {
+    finish: Option<(u128, u128)>,
+) -> (usize, Option<[u8; 16]>) {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
     assert!(
         input.is_none_or(|i| i.len() == data.len()),
@@ -388,25 +397,31 @@ pub(crate) fn gcm_fused(
     let group = 16 * kind.group_blocks();
     let len = data.len() / group * group;
     if len == 0 {
-        return 0;
+        return (0, None);
     }
+    let finish = finish.filter(|_| len == data.len() && kind != Fused::Aesni);
     let data = &mut data[..len];
     let input = input.map(|i| &i[..len]);
     #[cfg(target_arch = "x86_64")]
     {
-        let run =
-            |kind: Fused, ctr: [u8; 16], x: &mut u128, input: Option<&[u8]>, data: &mut [u8]| {
-                let call = x86::GcmCall {
-                    rk,
-                    powers: &key.powers,
-                    hk: &key.hk,
-                    ctr,
-                    x,
-                    data,
-                    input,
-                    encrypt,
-                };
-                macro_rules! dispatch {
+        let run = |kind: Fused,
+                   ctr: [u8; 16],
+                   x: &mut u128,
+                   input: Option<&[u8]>,
+                   data: &mut [u8],
+                   finish: Option<(u128, u128)>| {
+            let call = x86::GcmCall {
+                rk,
+                powers: &key.powers,
+                hk: &key.hk,
+                ctr,
+                x,
+                data,
+                input,
+                encrypt,
+                finish,
+            };
+            macro_rules! dispatch {
                 ($($w:ident)::+) => {
                     // SAFETY: the CPU features of this width were checked
                     // above (`kind.is_available()`; `Vaes` and `Vaes32`
@@ -422,13 +437,13 @@ pub(crate) fn gcm_fused(
                     }
                 };
             }
-                match kind {
-                    Fused::Aesni => dispatch!(aesni),
-                    Fused::Vaes => dispatch!(w512),
-                    Fused::Vaes32 => dispatch!(w512x8),
-                    Fused::Vaes256 => dispatch!(w256),
-                }
-            };
+            match kind {
+                Fused::Aesni => dispatch!(aesni),
+                Fused::Vaes => dispatch!(w512),
+                Fused::Vaes32 => dispatch!(w512x8),
+                Fused::Vaes256 => dispatch!(w256),
+            }
+        };
         if kind == Fused::Vaes32 {
             // Groups of 32 blocks, then a last one of 16 (`len` is whole
             // groups of 16) from the counter after them (inc32).
@@ -441,22 +456,24 @@ pub(crate) fn gcm_fused(
                 }
                 None => (None, None),
             };
+            let last = tail.is_empty();
             if wide > 0 {
-                run(Fused::Vaes32, *ctr, x, ih, head);
+                run(Fused::Vaes32, *ctr, x, ih, head, finish.filter(|_| last));
             }
-            if !tail.is_empty() {
+            if !last {
                 let mut c = *ctr;
                 let lo = u32::from_be_bytes(c[12..].try_into().expect("4 bytes"));
                 c[12..].copy_from_slice(&lo.wrapping_add((wide / 16) as u32).to_be_bytes());
-                run(Fused::Vaes, c, x, it, tail);
+                run(Fused::Vaes, c, x, it, tail, finish);
             }
         } else {
-            run(kind, *ctr, x, input, data);
+            run(kind, *ctr, x, input, data, finish);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (rk, key, ctr, x, input, encrypt);
-    len
+    // With `finish`, the kernel left the tag in `x`.
+    (len, finish.map(|_| x.to_be_bytes()))
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -506,6 +523,7 @@ mod tests {
             data,
             input: None,
             encrypt: enc,
+            finish: None,
         };
         macro_rules! go {
             ($nr:literal) => {

@@ -507,13 +507,7 @@ unsafe fn run<const NR: usize>(
 /// kernel's dispatch).
 #[target_feature(enable = "aes,pclmulqdq,avx")]
 pub(crate) fn encrypt_block(rk: &[[u8; 16]], b: &mut [u8; 16]) {
-    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
-    let last = rk.len() - 1;
-    let mut s = _mm_xor_si128(from_u128(u128::from_le_bytes(*b)), k(0));
-    for i in 1..last {
-        s = _mm_aesenc_si128(s, k(i));
-    }
-    *b = to_u128(_mm_aesenclast_si128(s, k(last))).to_le_bytes();
+    *b = to_u128(super::aes_block(rk, from_u128(u128::from_le_bytes(*b)))).to_le_bytes();
 }
 
 /// GCM's counter mode (`inc32`) over `data`, any length, read from `input`
@@ -691,7 +685,8 @@ pub(crate) fn finish(
     t.to_be_bytes()
 }
 
-/// Fused GCM over whole groups of 8 blocks ([`GcmCall`]).
+/// Fused GCM over whole groups of 8 blocks ([`GcmCall`], without
+/// `finish`: the message ends in [`finish`]).
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ and AVX.
@@ -700,6 +695,10 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
     assert_eq!(call.rk.len(), NR + 1);
     assert_eq!(call.data.len() % 128, 0);
+    assert!(
+        call.finish.is_none(),
+        "the AES-NI kernel leaves the tag to `finish`"
+    );
     let z = _mm_setzero_si128();
     let mut t = Tab {
         rk: v128::load_keys(call.rk),

@@ -34,8 +34,13 @@
 //!   GHASH products (round REGS + 1 the reduction), so the AES and the
 //!   carry-less-multiply units work at the same time; `pin` keeps LLVM's
 //!   scheduler from regrouping them. Encryption hashes the ciphertext of
-//!   the group two before (read back from L1, so a group's AES never waits
-//!   for the group just before it), decryption the group's own. With eight
+//!   the group just before, from the registers that computed it, where
+//!   the register file holds both (`HELD`: eight zmm registers a group),
+//!   else of the group two before (read back from L1: a load of the group
+//!   just before would wait for its store); decryption the group's own.
+//!   A one-shot message whose text is whole groups ends in the kernel
+//!   (`GcmCall::finish`): `E(J0)` runs beside the last groups' GHASH and
+//!   the length block is hashed with their state. With eight
 //!   512-bit registers a group (`LAZY`), each register's ciphertext and
 //!   power vector are loaded in the round that multiplies them (`after`
 //!   ties the loads to the round), not before the group: the AES state,
@@ -279,6 +284,8 @@ macro_rules! gcm_body {
             p: *const u8,
             mask: V,
             eager: [V; REGS],
+            /// `eager` holds the input even if [`LAZY`] (`GSrc::held`).
+            held: bool,
         }
 
         impl GSrc {
@@ -296,7 +303,14 @@ macro_rules! gcm_body {
                     // SAFETY: guaranteed by the caller.
                     unsafe { load_group(p, mask).1 }
                 };
-                GSrc { p, mask, eager }
+                GSrc { p, mask, eager, held: false }
+            }
+
+            /// Blocks already in registers, byte-reflected.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn held(g: [V; REGS]) -> Self {
+                GSrc { p: core::ptr::null(), mask: splat(0), eager: g, held: true }
             }
 
             /// Register `r` byte-reflected; if [`LAZY`], loaded `z` bytes
@@ -306,7 +320,7 @@ macro_rules! gcm_body {
             #[inline]
             #[target_feature(enable = $feat)]
             fn get(&self, r: usize, z: usize) -> V {
-                if LAZY {
+                if LAZY && !self.held {
                     let p = self.p.wrapping_byte_add(z);
                     // SAFETY: `z` is 0: register r < REGS of the group (`new`).
                     shuffle(unsafe { load(p.add(r * LANES * 16)) }, self.mask)
@@ -533,6 +547,8 @@ macro_rules! gcm_body {
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
             k: [V; 15],
+            rk: &'a [[u8; 16]],
+            finish: Option<(u128, u128)>,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -563,6 +579,30 @@ macro_rules! gcm_body {
             #[inline]
             fn src_at(&self, gi: usize) -> *const u8 {
                 self.src.wrapping_add(gi * N * 16)
+            }
+
+            /// `E(J0)` if the call ends the message (`GcmCall::finish`):
+            /// placed before the last groups' GHASH, so that its rounds
+            /// run beside them.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn ej0(&self) -> Option<__m128i> {
+                self.finish.map(|(j0, _)| super::e_j0(self.rk, j0))
+            }
+
+            /// The call's result from the state `acc` after the data: the
+            /// state, or (`finish`) the tag, with `ej0` from [`Ctx::ej0`].
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn result(&self, acc: __m128i, ej0: Option<__m128i>) -> u128 {
+                match (self.finish, ej0) {
+                    // SAFETY: every width's features include PCLMULQDQ and
+                    // SSE4.1.
+                    (Some((_, lens)), Some(e)) => unsafe {
+                        super::tag_of(self.powers, self.hk, to_u128(acc), lens, e)
+                    },
+                    _ => to_u128(acc),
+                }
             }
         }
 
@@ -692,6 +732,8 @@ macro_rules! gcm_body {
             let (p, src) = call.pointers();
             let mut cx = Ctx {
                 k: keys(call.rk),
+                rk: call.rk,
+                finish: call.finish,
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -711,14 +753,13 @@ macro_rules! gcm_body {
             // `call.data`, exclusively borrowed), and so is `cx.src` (the
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
-            let acc = unsafe {
+            *call.x = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
                 } else {
                     open::<NR>(&cx, start)
                 }
             };
-            *call.x = to_u128(acc);
             // The broadcast round keys live in `cx` on the stack (it is
             // passed by reference): wiped, as `aesni`'s `Tab` is.
             // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
@@ -755,10 +796,12 @@ macro_rules! gcm_body {
         }
 
         /// Fused encryption of the data (`gcm_crypt`) from `start`: the GHASH
-        /// of group i's ciphertext runs with group i+2's AES (read back from
+        /// of group i's ciphertext runs with group i+1's AES, from
+        /// registers, if [`HELD`], else with group i+2's (read back from
         /// memory, so a group's AES never waits for the store of the group
         /// just before it, which the load would wait for); each run of RUN
-        /// groups shares one reduction. Returns the state. (Out of line, so
+        /// groups shares one reduction. Returns the state, or the tag
+        /// (`Ctx::result`). (Out of line, so
         /// that each direction's loop is its own function.)
         ///
         /// # Safety
@@ -766,7 +809,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
+        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             // The reflected ciphertext of group gi, read back from the data.
@@ -775,39 +818,48 @@ macro_rules! gcm_body {
                 // (see `Ctx::at`).
                 unsafe { load_group(at(gi), cx.mask).1 }
             };
-            // The same, as a fused group's GHASH input.
-            let gs = |gi: usize| {
-                // SAFETY: as `ct`.
-                unsafe { GSrc::new(at(gi), cx.mask) }
+            // The GHASH input of the fused group gi: the result of group
+            // gi − 1 (`prev`, in registers) if [`HELD`], else group gi − 2
+            // read back.
+            let src = |gi: usize, prev: [V; REGS]| {
+                if HELD {
+                    GSrc::held(prev)
+                } else {
+                    // SAFETY: as `ct`.
+                    unsafe { GSrc::new(at(gi - 2), cx.mask) }
+                }
             };
-            // Groups 0 and 1: AES only.
-            let lead = groups.min(2);
+            // The first groups: AES only (one if [`HELD`], else two); the
+            // last one's result (reflected) kept.
+            let lead = if HELD { 1 } else { groups.min(2) };
+            let mut prev = [splat(0); REGS];
             for gi in 0..lead {
                 let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
+                prev = unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
             }
             if groups == 1 {
-                let pw = cx.pw_src(RUN - 1);
-                return reduce(ghash_part(|r, z| pw.get(r, z), &ct(0), Some(acc), no_sums()));
+                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                let acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums()));
+                return cx.result(acc, e);
             }
             let mut gi = lead;
-            // Groups gi .. gi + RUN with the GHASH of groups gi − 2 .. gi +
-            // RUN − 2, read back (from L1).
+            // Groups gi .. gi + RUN with the GHASH of the groups `src` names.
             macro_rules! run {
                 ($b:ident, $fast:literal) => {
-                    let (_, mut s, _, mut b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi - 2), first [0] acc);
+                    let (g, mut s, _, mut b) =
+                        fused_group!(cx, NR, at, $b, $fast, gi, None, &src(gi, prev), first [0] acc);
+                    prev = g;
                     #[allow(clippy::reversed_empty_ranges)] // empty for runs of 2
                     for h in 1..RUN - 1 {
-                        (_, s, _, b) = fused_group!(
-                            cx, NR, at, b, $fast, gi + h, None, &gs(gi + h - 2), mid [h] s
+                        (prev, s, _, b) = fused_group!(
+                            cx, NR, at, b, $fast, gi + h, None, &src(gi + h, prev), mid [h] s
                         );
                     }
-                    (_, _, acc, $b) = fused_group!(
-                        cx, NR, at, b, $fast, gi + RUN - 1, None, &gs(gi + RUN - 3), last s
+                    (prev, _, acc, $b) = fused_group!(
+                        cx, NR, at, b, $fast, gi + RUN - 1, None, &src(gi + RUN - 1, prev), last s
                     );
                     gi += RUN;
                 };
@@ -816,39 +868,55 @@ macro_rules! gcm_body {
             // Fewer than RUN groups left: pairs, as the last two of a run.
             macro_rules! pair {
                 ($b:ident, $fast:literal) => {
-                    let (_, s, _, b) =
-                        fused_group!(cx, NR, at, $b, $fast, gi, None, &gs(gi - 2), first [RUN - 2] acc);
-                    (_, _, acc, $b) =
-                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &gs(gi - 1), last s);
+                    let (g, s, _, b) = fused_group!(
+                        cx, NR, at, $b, $fast, gi, None, &src(gi, prev), first [RUN - 2] acc
+                    );
+                    (prev, _, acc, $b) =
+                        fused_group!(cx, NR, at, b, $fast, gi + 1, None, &src(gi + 1, g), last s);
                     gi += 2;
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
-            // Groups gi − 2 and gi − 1 not hashed yet, and perhaps gi.
-            if gi < groups {
-                let (_, s, _, _) = fused_group!(
-                    cx, NR, at, Ctr { v: base, x: 0 }, false, gi, None, &gs(gi - 2), first [RUN - 2] acc
-                );
-                let pw = cx.pw_src(RUN - 1);
-                acc = reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi - 1), None, s));
-                reduce(ghash_part(|r, z| pw.get(r, z), &ct(gi), Some(acc), no_sums()))
-            } else {
-                let (p0, p1) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1));
-                let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
-                reduce(ghash_part(|r, z| p1.get(r, z), &ct(gi - 1), None, s))
+            // Not hashed yet: group gi − 1 (`prev`), and gi − 2 unless
+            // [`HELD`]; perhaps group gi not run yet.
+            let last = Ctr { v: base, x: 0 };
+            match (HELD, gi < groups) {
+                (true, true) => {
+                    let (g, s, _, _) =
+                        fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, None, s)), e)
+                }
+                (true, false) => {
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums())), e)
+                }
+                (false, true) => {
+                    let (g, s, _, _) =
+                        fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, None, s));
+                    cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, Some(acc), no_sums())), e)
+                }
+                (false, false) => {
+                    let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0());
+                    let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
+                    cx.result(reduce(ghash_part(|r, z| p1.get(r, z), &prev, None, s)), e)
+                }
             }
         }
 
         /// Fused decryption of the data (`gcm_crypt`) from `start`: each
         /// group's ciphertext is hashed with its own AES; each run of RUN
-        /// groups shares one reduction. Returns the state.
+        /// groups shares one reduction. Returns the state, or the tag
+        /// (`Ctx::result`).
         ///
         /// # Safety
         /// `cx.p` must be valid for reading and writing `cx.groups · N · 16`
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> __m128i {
+        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
@@ -886,6 +954,7 @@ macro_rules! gcm_body {
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
+            let e = cx.ej0();
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = if LAZY {
@@ -893,12 +962,12 @@ macro_rules! gcm_body {
                 } else {
                     // SAFETY: gi < groups (see `Ctx::at`).
                     let (c, g) = unsafe { load_group(cx.src_at(gi), cx.mask) };
-                    (Some(c), GSrc { p: cx.src_at(gi), mask: cx.mask, eager: g })
+                    (Some(c), GSrc { p: cx.src_at(gi), mask: cx.mask, eager: g, held: false })
                 };
                 (_, _, acc, _) =
                     fused_group!(cx, NR, at, Ctr { v: base, x: 0 }, false, gi, c.as_ref(), &g, alone acc);
             }
-            acc
+            cx.result(acc, e)
         }
     };
 }

@@ -41,7 +41,11 @@ pub(super) mod small;
 /// each width): `rk` the NR + 1 round keys, `powers` H^72..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
-/// place or from `input`, GHASH of the ciphertext into `x`.
+/// place or from `input`, GHASH of the ciphertext into `x`. With `finish`
+/// (the text is a whole one-shot message: `J0` and the length block, as
+/// `u128::from_be_bytes`; not for `aesni`), `x` receives the full tag
+/// instead: `E(J0)` runs beside the last groups, the length block is
+/// hashed with the state they leave ([`tag_of`]).
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
@@ -53,6 +57,7 @@ pub(crate) struct GcmCall<'a> {
     /// in place.
     pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
+    pub(crate) finish: Option<(u128, u128)>,
 }
 
 impl GcmCall<'_> {
@@ -183,6 +188,49 @@ pub(super) unsafe fn ghash_seq(
     to_u128(reduce128(lo, mi, hi))
 }
 
+/// One block (in a register, in byte order) encrypted with AES-NI from the
+/// Nr + 1 round keys `rk`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn aes_block(rk: &[[u8; 16]], b: __m128i) -> __m128i {
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let last = rk.len() - 1;
+    let mut s = _mm_xor_si128(b, k(0));
+    for i in 1..last {
+        s = _mm_aesenc_si128(s, k(i));
+    }
+    _mm_aesenclast_si128(s, k(last))
+}
+
+/// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk`, in a
+/// register: the tag's mask, computed by a fused kernel while its last
+/// groups run.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn e_j0(rk: &[[u8; 16]], j0: u128) -> __m128i {
+    aes_block(rk, from_u128(j0.swap_bytes()))
+}
+
+/// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
+/// state `x` after its text, the length block `lens` and `E(J0)` (`ej0`,
+/// from [`e_j0`]): `(x ⊕ lens)·H ⊕ E(J0)`.
+///
+/// # Safety
+/// The CPU has PCLMULQDQ and SSE4.1.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+unsafe fn tag_of(
+    powers: &[u128; POWERS],
+    hk: &[u128; POWERS],
+    x: u128,
+    lens: u128,
+    ej0: __m128i,
+) -> u128 {
+    // SAFETY: guaranteed by the caller.
+    let s = unsafe { ghash_seq(powers, hk, x, &[], None, Some(lens)) };
+    s ^ to_u128(ej0).swap_bytes()
+}
+
 /// `#[inline]` wrappers `fn name(a: V, b: V) -> V` of two-operand intrinsics
 /// for one register width (`width!`).
 macro_rules! binary {
@@ -208,7 +256,7 @@ macro_rules! binary {
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
         $unpacklo:ident, $unpackhi:ident $(,)?
@@ -233,6 +281,17 @@ macro_rules! width {
         /// before the group do not fit in the register file beside the AES
         /// state and the sums, and LLVM spills them (secrets among them).
         const LAZY: bool = $lazy;
+        /// Whether the fused encryption hashes each group's ciphertext
+        /// beside the rounds of the group just after it, from the
+        /// registers it was computed in, rather than beside the rounds of
+        /// the group two after it, read back from L1 (and so one
+        /// AES-only group at the start and one GHASH-only group at the
+        /// end, not two each): only where the register file holds a
+        /// group's AES state and a group's ciphertext at once (32 zmm
+        /// registers, eight a group); with 16 ymm registers the held
+        /// ciphertext is spilled, and at four zmm registers a group it
+        /// gains nothing measurable.
+        const HELD: bool = $held;
 
         #[inline]
         #[target_feature(enable = $feat)]
@@ -323,7 +382,7 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
@@ -345,7 +404,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -364,9 +423,9 @@ pub(super) mod w256 {
 /// are the same, only the registers per group, the groups per reduction
 /// and the lazy loads differ.
 macro_rules! zmm_width {
-    (regs $regs:literal, run $run:literal, lazy $lazy:literal) => {
+    (regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal) => {
         width! {
-            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, [
+            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, [
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -391,7 +450,7 @@ macro_rules! zmm_width {
 pub(super) mod w512 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 4, run 4, lazy true);
+    zmm_width!(regs 4, run 4, lazy true, held false);
 }
 
 /// 512-bit registers, 8 per group: 32 blocks in flight, two groups per
@@ -405,7 +464,7 @@ pub(super) mod w512 {
 pub(super) mod w512x8 {
     use aesflow_cipher::x86::v512;
 
-    zmm_width!(regs 8, run 2, lazy true);
+    zmm_width!(regs 8, run 2, lazy true, held true);
 }
 
 /// The body at 128 bits with the 32-block kernel's shape (runs of two
@@ -419,7 +478,7 @@ pub(super) mod w128x2 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
