@@ -186,8 +186,21 @@ fn lengths(aad: usize, text: usize) -> u128 {
     (((aad as u64 * 8) as u128) << 64) | (text as u64 * 8) as u128
 }
 
-/// Inputs shorter than this run on the fused one-thread GCM kernel.
-pub const GCM_PARALLEL_MIN: usize = 1 << 20;
+/// Bytes of GCM text a thread must get for a split to pay: the call
+/// uses one thread per `GCM_THREAD_MIN` bytes, at most the pool's.
+///
+/// A split costs a hand-off (the caller wakes the workers and waits for
+/// them: 10-23 µs median for an empty two-task call on Zen 5, two vCPUs)
+/// and saves at most half the one-thread time on two threads: 1 MiB takes
+/// about 45 µs on one thread in cache, so at 1 MiB a thread the saving is
+/// about one hand-off, at 2 MiB a thread several. Measured there (medians of
+/// 200-400 alternated calls, five runs): two-thread calls of 1-2 MiB ran at
+/// 0.45-1.1x the one-thread call, of 4-8 MiB at 1.24-1.46x while the second
+/// vCPU was free (0.7-0.9x while another process held it, as at any size).
+pub const GCM_THREAD_MIN: usize = 2 << 20;
+/// Inputs shorter than this (two threads' worth, [`GCM_THREAD_MIN`]) run on
+/// the fused one-thread GCM kernel.
+pub const GCM_PARALLEL_MIN: usize = 2 * GCM_THREAD_MIN;
 /// Bytes per GCM piece (each piece: one pass of the fused AES+GHASH kernel).
 pub const GCM_PIECE: usize = 256 * 1024;
 
@@ -273,7 +286,13 @@ impl ParGcm {
         if len as u64 > aesflow_modes::gcm::MAX_TEXT_LEN {
             return Err(Error::TooLong);
         }
-        Ok(pool.threads() == 1 || len < GCM_PARALLEL_MIN)
+        Ok(Self::split_threads(pool, len) < 2)
+    }
+
+    /// The threads a `len`-byte call is split over: one per
+    /// [`GCM_THREAD_MIN`] bytes, at most the pool's.
+    fn split_threads(pool: &Pool, len: usize) -> usize {
+        (len / GCM_THREAD_MIN).clamp(1, pool.threads())
     }
 
     /// The tag from the per-piece GHASH values (`ys[j]` of piece `j`) and the
@@ -319,7 +338,8 @@ impl ParGcm {
         buf: &mut [u8],
         encrypt: bool,
     ) -> Result<Tag> {
-        let mut ys = vec![0u128; buf.len().div_ceil(GCM_PIECE)];
+        let len = buf.len();
+        let mut ys = vec![0u128; len.div_ceil(GCM_PIECE)];
         let mut first = [0u8; 16];
         first[..12].copy_from_slice(nonce);
         first[15] = 2; // inc32(J0): the first counter block for data
@@ -330,8 +350,17 @@ impl ParGcm {
             .enumerate()
             .map(|(i, (y, c))| (i, y, inputs.as_mut().and_then(|p| p.next()), c))
             .collect();
+        // Fewer threads than the pool's: each takes a run of consecutive
+        // pieces (the others are not woken); else every piece is a task.
+        let threads = Self::split_threads(pool, len);
+        let per_task = if threads < pool.threads() {
+            work.len().div_ceil(threads)
+        } else {
+            1
+        };
+        let mut tasks: Vec<&mut [Piece<'_>]> = work.chunks_mut(per_task).collect();
         let failed = std::sync::atomic::AtomicBool::new(false);
-        pool.for_each_mut(&mut work, |(i, y, input, piece)| {
+        let run = |(i, y, input, piece): &mut Piece<'_>| {
             // GCM's inc32 equals the 128-bit increment here: a 96-bit nonce
             // starts the low word at 2 and the text limit keeps it from wrapping.
             let ctr = add_counter(&first, (*i * (GCM_PIECE / 16)) as u128);
@@ -345,11 +374,12 @@ impl ParGcm {
                 Ok(x) => **y = x,
                 Err(_) => failed.store(true, std::sync::atomic::Ordering::Relaxed),
             }
-        });
+        };
+        pool.for_each_mut(&mut tasks, |t| t.iter_mut().for_each(&run));
         if failed.into_inner() {
             return Err(Error::TooLong);
         }
-        let tag = self.finish(nonce, aad, &ys, buf.len());
+        let tag = self.finish(nonce, aad, &ys, len);
         ys.zeroize();
         Ok(tag)
     }
@@ -507,7 +537,8 @@ mod tests {
         let g = ParGcm::new(&key, aesflow_cipher::detect_best()).unwrap();
         for threads in [2, 3] {
             let pool = Pool::new(threads).unwrap();
-            for len in [4 * GCM_PIECE, 4 * GCM_PIECE + 5, 5 * GCM_PIECE - 16] {
+            let min = GCM_PARALLEL_MIN;
+            for len in [min, min + 5, min + GCM_PIECE - 16] {
                 let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
                 for aad in [&b""[..], b"some aad, 27 bytes long...."] {
                     let mut want = data.clone();
