@@ -9,8 +9,8 @@ the two (so both see the same machine load) and each figure is the best of
 --reps runs of about 0.3 s. ``encrypt`` returns a new ``bytes``;
 ``encrypt_into`` writes into a preallocated ``bytearray`` (no allocation);
 ``decrypt`` verifies and returns a new ``bytes``. aesflow runs with its
-default pool (one thread per CPU; messages of 1 MiB or more are split
-across them); --one-thread repeats the table in a child process with
+default pool (one thread per CPU; a message of 4 MiB or more is split
+across them, one thread per 2 MiB); --one-thread repeats the table in a child process with
 AESFLOW_THREADS=1 (one core, like pyca). GB/s = 10^9 bytes of message per
 second. Prints a Markdown table with the ratio aesflow / pyca.
 

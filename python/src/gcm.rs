@@ -40,21 +40,20 @@ fn check_nonce(n: &[u8]) -> PyResult<()> {
 }
 
 impl AesGcm {
-    /// Whether a `len`-byte text under `nonce` runs on one thread: a short
-    /// text, a nonce other than 96 bits, a one-thread pool, or a kernel that
-    /// is not the engine's.
+    /// Whether a `len`-byte text under `nonce` runs on the one-thread
+    /// kernel directly: a short text, a nonce other than 96 bits, or a
+    /// kernel that is not the engine's. Longer texts go to the engine,
+    /// which splits them over the pool's threads, or on one thread starts
+    /// the bulk of the output on a cache line (`ParGcm`).
     fn one_thread(&self, nonce: &[u8], len: usize) -> bool {
-        self.par.is_none()
-            || nonce.len() != 12
-            || len < GCM_PARALLEL_MIN
-            || crate::pool().threads() == 1
+        self.par.is_none() || nonce.len() != 12 || len < GCM_PARALLEL_MIN
     }
 
     /// Seal `data` (`None`: `out` itself, in place) into `out` (the same
-    /// length); the tag. On several threads the engine seals every piece
-    /// from `data` straight into `out` (`ParGcm::seal_into`), on one the
-    /// fused kernel does the same for the whole text: no copy first either
-    /// way.
+    /// length); the tag. For a long text the engine seals every piece
+    /// from `data` straight into `out` (`ParGcm::seal_into`), for a short
+    /// one the fused kernel does the same for the whole text: no copy
+    /// first either way.
     fn seal_into(
         &self,
         nonce: &[u8],
