@@ -231,6 +231,34 @@ unsafe fn tag_of(
     s ^ to_u128(ej0).swap_bytes()
 }
 
+/// Bytes of stack [`scrub_stack`] zeroes below its caller's stack pointer
+/// after the 256-bit fused kernel (its `gcm_crypt` with `seal` or `open`:
+/// about 2.2 KiB deep in the release build) and after the 128-bit
+/// `ghash_blocks` (under 1 KiB), with a margin.
+/// `kernels::residue_tests` checks that it suffices.
+pub(super) const SCRUB_BYTES: usize = 3072;
+
+/// [`SCRUB_BYTES`] for the end of a message (`aesni::finish`: about
+/// 300 bytes deep).
+pub(super) const SCRUB_FINISH: usize = 768;
+
+/// Zero the `32 * N` bytes of stack just below the caller's stack pointer, where
+/// the frames of the kernel it has just called lay: the registers a kernel
+/// spills (AES states, keystream, GHASH sums of products with the powers of
+/// H) stay there after it returns, and nothing else overwrites them soon.
+/// Called right after the kernel, from the same function, so that this
+/// frame covers the kernel's (`N` volatile 32-byte stores).
+#[inline(never)]
+#[target_feature(enable = "avx")]
+pub(super) fn scrub_stack<const N: usize>() {
+    let mut z = core::mem::MaybeUninit::<[__m256i; N]>::uninit();
+    let p = z.as_mut_ptr().cast::<__m256i>();
+    for i in 0..N {
+        // SAFETY: element i < N of a local array, aligned for `__m256i`.
+        unsafe { core::ptr::write_volatile(p.add(i), _mm256_setzero_si256()) };
+    }
+}
+
 /// `#[inline]` wrappers `fn name(a: V, b: V) -> V` of two-operand intrinsics
 /// for one register width (`width!`).
 macro_rules! binary {
