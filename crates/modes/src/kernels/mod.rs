@@ -115,7 +115,7 @@ pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8])
         } else {
             x86::w128::ghash_blocks(&key.powers, &key.hk, x, data);
             // Its spilled sums (products with powers of H) off the stack.
-            x86::scrub_stack::<{ x86::SCRUB_BYTES / 32 }>()
+            x86::scrub_stack::<{ x86::SCRUB_GHASH / 32 }>()
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -447,12 +447,7 @@ pub(crate) fn gcm_fused(
                 Fused::Aesni => dispatch!(aesni),
                 Fused::Vaes => dispatch!(w512),
                 Fused::Vaes32 => dispatch!(w512x8),
-                Fused::Vaes256 => {
-                    dispatch!(w256);
-                    // Its spilled AES states and GHASH sums off the stack.
-                    // SAFETY: the kernel's features (checked) include AVX.
-                    unsafe { x86::scrub_stack::<{ x86::SCRUB_BYTES / 32 }>() }
-                }
+                Fused::Vaes256 => dispatch!(w256),
             }
         };
         if kind == Fused::Vaes32 {

@@ -232,13 +232,12 @@ unsafe fn tag_of(
 }
 
 /// Bytes of stack [`scrub_stack`] zeroes below its caller's stack pointer
-/// after the 256-bit fused kernel (its `gcm_crypt` with `seal` or `open`:
-/// about 2.2 KiB deep in the release build) and after the 128-bit
-/// `ghash_blocks` (under 1 KiB), with a margin.
-/// `kernels::residue_tests` checks that it suffices.
-pub(super) const SCRUB_BYTES: usize = 3072;
+/// after the 128-bit `ghash_blocks` (about 0.9 KiB deep in the release
+/// build), with a margin. `kernels::residue_tests` checks that it suffices
+/// (as for `SCRUB` of the 256-bit kernel and [`SCRUB_FINISH`]).
+pub(super) const SCRUB_GHASH: usize = 1280;
 
-/// [`SCRUB_BYTES`] for the end of a message (`aesni::finish`: about
+/// The same for the end of a message (`aesni::finish`: about
 /// 300 bytes deep).
 pub(super) const SCRUB_FINISH: usize = 768;
 
@@ -284,7 +283,7 @@ macro_rules! binary {
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, scrub $scrub:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
         $unpacklo:ident, $unpackhi:ident $(,)?
@@ -320,6 +319,11 @@ macro_rules! width {
         /// ciphertext is spilled, and at four zmm registers a group it
         /// gains nothing measurable.
         const HELD: bool = $held;
+        /// 32-byte slots of stack the fused kernel zeroes after its `seal`
+        /// or `open` returns (`scrub_stack`), where their spilled registers
+        /// (AES states, GHASH sums) lay: only where they spill (16 ymm
+        /// registers: about 1 KiB deep); 0: none.
+        const SCRUB: usize = $scrub;
 
         #[inline]
         #[target_feature(enable = $feat)]
@@ -410,7 +414,7 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
@@ -432,7 +436,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, scrub 40, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -453,7 +457,7 @@ pub(super) mod w256 {
 macro_rules! zmm_width {
     (regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal) => {
         width! {
-            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, [
+            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, scrub 0, [
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -506,7 +510,7 @@ pub(super) mod w128x2 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
