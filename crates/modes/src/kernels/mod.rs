@@ -105,14 +105,17 @@ pub(crate) fn ghash_clmul(wide: bool, key: &GhashKey, x: &mut u128, data: &[u8])
     assert!(available, "carry-less GHASH (wide: {wide}) unavailable");
     #[cfg(target_arch = "x86_64")]
     // SAFETY: the CPU features of the width were just checked (both widths
-    // include PCLMULQDQ and SSE4.1, which `ghash_seq` needs).
+    // include PCLMULQDQ and SSE4.1, which `ghash_seq` needs, and AVX, which
+    // `scrub_stack` needs).
     unsafe {
         if data.len() < 16 * 17 {
             *x = x86::ghash_seq(&key.powers, &key.hk, *x, data, None, None)
         } else if wide {
             x86::w512::ghash_blocks(&key.powers, &key.hk, x, data)
         } else {
-            x86::w128::ghash_blocks(&key.powers, &key.hk, x, data)
+            x86::w128::ghash_blocks(&key.powers, &key.hk, x, data);
+            // Its spilled sums (products with powers of H) off the stack.
+            x86::scrub_stack::<{ x86::SCRUB_GHASH / 32 }>()
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -256,7 +259,7 @@ pub(crate) fn gcm_finish(
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AES-NI, PCLMULQDQ and AVX were just checked.
     unsafe {
-        x86::aesni::finish(
+        let tag = x86::aesni::finish(
             rk,
             (&key.powers, &key.hk),
             x,
@@ -265,7 +268,10 @@ pub(crate) fn gcm_finish(
             data,
             lens,
             encrypt,
-        )
+        );
+        // Its spilled keystream and text blocks off the stack.
+        x86::scrub_stack::<{ x86::SCRUB_FINISH / 32 }>();
+        tag
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -475,6 +481,9 @@ pub(crate) fn gcm_fused(
     // With `finish`, the kernel left the tag in `x`.
     (len, finish.map(|_| x.to_be_bytes()))
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod residue_tests;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {

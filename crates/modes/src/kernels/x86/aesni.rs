@@ -744,6 +744,12 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
     }
     *call.x = to_u128(acc);
     // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the
-    // key copies from outliving the call on the stack.
-    unsafe { core::ptr::write_volatile(&mut t, core::mem::zeroed()) };
+    // key copies from outliving the call on the stack. `acc` too lives on
+    // the stack (`run` takes it by reference): the GHASH state before the
+    // last group, a polynomial in H of known coefficients (the
+    // ciphertext), whose roots would give H.
+    unsafe {
+        core::ptr::write_volatile(&mut t, core::mem::zeroed());
+        core::ptr::write_volatile(&mut acc, _mm_setzero_si128());
+    }
 }

@@ -764,6 +764,9 @@ macro_rules! gcm_body {
                     open::<NR>(&cx, start)
                 }
             };
+            if SCRUB > 0 {
+                super::scrub_stack::<SCRUB>();
+            }
             // The broadcast round keys live in `cx` on the stack (it is
             // passed by reference): wiped, as `aesni`'s `Tab` is.
             // SAFETY: `cx.k` is plain vectors, a valid exclusive place.

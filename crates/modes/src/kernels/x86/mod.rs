@@ -231,6 +231,33 @@ unsafe fn tag_of(
     s ^ to_u128(ej0).swap_bytes()
 }
 
+/// Bytes of stack [`scrub_stack`] zeroes below its caller's stack pointer
+/// after the 128-bit `ghash_blocks` (about 0.9 KiB deep in the release
+/// build), with a margin. `kernels::residue_tests` checks that it suffices
+/// (as for `SCRUB` of the 256-bit kernel and [`SCRUB_FINISH`]).
+pub(super) const SCRUB_GHASH: usize = 1280;
+
+/// The same for the end of a message (`aesni::finish`: about
+/// 300 bytes deep).
+pub(super) const SCRUB_FINISH: usize = 768;
+
+/// Zero the `32 * N` bytes of stack just below the caller's stack pointer, where
+/// the frames of the kernel it has just called lay: the registers a kernel
+/// spills (AES states, keystream, GHASH sums of products with the powers of
+/// H) stay there after it returns, and nothing else overwrites them soon.
+/// Called right after the kernel, from the same function, so that this
+/// frame covers the kernel's (`N` volatile 32-byte stores).
+#[inline(never)]
+#[target_feature(enable = "avx")]
+pub(super) fn scrub_stack<const N: usize>() {
+    let mut z = core::mem::MaybeUninit::<[__m256i; N]>::uninit();
+    let p = z.as_mut_ptr().cast::<__m256i>();
+    for i in 0..N {
+        // SAFETY: element i < N of a local array, aligned for `__m256i`.
+        unsafe { core::ptr::write_volatile(p.add(i), _mm256_setzero_si256()) };
+    }
+}
+
 /// `#[inline]` wrappers `fn name(a: V, b: V) -> V` of two-operand intrinsics
 /// for one register width (`width!`).
 macro_rules! binary {
@@ -256,7 +283,7 @@ macro_rules! binary {
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
-    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, [
+    ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, scrub $scrub:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
         $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
         $unpacklo:ident, $unpackhi:ident $(,)?
@@ -292,6 +319,11 @@ macro_rules! width {
         /// ciphertext is spilled, and at four zmm registers a group it
         /// gains nothing measurable.
         const HELD: bool = $held;
+        /// 32-byte slots of stack the fused kernel zeroes after its `seal`
+        /// or `open` returns (`scrub_stack`), where their spilled registers
+        /// (AES states, GHASH sums) lay: only where they spill (16 ymm
+        /// registers: about 1 KiB deep); 0: none.
+        const SCRUB: usize = $scrub;
 
         #[inline]
         #[target_feature(enable = $feat)]
@@ -382,7 +414,7 @@ pub(super) mod w128 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
@@ -404,7 +436,7 @@ pub(super) mod w256 {
     use aesflow_cipher::x86::v256;
 
     width! {
-        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, [
+        "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, scrub 40, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
@@ -425,7 +457,7 @@ pub(super) mod w256 {
 macro_rules! zmm_width {
     (regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal) => {
         width! {
-            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, [
+            "avx512f,avx512bw,vaes,vpclmulqdq", __m512i, zmm_reg, lanes 4, regs $regs, run $run, lazy $lazy, held $held, scrub 0, [
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
@@ -478,7 +510,7 @@ pub(super) mod w128x2 {
     use core::convert::identity;
 
     width! {
-        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, [
+        "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
             _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
