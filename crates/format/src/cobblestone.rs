@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::kernel::KernelPlan;
 use crate::pool::Pool;
 use aesflow_cipher::Kernel;
-use aesflow_modes::gcm::Gcm;
+use aesflow_modes::gcm::{Gcm, Prefetch};
 use hmac::{Hmac, Mac};
 use sha2::Sha512;
 use std::fs::File;
@@ -224,7 +224,10 @@ impl ChunkKeys {
         let kl = suite.key_len();
         let mut okm = Zeroizing::new(vec![0u8; kl + 12 + COMMITMENT_SIZE]);
         hkdf_expand_sha512(input_key, &info, &mut okm);
-        let gcm = on.into().gcm(&okm[..kl])?;
+        // Chunks come in runs over buffers that stream from memory: the
+        // fused kernel prefetches each 16 KiB chunk as it would a long
+        // message.
+        let gcm = on.into().gcm(&okm[..kl])?.with_prefetch(Prefetch::Always);
         let mut base_nonce = Zeroizing::new([0u8; 12]);
         base_nonce.copy_from_slice(&okm[kl..kl + 12]);
         let mut commitment = [0u8; COMMITMENT_SIZE];

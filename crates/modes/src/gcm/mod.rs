@@ -150,6 +150,20 @@ impl FusedChoice {
     }
 }
 
+/// When the fused kernels prefetch the text ahead of the group they are
+/// on ([`Gcm::with_prefetch`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Prefetch {
+    /// Texts of 64 KiB or more: a shorter one is usually in cache already
+    /// (a message just written or received), where the prefetches are only
+    /// instructions beside the rounds.
+    #[default]
+    Long,
+    /// Every text: the calls are parts of a larger buffer that streams
+    /// from memory (Cobblestone's chunks of 16 KiB).
+    Always,
+}
+
 /// Construction options for [`Gcm::with_options`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GcmOptions {
@@ -169,6 +183,7 @@ pub struct Gcm<A: Borrow<Aes> = Aes> {
     aes: A,
     key: GhashKey,
     fused: Option<Fused>,
+    prefetch: Prefetch,
 }
 
 impl<A: Borrow<Aes>> core::fmt::Debug for Gcm<A> {
@@ -241,7 +256,19 @@ impl<A: Borrow<Aes>> Gcm<A> {
         a.encrypt_block(&mut h);
         let key = GhashKey::new(&h, imp);
         h.zeroize();
-        Ok(Gcm { aes, key, fused })
+        Ok(Gcm {
+            aes,
+            key,
+            fused,
+            prefetch: Prefetch::Long,
+        })
+    }
+
+    /// The same key with the prefetch policy `prefetch` (by default
+    /// [`Prefetch::Long`]).
+    pub fn with_prefetch(mut self, prefetch: Prefetch) -> Self {
+        self.prefetch = prefetch;
+        self
     }
 
     /// The AES instance.
@@ -341,8 +368,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
     ) {
         let aes = self.aes.borrow();
         if let (Some(f), KeySchedule::Offline(rk)) = (self.fused, aes.key_schedule()) {
-            let (n, _) =
-                kernels::gcm_fused(f, rk.enc(), &self.key, ctr, x, (input, data), encrypt, None);
+            let (n, _) = kernels::gcm_fused(
+                f,
+                rk.enc(),
+                &self.key,
+                ctr,
+                x,
+                (input, data),
+                encrypt,
+                None,
+                self.prefetch,
+            );
             add32(ctr, (n / 16) as u32);
             data = &mut data[n..];
             input = input.map(|i| &i[n..]);
@@ -462,8 +498,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
             0
         } else {
             let fin = Some((j0, lens));
-            let (n, tag) =
-                kernels::gcm_fused(f, rk, &self.key, &ctr, &mut x, (input, out), encrypt, fin);
+            let (n, tag) = kernels::gcm_fused(
+                f,
+                rk,
+                &self.key,
+                &ctr,
+                &mut x,
+                (input, out),
+                encrypt,
+                fin,
+                self.prefetch,
+            );
             if let Some(tag) = tag {
                 // The text was whole groups: the kernel ended the message.
                 x.zeroize();

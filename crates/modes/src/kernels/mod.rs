@@ -382,7 +382,8 @@ impl Fused {
 /// length block of a one-shot message, as `u128::from_be_bytes`) when
 /// `data` is whole groups and the kernel is not `aesni`, the full tag
 /// (the kernel runs `E(J0)` beside its last groups and hashes the length
-/// block with their state: no call to [`gcm_finish`]). Panics if the
+/// block with their state: no call to [`gcm_finish`]). `prefetch`: the
+/// caller's [`Prefetch`](crate::gcm::Prefetch) policy. Panics if the
 /// kernel is unavailable or `rk` has a wrong length (callers check).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_fused(
@@ -394,6 +395,7 @@ pub(crate) fn gcm_fused(
     (input, data): (Option<&[u8]>, &mut [u8]),
     encrypt: bool,
     finish: Option<(u128, u128)>,
+    prefetch: crate::gcm::Prefetch,
 ) -> (usize, Option<[u8; 16]>) {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
     assert!(
@@ -426,6 +428,7 @@ pub(crate) fn gcm_fused(
                 input,
                 encrypt,
                 finish,
+                prefetch_always: prefetch == crate::gcm::Prefetch::Always,
             };
             macro_rules! dispatch {
                 ($($w:ident)::+) => {
@@ -533,6 +536,7 @@ mod tests {
             input: None,
             encrypt: enc,
             finish: None,
+            prefetch_always: false,
         };
         macro_rules! go {
             ($nr:literal) => {

@@ -131,9 +131,17 @@ fn no_secret_left_on_stack() {
                         data.copy_from_slice(&text);
                         let input = out_of_place.then_some(&src[..]);
                         let io = (input, &mut data[..]);
-                        if let (_, Some(tag)) =
-                            gcm_fused(kind, rk, gk, &ctr, x, io, encrypt, finish)
-                        {
+                        if let (_, Some(tag)) = gcm_fused(
+                            kind,
+                            rk,
+                            gk,
+                            &ctr,
+                            x,
+                            io,
+                            encrypt,
+                            finish,
+                            Default::default(),
+                        ) {
                             *x = u128::from_be_bytes(tag);
                         }
                     });

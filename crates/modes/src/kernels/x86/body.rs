@@ -160,16 +160,15 @@ macro_rules! gcm_body {
         /// open 20.0-20.2 and 20.7-21.2; out of place level.
         const PREFETCH: usize = 8192;
 
-        /// The shortest data a fused call prefetches in place: shorter
-        /// data is usually in cache already (a message just written), where
-        /// the prefetches are only instructions beside the rounds (16 KiB
-        /// in cache: 2-3 % slower with them on Zen 5).
+        /// The shortest data a fused call prefetches unless its caller asks
+        /// for every length (`GcmCall::prefetch_always`, `Prefetch::Always`:
+        /// Cobblestone's runs of 16 KiB chunks, which stream from memory:
+        /// one thread, 256 MiB, Zen 5, 9.2 GB/s without the prefetches,
+        /// 15.5 with). Shorter data is usually in cache already (a message
+        /// just written), where the prefetches are only instructions beside
+        /// the rounds: 16 KiB in cache on Zen 5, AES-128, out of place,
+        /// 3-6 % slower with them.
         const PREFETCH_MIN: usize = 64 * 1024;
-
-        /// The same out of place, where a run of chunks streams from memory
-        /// into another buffer (Cobblestone's 16 KiB chunks: one thread,
-        /// 256 MiB, Zen 5: 9.2 GB/s without the prefetches, 15.5 with).
-        const PREFETCH_MIN_OUT_OF_PLACE: usize = 16 * 1024;
 
         /// Unreduced GHASH sums (lo, mid, hi): the 256-bit products
         /// `hi·y^128 + mid·y^64 + lo` added up lane by lane.
@@ -745,11 +744,7 @@ macro_rules! gcm_body {
                 src,
                 p,
                 groups: call.data.len() / (16 * N),
-                prefetch: call.data.len()
-                    >= match call.input {
-                        Some(_) => PREFETCH_MIN_OUT_OF_PLACE,
-                        None => PREFETCH_MIN,
-                    },
+                prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };

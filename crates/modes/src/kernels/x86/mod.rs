@@ -58,6 +58,9 @@ pub(crate) struct GcmCall<'a> {
     pub(crate) input: Option<&'a [u8]>,
     pub(crate) encrypt: bool,
     pub(crate) finish: Option<(u128, u128)>,
+    /// Prefetch the text at every length (`Prefetch::Always`), not only
+    /// from `PREFETCH_MIN` on.
+    pub(crate) prefetch_always: bool,
 }
 
 impl GcmCall<'_> {
