@@ -34,9 +34,9 @@ use core::arch::{asm, x86_64::*};
 struct Tab {
     /// Round keys 0..=NR (offset 0).
     rk: [__m128i; 15],
-    /// H^8..H^1 premultiplied by y: block j of a group uses h[j] (240).
+    /// H^8..H^1 premultiplied by y: block j of a group uses `h[j]` (240).
     h: [__m128i; 8],
-    /// `hi ⊕ lo` of h[j] in the low qword (368).
+    /// `hi ⊕ lo` of `h[j]` in the low qword (368).
     hk: [__m128i; 8],
     /// The reduction constant (496).
     gf: __m128i,
