@@ -397,13 +397,7 @@ impl ParGcm {
         first[..12].copy_from_slice(nonce);
         first[15] = 2; // inc32(J0): the first counter block for data
         let (head_out, rest) = buf.split_at_mut(head);
-        let (head_in, rest_in) = match input {
-            Some(i) => {
-                let (h, r) = i.split_at(head);
-                (Some(h), Some(r))
-            }
-            None => (None, None),
-        };
+        let (head_in, rest_in) = input.map(|i| i.split_at(head)).unzip();
         let mut inputs = rest_in.map(|i| i.chunks(GCM_PIECE));
         let outs = (head > 0)
             .then_some((0, head_in, head_out))

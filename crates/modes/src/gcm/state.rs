@@ -189,13 +189,7 @@ impl GcmState {
         }
         let whole = data.len() / 16 * 16;
         let (bulk, tail) = data.split_at_mut(whole);
-        let (ibulk, itail) = match input {
-            Some(i) => {
-                let (b, t) = i.split_at(whole);
-                (Some(b), Some(t))
-            }
-            None => (None, None),
-        };
+        let (ibulk, itail) = input.map(|i| i.split_at(whole)).unzip();
         gcm.crypt_blocks_from(&mut self.ctr, &mut self.x, ibulk, bulk, encrypt);
         if !tail.is_empty() {
             if let Some(t) = itail {

@@ -458,13 +458,7 @@ pub(crate) fn gcm_fused(
             // groups of 16) from the counter after them (inc32).
             let wide = len / 512 * 512;
             let (head, tail) = data.split_at_mut(wide);
-            let (ih, it) = match input {
-                Some(i) => {
-                    let (a, b) = i.split_at(wide);
-                    (Some(a), Some(b))
-                }
-                None => (None, None),
-            };
+            let (ih, it) = input.map(|i| i.split_at(wide)).unzip();
             let last = tail.is_empty();
             if wide > 0 {
                 run(Fused::Vaes32, *ctr, x, ih, head, finish.filter(|_| last));
