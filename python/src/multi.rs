@@ -355,9 +355,10 @@ fn run(engine: &MultiStream, streams: &mut [Stream<'_>]) -> PyResult<()> {
     // dropped.
     let expanded: Vec<Option<Box<RoundKeys>>> = streams
         .iter()
-        .map(|s| match s.len() > seg {
-            true => RoundKeys::from_bytes(s.key).ok().map(Box::new),
-            false => None,
+        .map(|s| {
+            (s.len() > seg)
+                .then(|| RoundKeys::from_bytes(s.key).ok().map(Box::new))
+                .flatten()
         })
         .collect();
     let end = (streams.iter().zip(&shifts))
