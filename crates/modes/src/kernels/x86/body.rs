@@ -77,7 +77,7 @@ macro_rules! unrolled {
 /// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
     ($nr:ident, $k:expr, $s:expr, $pw:expr, $g:expr, $acc:expr, $sums:expr, $reduce:expr) => {{
-        let (k, pw, g): (&[V; 15], &PwSrc<'_>, &GSrc) = ($k, $pw, $g);
+        let (k, pw, g): (Keys<'_, $nr>, &PwSrc<'_>, &GSrc) = ($k, $pw, $g);
         let acc: Option<__m128i> = $acc;
         let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
@@ -90,7 +90,7 @@ macro_rules! aes_ghash_group {
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
         const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
         unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
-            let kr = round_key(k, 1 + R);
+            let kr = k.get(1 + R);
             for si in s.iter_mut() {
                 *si = aesenc(*si, kr);
             }
@@ -132,12 +132,12 @@ macro_rules! aes_ghash_group {
             }
         });
         for i in 10..$nr {
-            let ki = round_key(k, i);
+            let ki = k.get(i);
             for si in s.iter_mut() {
                 *si = aesenc(*si, ki);
             }
         }
-        let kl = round_key(k, $nr);
+        let kl = k.get($nr);
         for si in s.iter_mut() {
             *si = aesenclast(*si, kl);
         }
@@ -387,21 +387,39 @@ macro_rules! gcm_body {
             p.with_addr(a)
         }
 
-        /// Round key `i` of the broadcast keys `k`; if [`LAZY`], loaded
-        /// again from `k` where it is used (through `opaque`), so that no
-        /// round key is held across a group: beside eight registers of
-        /// AES state, the sums and the GHASH inputs, keys held in
-        /// registers would be spilled to the stack — copies never wiped.
-        /// `k` itself is the call's table, wiped at its end (`gcm_crypt`).
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn round_key(k: &[V; 15], i: usize) -> V {
-            if LAZY {
-                let p = opaque(k.as_ptr().cast()).cast::<V>();
-                // SAFETY: `opaque` returns `k`'s own address; i < 15.
-                unsafe { p.add(i).read() }
-            } else {
-                k[i]
+        /// Round keys 0..=NR of a fused call, read from the cipher's
+        /// schedule: each broadcast to every lane where it is used
+        /// (`get`), so a call builds no table of broadcast keys on the
+        /// stack, and has none to wipe at its end.
+        #[derive(Clone, Copy)]
+        struct Keys<'a, const NR: usize> {
+            rk: *const [u8; 16],
+            _schedule: core::marker::PhantomData<&'a [[u8; 16]]>,
+        }
+
+        impl<'a, const NR: usize> Keys<'a, NR> {
+            /// Keys 0..=NR of the schedule `rk`; panics if it is shorter.
+            #[inline]
+            fn new(rk: &'a [[u8; 16]]) -> Self {
+                assert!(rk.len() > NR, "{} round keys", rk.len());
+                Keys { rk: rk.as_ptr(), _schedule: core::marker::PhantomData }
+            }
+
+            /// Round key `i` (`i` ≤ NR, a constant where the rounds are
+            /// unrolled: the check folds away) in every lane; if [`LAZY`],
+            /// loaded where it is used (through `opaque`), so that no
+            /// round key is held across a group: beside eight registers
+            /// of AES state, the sums and the GHASH inputs, keys held in
+            /// registers would be spilled to the stack — copies never
+            /// wiped.
+            #[inline]
+            #[target_feature(enable = $feat)]
+            fn get(self, i: usize) -> V {
+                assert!(i <= NR);
+                let p = if LAZY { opaque(self.rk.cast()) } else { self.rk.cast() };
+                // SAFETY: key i ≤ NR of the schedule's NR + 1 or more
+                // (`new`), 16 bytes.
+                unsafe { splat_load(p.add(16 * i)) }
             }
         }
 
@@ -507,17 +525,17 @@ macro_rules! gcm_body {
         }
 
         /// AES-CTR keystream for one group from its whitened counter blocks
-        /// `s`, `k` the broadcast round keys.
+        /// `s`, `k` the round keys.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
+        fn aes_group<const NR: usize>(k: Keys<'_, NR>, mut s: [V; REGS]) -> [V; REGS] {
             for i in 1..NR {
-                let ki = round_key(k, i);
+                let ki = k.get(i);
                 for si in s.iter_mut() {
                     *si = aesenc(*si, ki);
                 }
             }
-            let kl = round_key(k, NR);
+            let kl = k.get(NR);
             for si in s.iter_mut() {
                 *si = aesenclast(*si, kl);
             }
@@ -549,9 +567,11 @@ macro_rules! gcm_body {
         /// in place, else buffers that do not overlap), and whether to
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
-            k: [V; 15],
             rk: &'a [[u8; 16]],
-            finish: Option<(u128, u128)>,
+            /// The call's `finish`, read where used: a copy into this
+            /// struct loads it whole from the halves the caller stored
+            /// (a store-forwarding stall).
+            finish: &'a Option<(u128, u128)>,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -589,8 +609,8 @@ macro_rules! gcm_body {
             /// run beside them.
             #[inline]
             #[target_feature(enable = $feat)]
-            fn ej0(&self) -> Option<__m128i> {
-                self.finish.map(|(j0, _)| super::e_j0(self.rk, j0))
+            fn ej0<const NR: usize>(&self) -> Option<__m128i> {
+                self.finish.map(|(j0, _)| super::e_j0::<NR>(self.rk, j0))
             }
 
             /// The call's result from the state `acc` after the data: the
@@ -598,7 +618,7 @@ macro_rules! gcm_body {
             #[inline]
             #[target_feature(enable = $feat)]
             fn result(&self, acc: __m128i, ej0: Option<__m128i>) -> u128 {
-                match (self.finish, ej0) {
+                match (*self.finish, ej0) {
                     // SAFETY: every width's features include PCLMULQDQ and
                     // SSE4.1.
                     (Some((_, lens)), Some(e)) => unsafe {
@@ -646,7 +666,8 @@ macro_rules! gcm_body {
         fn window(cx: &Ctx<'_>, base: V, c: u32) -> Ctr {
             let low = c & 0xff;
             let first = add32(base, splat(u128::from(low.wrapping_neg())));
-            Ctr { v: xor(shuffle(first, cx.mask), round_key(&cx.k, 0)), x: low as usize }
+            let k0 = Keys::<0>::new(cx.rk).get(0);
+            Ctr { v: xor(shuffle(first, cx.mask), k0), x: low as usize }
         }
 
         /// The whitened counter blocks of a group from `ctr`: on the
@@ -669,7 +690,7 @@ macro_rules! gcm_body {
                 }
                 return s;
             }
-            let k0 = round_key(&cx.k, 0);
+            let k0 = Keys::<0>::new(cx.rk).get(0);
             for (si, ii) in s.iter_mut().zip(&INC) {
                 // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
                 let c = add32(ctr.v, unsafe { load(ii.as_ptr().cast()) });
@@ -713,7 +734,7 @@ macro_rules! gcm_body {
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
+                    $nr, Keys::new(cx.rk), counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
                 let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch) };
@@ -724,19 +745,19 @@ macro_rules! gcm_body {
         /// Fused GCM over whole groups of `data` (its length a multiple of
         /// N·16), read from `input` if given (out of place) else from `data`:
         /// CTR from counter block `ctr` (32-bit increments), GHASH of the
-        /// ciphertext into `x`, one reduction per run of RUN groups. `rk`:
+        /// ciphertext from state `x`, one reduction per run of RUN groups;
+        /// returns the state after it, or the tag (`GcmCall`). `rk`:
         /// NR + 1 round keys. (The 128-bit instantiation is only a test
         /// reference: production AES-NI uses the hand-scheduled `aesni`
         /// kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
-        pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) {
+        pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) -> u128 {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
-            let mut cx = Ctx {
-                k: keys(call.rk),
+            let cx = Ctx {
                 rk: call.rk,
-                finish: call.finish,
+                finish: &call.finish,
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -747,12 +768,12 @@ macro_rules! gcm_body {
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
             };
             let ctr = u128::from_be_bytes(call.ctr);
-            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
+            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(call.x) };
             // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
             // `call.data`, exclusively borrowed), and so is `cx.src` (the
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
-            *call.x = unsafe {
+            let x = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
                 } else {
@@ -762,11 +783,7 @@ macro_rules! gcm_body {
             if SCRUB > 0 {
                 super::scrub_stack::<SCRUB>();
             }
-            // The broadcast round keys live in `cx` on the stack (it is
-            // passed by reference): wiped, as `aesni`'s `Tab` is.
-            // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
-            unsafe { core::ptr::write_volatile(&mut cx.k, core::mem::zeroed()) };
-            core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+            x
         }
 
         /// The runs of `$len` groups from group `gi` on, `c` the low 32
@@ -836,14 +853,14 @@ macro_rules! gcm_body {
             let lead = if HELD { 1 } else { groups.min(2) };
             let mut prev = [splat(0); REGS];
             for gi in 0..lead {
-                let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
+                let ks = aes_group::<NR>(Keys::new(cx.rk), counters(cx, Ctr { v: base, x: 0 }, false));
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
                 prev = unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
             }
             if groups == 1 {
-                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                 let acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums()));
                 return cx.result(acc, e);
             }
@@ -886,22 +903,22 @@ macro_rules! gcm_body {
                 (true, true) => {
                     let (g, s, _, _) =
                         fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, None, s)), e)
                 }
                 (true, false) => {
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums())), e)
                 }
                 (false, true) => {
                     let (g, s, _, _) =
                         fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, None, s));
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, Some(acc), no_sums())), e)
                 }
                 (false, false) => {
-                    let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0());
+                    let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
                     cx.result(reduce(ghash_part(|r, z| p1.get(r, z), &prev, None, s)), e)
                 }
@@ -956,7 +973,7 @@ macro_rules! gcm_body {
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
-            let e = cx.ej0();
+            let e = cx.ej0::<NR>();
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = if LAZY {
