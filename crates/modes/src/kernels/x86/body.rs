@@ -77,7 +77,7 @@ macro_rules! unrolled {
 /// whole state); `acc` and `reduce` are constants at every expansion.
 macro_rules! aes_ghash_group {
     ($nr:ident, $k:expr, $s:expr, $pw:expr, $g:expr, $acc:expr, $sums:expr, $reduce:expr) => {{
-        let (k, pw, g): (Keys<'_, $nr>, &PwSrc<'_>, &GSrc) = ($k, $pw, $g);
+        let (k, pw, g): (&[V; 15], &PwSrc<'_>, &GSrc) = ($k, $pw, $g);
         let acc: Option<__m128i> = $acc;
         let mut s: [V; REGS] = $s;
         let mut sums: Sums = $sums;
@@ -90,7 +90,7 @@ macro_rules! aes_ghash_group {
         // (LLVM would keep a loop at 256 bits: the weave would not survive).
         const { assert!(REGS + 1 < 10 && REGS % 2 == 0) };
         unrolled!(R in 0 1 2 3 4 5 6 7 8 => {
-            let kr = k.get(1 + R);
+            let kr = round_key(k, 1 + R);
             for si in s.iter_mut() {
                 *si = aesenc(*si, kr);
             }
@@ -132,12 +132,12 @@ macro_rules! aes_ghash_group {
             }
         });
         for i in 10..$nr {
-            let ki = k.get(i);
+            let ki = round_key(k, i);
             for si in s.iter_mut() {
                 *si = aesenc(*si, ki);
             }
         }
-        let kl = k.get($nr);
+        let kl = round_key(k, $nr);
         for si in s.iter_mut() {
             *si = aesenclast(*si, kl);
         }
@@ -387,39 +387,21 @@ macro_rules! gcm_body {
             p.with_addr(a)
         }
 
-        /// Round keys 0..=NR of a fused call, read from the cipher's
-        /// schedule: each broadcast to every lane where it is used
-        /// (`get`), so a call builds no table of broadcast keys on the
-        /// stack, and has none to wipe at its end.
-        #[derive(Clone, Copy)]
-        struct Keys<'a, const NR: usize> {
-            rk: *const [u8; 16],
-            _schedule: core::marker::PhantomData<&'a [[u8; 16]]>,
-        }
-
-        impl<'a, const NR: usize> Keys<'a, NR> {
-            /// Keys 0..=NR of the schedule `rk`; panics if it is shorter.
-            #[inline]
-            fn new(rk: &'a [[u8; 16]]) -> Self {
-                assert!(rk.len() > NR, "{} round keys", rk.len());
-                Keys { rk: rk.as_ptr(), _schedule: core::marker::PhantomData }
-            }
-
-            /// Round key `i` (`i` ≤ NR, a constant where the rounds are
-            /// unrolled: the check folds away) in every lane; if [`LAZY`],
-            /// loaded where it is used (through `opaque`), so that no
-            /// round key is held across a group: beside eight registers
-            /// of AES state, the sums and the GHASH inputs, keys held in
-            /// registers would be spilled to the stack — copies never
-            /// wiped.
-            #[inline]
-            #[target_feature(enable = $feat)]
-            fn get(self, i: usize) -> V {
-                assert!(i <= NR);
-                let p = if LAZY { opaque(self.rk.cast()) } else { self.rk.cast() };
-                // SAFETY: key i ≤ NR of the schedule's NR + 1 or more
-                // (`new`), 16 bytes.
-                unsafe { splat_load(p.add(16 * i)) }
+        /// Round key `i` of the broadcast keys `k`; if [`LAZY`], loaded
+        /// again from `k` where it is used (through `opaque`), so that no
+        /// round key is held across a group: beside eight registers of
+        /// AES state, the sums and the GHASH inputs, keys held in
+        /// registers would be spilled to the stack — copies never wiped.
+        /// `k` itself is the call's table, wiped at its end (`gcm_crypt`).
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn round_key(k: &[V; 15], i: usize) -> V {
+            if LAZY {
+                let p = opaque(k.as_ptr().cast()).cast::<V>();
+                // SAFETY: `opaque` returns `k`'s own address; i < 15.
+                unsafe { p.add(i).read() }
+            } else {
+                k[i]
             }
         }
 
@@ -525,17 +507,17 @@ macro_rules! gcm_body {
         }
 
         /// AES-CTR keystream for one group from its whitened counter blocks
-        /// `s`, `k` the round keys.
+        /// `s`, `k` the broadcast round keys.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: Keys<'_, NR>, mut s: [V; REGS]) -> [V; REGS] {
+        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
             for i in 1..NR {
-                let ki = k.get(i);
+                let ki = round_key(k, i);
                 for si in s.iter_mut() {
                     *si = aesenc(*si, ki);
                 }
             }
-            let kl = k.get(NR);
+            let kl = round_key(k, NR);
             for si in s.iter_mut() {
                 *si = aesenclast(*si, kl);
             }
@@ -567,6 +549,7 @@ macro_rules! gcm_body {
         /// in place, else buffers that do not overlap), and whether to
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
+            k: [V; 15],
             rk: &'a [[u8; 16]],
             /// The call's `finish`, read where used: a copy into this
             /// struct loads it whole from the halves the caller stored
@@ -666,8 +649,7 @@ macro_rules! gcm_body {
         fn window(cx: &Ctx<'_>, base: V, c: u32) -> Ctr {
             let low = c & 0xff;
             let first = add32(base, splat(u128::from(low.wrapping_neg())));
-            let k0 = Keys::<0>::new(cx.rk).get(0);
-            Ctr { v: xor(shuffle(first, cx.mask), k0), x: low as usize }
+            Ctr { v: xor(shuffle(first, cx.mask), round_key(&cx.k, 0)), x: low as usize }
         }
 
         /// The whitened counter blocks of a group from `ctr`: on the
@@ -690,7 +672,7 @@ macro_rules! gcm_body {
                 }
                 return s;
             }
-            let k0 = Keys::<0>::new(cx.rk).get(0);
+            let k0 = round_key(&cx.k, 0);
             for (si, ii) in s.iter_mut().zip(&INC) {
                 // SAFETY: `ii` holds LANES u128 = 16 · LANES bytes.
                 let c = add32(ctr.v, unsafe { load(ii.as_ptr().cast()) });
@@ -734,7 +716,7 @@ macro_rules! gcm_body {
              $acc:expr, $sums:expr, $reduce:expr) => {{
                 let (cx, fast): (&Ctx<'_>, bool) = ($cx, $fast);
                 let (ks, s, x) = aes_ghash_group!(
-                    $nr, Keys::new(cx.rk), counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
+                    $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
                 let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch) };
@@ -755,7 +737,8 @@ macro_rules! gcm_body {
         pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) -> u128 {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
-            let cx = Ctx {
+            let mut cx = Ctx {
+                k: keys(call.rk),
                 rk: call.rk,
                 finish: &call.finish,
                 powers: call.powers,
@@ -783,6 +766,15 @@ macro_rules! gcm_body {
             if SCRUB > 0 {
                 super::scrub_stack::<SCRUB>();
             }
+            // The broadcast round keys live in `cx` on the stack (it is
+            // passed by reference): wiped, as `aesni`'s `Tab` is, one
+            // volatile store a key (a volatile store of the whole table
+            // is a zeroed copy and a `memcpy`).
+            for k in cx.k.iter_mut() {
+                // SAFETY: `k` is a valid, exclusive, aligned place.
+                unsafe { core::ptr::write_volatile(k, splat(0)) };
+            }
+            core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
             x
         }
 
@@ -853,7 +845,7 @@ macro_rules! gcm_body {
             let lead = if HELD { 1 } else { groups.min(2) };
             let mut prev = [splat(0); REGS];
             for gi in 0..lead {
-                let ks = aes_group::<NR>(Keys::new(cx.rk), counters(cx, Ctr { v: base, x: 0 }, false));
+                let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).

@@ -286,17 +286,17 @@ macro_rules! binary {
 /// One register width: its vector type `V`, `LANES` blocks per register,
 /// `REGS` registers per group, `RUN` groups per reduction, `LAZY`, the primitives of the shared body
 /// (`body.rs`) from a table of the width's intrinsics — `splat` (a 128-bit
-/// value broadcast with `bcast`), `splat_load` (16 bytes in memory, the
-/// same), `xor`, `add32`, `clmul`, `swap` (the qwords of each lane),
-/// `shuffle` (bytes), `aesenc`, `aesenclast` and `load` / `store`
-/// (unaligned, one register) — and the three that may not be one
+/// value broadcast with `bcast`), `xor`, `add32`, `clmul`, `swap` (the qwords
+/// of each lane), `shuffle` (bytes), `aesenc`, `aesenclast`, `load` /
+/// `store` (unaligned, one register) and `keys` (the round keys broadcast,
+/// from `aesflow_cipher::x86`) — and the three that may not be one
 /// intrinsic: `hxor` (the XOR of the lanes), `xor_lane0` (XOR into lane 0)
 /// and `xor3` (of three registers: one `vpternlogq` with AVX-512); then the
 /// body itself.
 macro_rules! width {
     ($feat:literal, $v:ty, $cls:ident, lanes $lanes:literal, regs $regs:literal, run $run:literal, lazy $lazy:literal, held $held:literal, scrub $scrub:literal, [
         $bcast:path, $xor:ident, $add32:ident, $clmul:ident, $swap:ident, $shuffle:ident,
-        $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident,
+        $aesenc:ident, $aesenclast:ident, $load:ident, $store:ident, $keys:path,
         $unpacklo:ident, $unpackhi:ident $(,)?
     ],
     hxor: |$hv:ident| $hxor:expr,
@@ -382,16 +382,6 @@ macro_rules! width {
         fn splat(x: u128) -> V {
             $bcast(from_u128(x))
         }
-        /// The 16 bytes at `p` in every lane (one broadcast load).
-        ///
-        /// # Safety
-        /// `p` must be valid for reading 16 bytes.
-        #[inline]
-        #[target_feature(enable = $feat)]
-        unsafe fn splat_load(p: *const u8) -> V {
-            // SAFETY: guaranteed by the caller; unaligned load.
-            $bcast(unsafe { _mm_loadu_si128(p.cast()) })
-        }
         binary!($feat: xor = $xor, add32 = $add32, shuffle = $shuffle, aesenc = $aesenc, aesenclast = $aesenclast,
             unpacklo = $unpacklo, unpackhi = $unpackhi);
         #[inline]
@@ -420,19 +410,25 @@ macro_rules! width {
             // SAFETY: guaranteed by the caller; unaligned store.
             unsafe { $store(p.cast(), v) }
         }
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn keys(rk: &[[u8; 16]]) -> [V; 15] {
+            $keys(rk)
+        }
         gcm_body!($feat);
     };
 }
 
 /// 128-bit registers: one block each, 8 registers per group.
 pub(super) mod w128 {
+    use aesflow_cipher::x86::v128;
     use core::convert::identity;
 
     width! {
         "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 4, lazy false, held false, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-            _mm_storeu_si128, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
+            _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
@@ -448,13 +444,14 @@ pub(super) mod w128 {
 // 256-bit family runs the 128-bit PCLMULQDQ backend.
 #[allow(dead_code)]
 pub(super) mod w256 {
+    use aesflow_cipher::x86::v256;
 
     width! {
         "avx2,vaes,vpclmulqdq", __m256i, ymm_reg, lanes 2, regs 8, run 4, lazy true, held false, scrub 40, [
             _mm256_broadcastsi128_si256, _mm256_xor_si256, _mm256_add_epi32,
             _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_shuffle_epi8,
             _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_loadu_si256,
-            _mm256_storeu_si256, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64,
+            _mm256_storeu_si256, v256::broadcast_keys, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64,
         ],
         hxor: |v| _mm_xor_si128(
             _mm256_extracti128_si256::<0>(v),
@@ -475,7 +472,7 @@ macro_rules! zmm_width {
                 _mm512_broadcast_i32x4, _mm512_xor_si512, _mm512_add_epi32,
                 _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
                 _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_loadu_si512,
-                _mm512_storeu_si512, _mm512_unpacklo_epi64,
+                _mm512_storeu_si512, v512::broadcast_keys, _mm512_unpacklo_epi64,
                 _mm512_unpackhi_epi64,
             ],
             // Halves, then quarters: two extracts and two XORs.
@@ -494,6 +491,7 @@ macro_rules! zmm_width {
 /// `w512x8`: loaded before a group, LLVM copied round keys and power
 /// vectors to the stack, where nothing wiped them.
 pub(super) mod w512 {
+    use aesflow_cipher::x86::v512;
 
     zmm_width!(regs 4, run 4, lazy true, held false);
 }
@@ -507,6 +505,7 @@ pub(super) mod w512 {
 /// `w512`'s.
 #[allow(dead_code)]
 pub(super) mod w512x8 {
+    use aesflow_cipher::x86::v512;
 
     zmm_width!(regs 8, run 2, lazy true, held true);
 }
@@ -518,13 +517,14 @@ pub(super) mod w512x8 {
 #[cfg(test)]
 #[allow(dead_code)]
 pub(super) mod w128x2 {
+    use aesflow_cipher::x86::v128;
     use core::convert::identity;
 
     width! {
         "aes,pclmulqdq,avx", __m128i, xmm_reg, lanes 1, regs 8, run 2, lazy true, held true, scrub 0, [
             identity, _mm_xor_si128, _mm_add_epi32, _mm_clmulepi64_si128, _mm_shuffle_epi32,
             _mm_shuffle_epi8, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-            _mm_storeu_si128, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
+            _mm_storeu_si128, v128::load_keys, _mm_unpacklo_epi64, _mm_unpackhi_epi64,
         ],
         hxor: |v| v,
         xor_lane0: |v, x| _mm_xor_si128(v, x),
