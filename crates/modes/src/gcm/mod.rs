@@ -38,8 +38,8 @@
 //! the fused kernel's groups one AES-NI batch encrypts the blocks left and
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
 //! length block (`kernels::gcm_finish`); a text of whole groups of a
-//! vector kernel ends in the fused kernel itself (`E(J0)` beside its last
-//! groups, the length block hashed with their state); the tag is compared
+//! vector kernel ends in the fused kernel itself (`E(J0)` beside its first
+//! group, the length block hashed with its last groups' state); the tag is compared
 //! as one masked 128-bit value. The streaming API and other nonce lengths
 //! keep the block-by-block state machine.
 //!

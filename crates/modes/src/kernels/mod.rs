@@ -27,7 +27,8 @@
 //! the group just after it (32-block groups: the ciphertext kept in
 //! registers) or two after it (reading the ciphertext back from L1); a
 //! one-shot message whose text is whole groups ends in the kernel (`E(J0)`
-//! beside the last groups, the length block with their state). The blocks
+//! beside the first group, the length block with the last groups' state).
+//! The blocks
 //! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
 //! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
 //! in one AES-NI batch, their GHASH with the padded partial block and the
@@ -387,8 +388,9 @@ impl Fused {
 /// counter by a block per 16 of them) and, given `finish` (`J0` and the
 /// length block of a one-shot message, as `u128::from_be_bytes`) when
 /// `data` is whole groups and the kernel is not `aesni`, the full tag
-/// (as `u128::from_be_bytes`, returned in registers; the kernel runs `E(J0)` beside its last groups and hashes the length
-/// block with their state: no call to [`gcm_finish`]). `prefetch`: the
+/// (as `u128::from_be_bytes`, returned in registers; the kernel runs
+/// `E(J0)` beside its first group and hashes the length block with its
+/// last groups' state: no call to [`gcm_finish`]). `prefetch`: the
 /// caller's [`Prefetch`](crate::gcm::Prefetch) policy. Panics if the
 /// kernel is unavailable or `rk` has a wrong length (callers check).
 #[allow(clippy::too_many_arguments)]

@@ -39,8 +39,9 @@
 //!   else of the group two before (read back from L1: a load of the group
 //!   just before would wait for its store); decryption the group's own.
 //!   A one-shot message whose text is whole groups ends in the kernel
-//!   (`GcmCall::finish`): `E(J0)` runs beside the last groups' GHASH and
-//!   the length block is hashed with their state. With eight
+//!   (`GcmCall::finish`): `E(J0)` runs beside the first group's rounds
+//!   (kept in memory, wiped at the end) and the length block is hashed
+//!   with the last groups' state. With eight
 //!   512-bit registers a group (`LAZY`), each register's ciphertext and
 //!   power vector are loaded in the round that multiplies them (`after`
 //!   ties the loads to the round), not before the group: the AES state,
@@ -550,11 +551,16 @@ macro_rules! gcm_body {
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
             k: [V; 15],
-            rk: &'a [[u8; 16]],
             /// The call's `finish`, read where used: a copy into this
             /// struct loads it whole from the halves the caller stored
             /// (a store-forwarding stall).
             finish: &'a Option<(u128, u128)>,
+            /// `E(J0)` with `finish` (else zero): computed before the
+            /// groups, whose rounds hide its latency (at the end, after
+            /// the last group, its ten dependent rounds were the tail's
+            /// critical path); kept here, in memory wiped with the keys,
+            /// not in a register through the groups.
+            ej0: __m128i,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -587,13 +593,11 @@ macro_rules! gcm_body {
                 self.src.wrapping_add(gi * N * 16)
             }
 
-            /// `E(J0)` if the call ends the message (`GcmCall::finish`):
-            /// placed before the last groups' GHASH, so that its rounds
-            /// run beside them.
+            /// `E(J0)` if the call ends the message (`GcmCall::finish`).
             #[inline]
             #[target_feature(enable = $feat)]
             fn ej0<const NR: usize>(&self) -> Option<__m128i> {
-                self.finish.map(|(j0, _)| super::e_j0::<NR>(self.rk, j0))
+                self.finish.map(|_| self.ej0)
             }
 
             /// The call's result from the state `acc` after the data: the
@@ -739,8 +743,8 @@ macro_rules! gcm_body {
             let (p, src) = call.pointers();
             let mut cx = Ctx {
                 k: keys(call.rk),
-                rk: call.rk,
                 finish: &call.finish,
+                ej0: _mm_setzero_si128(),
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -750,6 +754,12 @@ macro_rules! gcm_body {
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
             };
+            // Once the keys are in `cx`, straight into it: no vector is
+            // live across the call (which would save it on the stack), and
+            // the result is not copied through a stack temporary.
+            if let Some((j0, _)) = call.finish {
+                cx.ej0 = super::e_j0::<NR>(call.rk, j0);
+            }
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(call.x) };
             // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
@@ -774,6 +784,8 @@ macro_rules! gcm_body {
                 // SAFETY: `k` is a valid, exclusive, aligned place.
                 unsafe { core::ptr::write_volatile(k, splat(0)) };
             }
+            // SAFETY: as above.
+            unsafe { core::ptr::write_volatile(&mut cx.ej0, _mm_setzero_si128()) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
             x
         }

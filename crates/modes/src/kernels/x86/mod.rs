@@ -46,8 +46,8 @@ pub(super) mod small;
 /// halves and loaded whole, or the reverse, stalls on store forwarding).
 /// With `finish` (the text is a whole one-shot message: `J0` and the
 /// length block, as `u128::from_be_bytes`; not for `aesni`), it returns
-/// the full tag instead: `E(J0)` runs beside the last groups, the length
-/// block is hashed with the state they leave ([`tag_of`]).
+/// the full tag instead: `E(J0)` runs beside the first group, the length
+/// block is hashed with the state the last ones leave ([`tag_of`]).
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
@@ -209,8 +209,10 @@ fn aes_block(rk: &[[u8; 16]], b: __m128i) -> __m128i {
 
 /// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk` (NR
 /// rounds: unrolled), in a register: the tag's mask, computed by a fused
-/// kernel while its last groups run.
-#[inline]
+/// kernel while its first group runs. Out of line: inlined beside the
+/// kernel's broadcast of the same keys, LLVM took each key's low lane from
+/// its broadcast register and spilled one to the stack.
+#[inline(never)]
 #[target_feature(enable = "aes,sse4.1")]
 fn e_j0<const NR: usize>(rk: &[[u8; 16]], j0: u128) -> __m128i {
     assert!(rk.len() > NR);
