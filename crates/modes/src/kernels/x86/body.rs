@@ -606,11 +606,7 @@ macro_rules! gcm_body {
             #[target_feature(enable = $feat)]
             fn result(&self, acc: __m128i, ej0: Option<__m128i>) -> u128 {
                 match (*self.finish, ej0) {
-                    // SAFETY: every width's features include PCLMULQDQ and
-                    // SSE4.1.
-                    (Some((_, lens)), Some(e)) => unsafe {
-                        super::tag_of(self.powers, self.hk, to_u128(acc), lens, e)
-                    },
+                    (Some((_, lens)), Some(e)) => super::tag_of(self.powers, self.hk, acc, lens, e),
                     _ => to_u128(acc),
                 }
             }

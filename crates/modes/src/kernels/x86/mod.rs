@@ -225,23 +225,30 @@ fn e_j0<const NR: usize>(rk: &[[u8; 16]], j0: u128) -> __m128i {
 }
 
 /// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
-/// state `x` after its text, the length block `lens` and `E(J0)` (`ej0`,
-/// from [`e_j0`]): `(x ⊕ lens)·H ⊕ E(J0)`.
-///
-/// # Safety
-/// The CPU has PCLMULQDQ and SSE4.1.
+/// state `x` after its text (in a register, as the kernel leaves it), the
+/// length block `lens` and `E(J0)` (`ej0`, from [`e_j0`]):
+/// `(x ⊕ lens)·H ⊕ E(J0)`, one Karatsuba product and its reduction, all
+/// in vector registers (the end of every fused call that ends a message:
+/// its latency follows the last group's).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-unsafe fn tag_of(
+fn tag_of(
     powers: &[u128; POWERS],
     hk: &[u128; POWERS],
-    x: u128,
+    x: __m128i,
     lens: u128,
     ej0: __m128i,
 ) -> u128 {
-    // SAFETY: guaranteed by the caller.
-    let s = unsafe { ghash_seq(powers, hk, x, &[], None, Some(lens)) };
-    s ^ to_u128(ej0).swap_bytes()
+    let (h, k) = (from_u128(powers[POWERS - 1]), from_u128(hk[POWERS - 1]));
+    let d = _mm_xor_si128(x, from_u128(lens));
+    let dk = _mm_xor_si128(d, _mm_shuffle_epi32::<0x4e>(d));
+    let lo = _mm_clmulepi64_si128::<0x00>(d, h);
+    let hi = _mm_clmulepi64_si128::<0x11>(d, h);
+    let mi = _mm_clmulepi64_si128::<0x00>(dk, k);
+    // Karatsuba's middle term, then the reduction.
+    let s = reduce128(lo, _mm_xor_si128(mi, _mm_xor_si128(lo, hi)), hi);
+    // E(J0) in byte order; the state is `u128::from_be_bytes` of it.
+    to_u128(_mm_xor_si128(s, _mm_shuffle_epi8(ej0, from_u128(BSWAP))))
 }
 
 /// Bytes of stack [`scrub_stack`] zeroes below its caller's stack pointer
