@@ -39,9 +39,9 @@
 //!   else of the group two before (read back from L1: a load of the group
 //!   just before would wait for its store); decryption the group's own.
 //!   A one-shot message whose text is whole groups ends in the kernel
-//!   (`GcmCall::finish`): `E(J0)` runs beside the first group's rounds
-//!   (kept in memory, wiped at the end) and the length block is hashed
-//!   with the last groups' state. With eight
+//!   (`GcmCall::finish`): `E(J0)` runs at the start, beside the first
+//!   group's rounds to encrypt (kept in memory, wiped at the end), and the
+//!   length block is hashed with the last groups' state. With eight
 //!   512-bit registers a group (`LAZY`), each register's ciphertext and
 //!   power vector are loaded in the round that multiplies them (`after`
 //!   ties the loads to the round), not before the group: the AES state,
@@ -508,21 +508,47 @@ macro_rules! gcm_body {
         }
 
         /// AES-CTR keystream for one group from its whitened counter blocks
-        /// `s`, `k` the broadcast round keys.
+        /// `s`, `k` the broadcast round keys; and, given `e` (`E(J0)`'s
+        /// block, not whitened), its encryption beside them, with the
+        /// keys' first lanes: one more chain, whose rounds keep pace with
+        /// the group's.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
+        fn aes_group<const NR: usize>(
+            k: &[V; 15],
+            mut s: [V; REGS],
+            mut e: Option<__m128i>,
+        ) -> ([V; REGS], Option<__m128i>) {
+            if let Some(b) = e.as_mut() {
+                *b = _mm_xor_si128(*b, lane0(round_key(k, 0)));
+            }
             for i in 1..NR {
                 let ki = round_key(k, i);
                 for si in s.iter_mut() {
                     *si = aesenc(*si, ki);
+                }
+                if let Some(b) = e.as_mut() {
+                    *b = _mm_aesenc_si128(*b, lane0(ki));
                 }
             }
             let kl = round_key(k, NR);
             for si in s.iter_mut() {
                 *si = aesenclast(*si, kl);
             }
-            s
+            if let Some(b) = e.as_mut() {
+                *b = _mm_aesenclast_si128(*b, lane0(kl));
+            }
+            (s, e)
+        }
+
+        /// The first 128-bit lane of `v`.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn lane0(v: V) -> __m128i {
+            const { assert!(size_of::<V>() >= 16) };
+            // SAFETY: `V` is a vector of at least 16 bytes (checked above),
+            // any bit pattern of which is a valid `__m128i`.
+            unsafe { core::mem::transmute_copy::<V, __m128i>(&v) }
         }
 
         /// The counter offsets of the registers of a group, lane by lane,
@@ -555,12 +581,17 @@ macro_rules! gcm_body {
             /// struct loads it whole from the halves the caller stored
             /// (a store-forwarding stall).
             finish: &'a Option<(u128, u128)>,
-            /// `E(J0)` with `finish` (else zero): computed before the
-            /// groups, whose rounds hide its latency (at the end, after
-            /// the last group, its ten dependent rounds were the tail's
-            /// critical path); kept here, in memory wiped with the keys,
-            /// not in a register through the groups.
-            ej0: __m128i,
+            /// Where `E(J0)` is kept with `finish` (else zero): a slot of
+            /// `gcm_crypt`'s, wiped at its end, not a register held through
+            /// the groups (which would be spilled). Computed at the start
+            /// (at the end, after the last group, its ten dependent rounds
+            /// were the tail's critical path): beside the first group's
+            /// rounds to encrypt (`aes_group`, one more chain that keeps
+            /// pace with the group's), just before the first group to
+            /// decrypt. A pointer rather than a `Cell` in this struct: a
+            /// `Cell` makes the whole context mutable behind `&Ctx`, and
+            /// LLVM reloads its fields around every store of the data.
+            ej0: *mut __m128i,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -597,7 +628,9 @@ macro_rules! gcm_body {
             #[inline]
             #[target_feature(enable = $feat)]
             fn ej0<const NR: usize>(&self) -> Option<__m128i> {
-                self.finish.map(|_| self.ej0)
+                // SAFETY: `ej0` points to `gcm_crypt`'s slot, alive and
+                // written by no one else during the call.
+                self.finish.map(|_| unsafe { *self.ej0 })
             }
 
             /// The call's result from the state `acc` after the data: the
@@ -737,10 +770,12 @@ macro_rules! gcm_body {
         pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) -> u128 {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
+            // `E(J0)`'s slot (`Ctx::ej0`), wiped at the end.
+            let mut ej0 = _mm_setzero_si128();
             let mut cx = Ctx {
                 k: keys(call.rk),
                 finish: &call.finish,
-                ej0: _mm_setzero_si128(),
+                ej0: &raw mut ej0,
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -750,11 +785,12 @@ macro_rules! gcm_body {
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
             };
-            // Once the keys are in `cx`, straight into it: no vector is
-            // live across the call (which would save it on the stack), and
-            // the result is not copied through a stack temporary.
-            if let Some((j0, _)) = call.finish {
-                cx.ej0 = super::e_j0::<NR>(call.rk, j0);
+            // To decrypt (`seal` runs it beside its first group): once the
+            // keys are in `cx`, so that no vector is live across the call
+            // (which would save it on the stack).
+            if let (Some((j0, _)), false) = (call.finish, call.encrypt) {
+                // SAFETY: as in `Ctx::ej0`.
+                super::e_j0::<NR>(call.rk, j0, unsafe { &mut *cx.ej0 });
             }
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(call.x) };
@@ -780,8 +816,9 @@ macro_rules! gcm_body {
                 // SAFETY: `k` is a valid, exclusive, aligned place.
                 unsafe { core::ptr::write_volatile(k, splat(0)) };
             }
-            // SAFETY: as above.
-            unsafe { core::ptr::write_volatile(&mut cx.ej0, _mm_setzero_si128()) };
+            // SAFETY: `cx.ej0` points to the slot `ej0` above: valid,
+            // aligned, no reference to it alive.
+            unsafe { core::ptr::write_volatile(cx.ej0, _mm_setzero_si128()) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
             x
         }
@@ -852,8 +889,15 @@ macro_rules! gcm_body {
             // last one's result (reflected) kept.
             let lead = if HELD { 1 } else { groups.min(2) };
             let mut prev = [splat(0); REGS];
+            // `E(J0)` beside the first group, then into its slot (`Ctx::ej0`).
+            let mut j0 = cx.finish.map(|(j0, _)| from_u128(j0.swap_bytes()));
             for gi in 0..lead {
-                let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
+                let s = counters(cx, Ctr { v: base, x: 0 }, false);
+                let (ks, e) = aes_group::<NR>(&cx.k, s, j0.take());
+                if let Some(e) = e {
+                    // SAFETY: as in `Ctx::ej0`.
+                    unsafe { *cx.ej0 = e };
+                }
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
@@ -973,7 +1017,6 @@ macro_rules! gcm_body {
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
-            let e = cx.ej0::<NR>();
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = if LAZY {
@@ -986,6 +1029,9 @@ macro_rules! gcm_body {
                 (_, _, acc, _) =
                     fused_group!(cx, NR, at, Ctr { v: base, x: 0 }, false, gi, c.as_ref(), &g, alone acc);
             }
+            // Read after the last group's stores: read before, it would be
+            // held (spilled) through the group.
+            let e = cx.ej0::<NR>();
             cx.result(acc, e)
         }
     };

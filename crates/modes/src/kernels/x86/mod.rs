@@ -223,20 +223,22 @@ fn aes_block(rk: &[[u8; 16]], b: __m128i) -> __m128i {
 }
 
 /// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk` (NR
-/// rounds: unrolled), in a register: the tag's mask, computed by a fused
+/// rounds: unrolled), into `out`: the tag's mask, computed by a fused
 /// kernel while its first group runs. Out of line: inlined beside the
 /// kernel's broadcast of the same keys, LLVM took each key's low lane from
-/// its broadcast register and spilled one to the stack.
+/// its broadcast register and spilled one to the stack; and written
+/// through `out`, not returned (a vector returned from a function of other
+/// target features goes through a stack temporary, left behind).
 #[inline(never)]
 #[target_feature(enable = "aes,sse4.1")]
-fn e_j0<const NR: usize>(rk: &[[u8; 16]], j0: u128) -> __m128i {
+fn e_j0<const NR: usize>(rk: &[[u8; 16]], j0: u128, out: &mut __m128i) {
     assert!(rk.len() > NR);
     let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
     let mut s = _mm_xor_si128(from_u128(j0.swap_bytes()), k(0));
     for i in 1..NR {
         s = _mm_aesenc_si128(s, k(i));
     }
-    _mm_aesenclast_si128(s, k(NR))
+    *out = _mm_aesenclast_si128(s, k(NR));
 }
 
 /// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
