@@ -38,8 +38,8 @@
 //! the fused kernel's groups one AES-NI batch encrypts the blocks left and
 //! `E(J0)` together, then one reduction hashes their ciphertext with the
 //! length block (`kernels::gcm_finish`); a text of whole groups of a
-//! vector kernel ends in the fused kernel itself (`E(J0)` beside its last
-//! groups, the length block hashed with their state); the tag is compared
+//! vector kernel ends in the fused kernel itself (`E(J0)` beside its first
+//! group, the length block hashed with its last groups' state); the tag is compared
 //! as one masked 128-bit value. The streaming API and other nonce lengths
 //! keep the block-by-block state machine.
 //!
@@ -431,7 +431,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         out: &mut [u8],
     ) -> Result<Tag> {
         if let Some(tag) = self.one_shot(nonce, aad, input, out, true)? {
-            return Ok(tag);
+            return Ok(tag.to_be_bytes());
         }
         let mut st = self.state(nonce)?;
         st.aad(self, aad)?;
@@ -447,8 +447,10 @@ impl<A: Borrow<Aes>> Gcm<A> {
     /// none are left, `E(J0)` and the length block in the fused kernel; a short
     /// text with the `vaes` kernel all in one function
     /// (`kernels::gcm_small`). Returns
-    /// the full tag (for `open`, computed from the input ciphertext; the
-    /// caller compares it).
+    /// the full tag as `u128::from_be_bytes` (for `open`, computed from the
+    /// input ciphertext; the caller compares it): the kernels return it in
+    /// registers, and a tag stored as two halves and loaded whole would
+    /// stall on store forwarding.
     fn one_shot(
         &self,
         nonce: &[u8],
@@ -456,7 +458,7 @@ impl<A: Borrow<Aes>> Gcm<A> {
         input: Option<&[u8]>,
         out: &mut [u8],
         encrypt: bool,
-    ) -> Result<Option<Tag>> {
+    ) -> Result<Option<u128>> {
         let (Some(f), Some(rk), true) = (self.fused, self.fast_keys(), nonce.len() == NONCE_LEN)
         else {
             return Ok(None);
@@ -478,20 +480,17 @@ impl<A: Borrow<Aes>> Gcm<A> {
             // A short message: everything in one function, in registers.
             let (mut x, tail) = match aad.len() {
                 0..=kernels::SMALL_AAD => (None, aad),
-                _ => {
-                    let mut x = 0;
-                    kernels::ghash_padded(&self.key, &mut x, aad);
-                    (Some(x), &[][..])
-                }
+                _ => (Some(kernels::ghash_padded(&self.key, aad)), &[][..]),
             };
             let tag = kernels::gcm_small(rk, &self.key, (x, tail), j0, (input, out), lens, encrypt);
             x.zeroize();
             return Ok(Some(tag));
         }
-        let mut x = 0u128;
-        if !aad.is_empty() {
-            kernels::ghash_padded(&self.key, &mut x, aad);
-        }
+        let mut x = if aad.is_empty() {
+            0
+        } else {
+            kernels::ghash_padded(&self.key, aad)
+        };
         let ctr = (j0 + 1).to_be_bytes();
         let n = if f == Fused::Aesni && out.len() <= kernels::AESNI_SHORT {
             // Short, with AES-NI: all in `gcm_finish` (see `AESNI_SHORT`).
@@ -548,11 +547,14 @@ impl<A: Borrow<Aes>> Gcm<A> {
                 let mut st = self.state(nonce)?;
                 st.aad(self, aad)?;
                 st.crypt_from(self, input, out, false)?;
-                st.tag(self)
+                let mut t = st.tag(self);
+                let v = u128::from_be_bytes(t);
+                kernels::wipe_block(&mut t);
+                v
             }
         };
-        let ok = tag_matches(&full, tag);
-        kernels::wipe_block(&mut full);
+        let ok = tag_matches(full, tag);
+        full.zeroize();
         if ok {
             Ok(())
         } else {
@@ -720,10 +722,10 @@ impl<A: Borrow<Aes>> Gcm<A> {
     }
 }
 
-/// Whether `tag` (4..=16 bytes) is a prefix of the full tag `full`, in
-/// constant time: one masked 128-bit difference compared with zero
-/// (`subtle`), rather than a comparison byte by byte.
-fn tag_matches(full: &Tag, tag: &[u8]) -> bool {
+/// Whether `tag` (4..=16 bytes) is a prefix of the full tag `full` (as
+/// `u128::from_be_bytes`), in constant time: one masked 128-bit difference
+/// compared with zero (`subtle`), rather than a comparison byte by byte.
+fn tag_matches(full: u128, tag: &[u8]) -> bool {
     let n = tag.len();
     debug_assert!((MIN_TAG_LEN..=TAG_LEN).contains(&n));
     let t = match <[u8; 16]>::try_from(tag) {
@@ -731,7 +733,7 @@ fn tag_matches(full: &Tag, tag: &[u8]) -> bool {
         Err(_) => kernels::be_partial(tag),
     };
     let keep = !0u128 << (8 * (TAG_LEN - n));
-    let d = (u128::from_be_bytes(*full) & keep) ^ t;
+    let d = (full & keep) ^ t;
     d.ct_eq(&0).into()
 }
 

@@ -27,7 +27,8 @@
 //! the group just after it (32-block groups: the ciphertext kept in
 //! registers) or two after it (reading the ciphertext back from L1); a
 //! one-shot message whose text is whole groups ends in the kernel (`E(J0)`
-//! beside the last groups, the length block with their state). The blocks
+//! beside the first group, the length block with the last groups' state).
+//! The blocks
 //! after the last whole group run AES-NI (`ctr32`) and the short GHASH;
 //! for a one-shot message, `gcm_finish` instead: those blocks and `E(J0)`
 //! in one AES-NI batch, their GHASH with the padded partial block and the
@@ -206,26 +207,29 @@ pub(crate) fn be_partial(b: &[u8]) -> u128 {
     (hi as u128) << 64
 }
 
-/// GHASH of `data` zero-padded to whole blocks into `x` (an AAD) with
-/// PCLMULQDQ: up to 32 whole blocks and the padded partial one with one
-/// reduction, longer inputs through `ghash_clmul` first. Panics if
-/// PCLMULQDQ is unavailable (callers check `has_pclmul`).
-pub(crate) fn ghash_padded(key: &GhashKey, x: &mut u128, data: &[u8]) {
+/// GHASH from a zero state of `data` zero-padded to whole blocks (an
+/// AAD) with PCLMULQDQ: up to 32 whole blocks and the padded partial one
+/// with one reduction, longer inputs through `ghash_clmul` first; the
+/// state returned in registers (see `x86::GcmCall`). Panics if PCLMULQDQ
+/// is unavailable (callers check `has_pclmul`).
+pub(crate) fn ghash_padded(key: &GhashKey, data: &[u8]) -> u128 {
     assert!(has_pclmul(), "PCLMULQDQ unavailable");
+    let mut x = 0;
     let whole = data.len() / 16 * 16;
     let (mut head, tail) = data.split_at(whole);
     if whole > 16 * 32 {
-        ghash_clmul(has_vpclmul(), key, x, head);
+        ghash_clmul(has_vpclmul(), key, &mut x, head);
         head = &[];
     }
     let pad = (!tail.is_empty()).then(|| be_partial(tail));
     #[cfg(target_arch = "x86_64")]
     // SAFETY: PCLMULQDQ (with SSE4.1) was just checked.
     unsafe {
-        *x = x86::ghash_seq(&key.powers, &key.hk, *x, head, pad, None)
+        x = x86::ghash_seq(&key.powers, &key.hk, x, head, pad, None)
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (key, x, head, pad);
+    let _ = (key, head, pad);
+    x
 }
 
 /// The longest text a one-shot message with the `aesni` fused kernel
@@ -242,7 +246,9 @@ pub(crate) const AESNI_SHORT: usize = 640;
 /// from counter block `ctr`, in place or from `input`, with
 /// `E(J0)` (`ctr` and `j0` as `u128::from_be_bytes`), and the
 /// GHASH of their ciphertext and of the length block `lens` into `x`, one
-/// reduction; returns the full tag. Panics if AES-NI and PCLMULQDQ are
+/// reduction; returns the full tag (as `u128::from_be_bytes`: in
+/// registers, never stored in pieces and loaded whole, which stalls on
+/// store forwarding). Panics if AES-NI and PCLMULQDQ are
 /// unavailable (callers check `has_pclmul`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_finish(
@@ -253,7 +259,7 @@ pub(crate) fn gcm_finish(
     (input, data): (Option<&[u8]>, &mut [u8]),
     lens: u128,
     encrypt: bool,
-) -> [u8; 16] {
+) -> u128 {
     assert!(has_pclmul(), "AES-NI unavailable");
     assert!(matches!(rk.len(), 11 | 13 | 15), "{} round keys", rk.len());
     #[cfg(target_arch = "x86_64")]
@@ -298,8 +304,9 @@ pub(crate) const SMALL_AAD: usize = 0;
 /// `E(J0)` in the same rounds, and the GHASH of `x` (the state of an AAD
 /// hashed before, if given), `aad` (at most [`SMALL_AAD`] bytes, empty if
 /// `x` is given), the ciphertext and the length block `lens`, one
-/// reduction per 64 text blocks; returns the full tag. Panics if the kernel is unavailable or an argument is out of
-/// range (callers check).
+/// reduction per 64 text blocks; returns the full tag (as
+/// `u128::from_be_bytes`). Panics if the kernel is unavailable or an
+/// argument is out of range (callers check).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_small(
@@ -310,7 +317,7 @@ pub(crate) fn gcm_small(
     (input, data): (Option<&[u8]>, &mut [u8]),
     lens: u128,
     encrypt: bool,
-) -> [u8; 16] {
+) -> u128 {
     assert!(has_vpclmul(), "VAES + VPCLMULQDQ unavailable");
     assert!(data.len() <= SMALL_TEXT && aad.len() <= SMALL_AAD);
     #[cfg(target_arch = "x86_64")]
@@ -381,8 +388,9 @@ impl Fused {
 /// counter by a block per 16 of them) and, given `finish` (`J0` and the
 /// length block of a one-shot message, as `u128::from_be_bytes`) when
 /// `data` is whole groups and the kernel is not `aesni`, the full tag
-/// (the kernel runs `E(J0)` beside its last groups and hashes the length
-/// block with their state: no call to [`gcm_finish`]). `prefetch`: the
+/// (as `u128::from_be_bytes`, returned in registers; the kernel runs
+/// `E(J0)` beside its first group and hashes the length block with its
+/// last groups' state: no call to [`gcm_finish`]). `prefetch`: the
 /// caller's [`Prefetch`](crate::gcm::Prefetch) policy. Panics if the
 /// kernel is unavailable or `rk` has a wrong length (callers check).
 #[allow(clippy::too_many_arguments)]
@@ -396,7 +404,7 @@ pub(crate) fn gcm_fused(
     encrypt: bool,
     finish: Option<(u128, u128)>,
     prefetch: crate::gcm::Prefetch,
-) -> (usize, Option<[u8; 16]>) {
+) -> (usize, Option<u128>) {
     assert!(kind.is_available(), "fused GCM kernel {kind:?} unavailable");
     assert!(
         input.is_none_or(|i| i.len() == data.len()),
@@ -410,11 +418,13 @@ pub(crate) fn gcm_fused(
     let finish = finish.filter(|_| len == data.len() && kind != Fused::Aesni);
     let data = &mut data[..len];
     let input = input.map(|i| &i[..len]);
+    // The last kernel call's result: the state, or with `finish` the tag.
+    let mut out = 0;
     #[cfg(target_arch = "x86_64")]
     {
         let run = |kind: Fused,
                    ctr: [u8; 16],
-                   x: &mut u128,
+                   x: u128,
                    input: Option<&[u8]>,
                    data: &mut [u8],
                    finish: Option<(u128, u128)>| {
@@ -461,22 +471,30 @@ pub(crate) fn gcm_fused(
             let (ih, it) = input.map(|i| i.split_at(wide)).unzip();
             let last = tail.is_empty();
             if wide > 0 {
-                run(Fused::Vaes32, *ctr, x, ih, head, finish.filter(|_| last));
+                out = run(Fused::Vaes32, *ctr, *x, ih, head, finish.filter(|_| last));
             }
             if !last {
                 let mut c = *ctr;
                 let lo = u32::from_be_bytes(c[12..].try_into().expect("4 bytes"));
                 c[12..].copy_from_slice(&lo.wrapping_add((wide / 16) as u32).to_be_bytes());
-                run(Fused::Vaes, c, x, it, tail, finish);
+                let x = if wide > 0 { out } else { *x };
+                out = run(Fused::Vaes, c, x, it, tail, finish);
             }
         } else {
-            run(kind, *ctr, x, input, data, finish);
+            out = run(kind, *ctr, *x, input, data, finish);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (rk, key, ctr, x, input, encrypt);
-    // With `finish`, the kernel left the tag in `x`.
-    (len, finish.map(|_| x.to_be_bytes()))
+    {
+        let _ = (rk, key, ctr, input, encrypt);
+        out = *x;
+    }
+    // With `finish`, the last kernel call returned the tag (`x` is left
+    // as it was); else the state.
+    if finish.is_none() {
+        *x = out;
+    }
+    (len, finish.map(|_| out))
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -525,7 +543,7 @@ mod tests {
             powers: &gk.powers,
             hk: &gk.hk,
             ctr,
-            x,
+            x: *x,
             data,
             input: None,
             encrypt: enc,
@@ -545,12 +563,12 @@ mod tests {
                 }
             };
         }
-        match rk.len() {
+        *x = match rk.len() {
             11 => go!(10),
             13 => go!(12),
             15 => go!(14),
             n => panic!("{n} round keys"),
-        }
+        };
     }
 
     /// The assembly kernel agrees with the generic body (which the VAES

@@ -142,7 +142,7 @@ fn no_secret_left_on_stack() {
                             finish,
                             Default::default(),
                         ) {
-                            *x = u128::from_be_bytes(tag);
+                            *x = tag;
                         }
                     });
                     if n > 0 {
@@ -173,7 +173,7 @@ fn no_secret_left_on_stack() {
                     } else {
                         return;
                     };
-                    *x = u128::from_be_bytes(tag);
+                    *x = tag;
                 });
                 if r > 0 {
                     bad.push(format!(

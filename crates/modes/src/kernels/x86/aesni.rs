@@ -570,7 +570,8 @@ pub(crate) fn ctr32(rk: &[[u8; 16]], ctr: &mut [u8; 16], input: Option<&[u8]>, d
 /// last batch 1, 2 or 4 if that covers it); then, with one
 /// reduction (`ghash_seq`), the GHASH into `x` of those blocks' ciphertext,
 /// the zero-padded partial block and the length block `lens`
-/// (`[len A]_64 ‖ [len C]_64` as a `u128`). Returns the full tag. One
+/// (`[len A]_64 ‖ [len C]_64` as a `u128`). Returns the full tag (as
+/// `u128::from_be_bytes`: in registers, not through memory). One
 /// message's fixed cost: no separate `E(J0)`, length-block GHASH, or
 /// partial block through a stack buffer.
 #[target_feature(enable = "aes,pclmulqdq,avx")]
@@ -584,7 +585,7 @@ pub(crate) fn finish(
     data: &mut [u8],
     lens: u128,
     encrypt: bool,
-) -> [u8; 16] {
+) -> u128 {
     let n = data.len();
     let (whole, part) = (n / 16, n % 16);
     assert!(whole + 2 <= POWERS);
@@ -681,8 +682,7 @@ pub(crate) fn finish(
         // SAFETY: as above.
         y = unsafe { super::ghash_seq(powers, hk, x, &data[..16 * whole], None, Some(lens)) };
     }
-    let t = u128::from_be_bytes(to_u128(ej0).to_le_bytes()) ^ y;
-    t.to_be_bytes()
+    u128::from_be_bytes(to_u128(ej0).to_le_bytes()) ^ y
 }
 
 /// Fused GCM over whole groups of 8 blocks ([`GcmCall`], without
@@ -691,7 +691,7 @@ pub(crate) fn finish(
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ and AVX.
 #[target_feature(enable = "aes,pclmulqdq,avx")]
-pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
+pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) -> u128 {
     const { assert!(NR == 10 || NR == 12 || NR == 14) };
     assert_eq!(call.rk.len(), NR + 1);
     assert_eq!(call.data.len() % 128, 0);
@@ -723,7 +723,7 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
         from_u128(u128::from_be_bytes(call.ctr)),
         u128::from_be_bytes(call.ctr) as u32,
     );
-    let mut acc = from_u128(*call.x);
+    let mut acc = from_u128(call.x);
     if call.encrypt {
         if groups > 0 {
             // SAFETY: the first group lies within `call.data` and the input
@@ -742,7 +742,7 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
         // plaintext overwrites it (in place).
         unsafe { run::<NR>(&t, &mut c, (src, p), 0..groups, false, &mut acc) };
     }
-    *call.x = to_u128(acc);
+    let x = to_u128(acc);
     // SAFETY: `Tab` is plain vectors; a volatile write of zeroes keeps the
     // key copies from outliving the call on the stack. `acc` too lives on
     // the stack (`run` takes it by reference): the GHASH state before the
@@ -752,4 +752,5 @@ pub(crate) unsafe fn gcm_crypt<const NR: usize>(mut call: GcmCall<'_>) {
         core::ptr::write_volatile(&mut t, core::mem::zeroed());
         core::ptr::write_volatile(&mut acc, _mm_setzero_si128());
     }
+    x
 }

@@ -39,8 +39,9 @@
 //!   else of the group two before (read back from L1: a load of the group
 //!   just before would wait for its store); decryption the group's own.
 //!   A one-shot message whose text is whole groups ends in the kernel
-//!   (`GcmCall::finish`): `E(J0)` runs beside the last groups' GHASH and
-//!   the length block is hashed with their state. With eight
+//!   (`GcmCall::finish`): `E(J0)` runs at the start, beside the first
+//!   group's rounds to encrypt (kept in memory, wiped at the end), and the
+//!   length block is hashed with the last groups' state. With eight
 //!   512-bit registers a group (`LAZY`), each register's ciphertext and
 //!   power vector are loaded in the round that multiplies them (`after`
 //!   ties the loads to the round), not before the group: the AES state,
@@ -507,21 +508,47 @@ macro_rules! gcm_body {
         }
 
         /// AES-CTR keystream for one group from its whitened counter blocks
-        /// `s`, `k` the broadcast round keys.
+        /// `s`, `k` the broadcast round keys; and, given `e` (`E(J0)`'s
+        /// block, not whitened), its encryption beside them, with the
+        /// keys' first lanes: one more chain, whose rounds keep pace with
+        /// the group's.
         #[inline]
         #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(k: &[V; 15], mut s: [V; REGS]) -> [V; REGS] {
+        fn aes_group<const NR: usize>(
+            k: &[V; 15],
+            mut s: [V; REGS],
+            mut e: Option<__m128i>,
+        ) -> ([V; REGS], Option<__m128i>) {
+            if let Some(b) = e.as_mut() {
+                *b = _mm_xor_si128(*b, lane0(round_key(k, 0)));
+            }
             for i in 1..NR {
                 let ki = round_key(k, i);
                 for si in s.iter_mut() {
                     *si = aesenc(*si, ki);
+                }
+                if let Some(b) = e.as_mut() {
+                    *b = _mm_aesenc_si128(*b, lane0(ki));
                 }
             }
             let kl = round_key(k, NR);
             for si in s.iter_mut() {
                 *si = aesenclast(*si, kl);
             }
-            s
+            if let Some(b) = e.as_mut() {
+                *b = _mm_aesenclast_si128(*b, lane0(kl));
+            }
+            (s, e)
+        }
+
+        /// The first 128-bit lane of `v`.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn lane0(v: V) -> __m128i {
+            const { assert!(size_of::<V>() >= 16) };
+            // SAFETY: `V` is a vector of at least 16 bytes (checked above),
+            // any bit pattern of which is a valid `__m128i`.
+            unsafe { core::mem::transmute_copy::<V, __m128i>(&v) }
         }
 
         /// The counter offsets of the registers of a group, lane by lane,
@@ -550,8 +577,21 @@ macro_rules! gcm_body {
         /// prefetch it (`xor_store`).
         struct Ctx<'a> {
             k: [V; 15],
-            rk: &'a [[u8; 16]],
-            finish: Option<(u128, u128)>,
+            /// The call's `finish`, read where used: a copy into this
+            /// struct loads it whole from the halves the caller stored
+            /// (a store-forwarding stall).
+            finish: &'a Option<(u128, u128)>,
+            /// Where `E(J0)` is kept with `finish` (else zero): a slot of
+            /// `gcm_crypt`'s, wiped at its end, not a register held through
+            /// the groups (which would be spilled). Computed at the start
+            /// (at the end, after the last group, its ten dependent rounds
+            /// were the tail's critical path): beside the first group's
+            /// rounds to encrypt (`aes_group`, one more chain that keeps
+            /// pace with the group's), just before the first group to
+            /// decrypt. A pointer rather than a `Cell` in this struct: a
+            /// `Cell` makes the whole context mutable behind `&Ctx`, and
+            /// LLVM reloads its fields around every store of the data.
+            ej0: *mut __m128i,
             powers: &'a [u128; POWERS],
             hk: &'a [u128; POWERS],
             mask: V,
@@ -584,13 +624,13 @@ macro_rules! gcm_body {
                 self.src.wrapping_add(gi * N * 16)
             }
 
-            /// `E(J0)` if the call ends the message (`GcmCall::finish`):
-            /// placed before the last groups' GHASH, so that its rounds
-            /// run beside them.
+            /// `E(J0)` if the call ends the message (`GcmCall::finish`).
             #[inline]
             #[target_feature(enable = $feat)]
-            fn ej0(&self) -> Option<__m128i> {
-                self.finish.map(|(j0, _)| super::e_j0(self.rk, j0))
+            fn ej0<const NR: usize>(&self) -> Option<__m128i> {
+                // SAFETY: `ej0` points to `gcm_crypt`'s slot, alive and
+                // written by no one else during the call.
+                self.finish.map(|_| unsafe { *self.ej0 })
             }
 
             /// The call's result from the state `acc` after the data: the
@@ -598,12 +638,8 @@ macro_rules! gcm_body {
             #[inline]
             #[target_feature(enable = $feat)]
             fn result(&self, acc: __m128i, ej0: Option<__m128i>) -> u128 {
-                match (self.finish, ej0) {
-                    // SAFETY: every width's features include PCLMULQDQ and
-                    // SSE4.1.
-                    (Some((_, lens)), Some(e)) => unsafe {
-                        super::tag_of(self.powers, self.hk, to_u128(acc), lens, e)
-                    },
+                match (*self.finish, ej0) {
+                    (Some((_, lens)), Some(e)) => super::tag_of(self.powers, self.hk, acc, lens, e),
                     _ => to_u128(acc),
                 }
             }
@@ -724,19 +760,22 @@ macro_rules! gcm_body {
         /// Fused GCM over whole groups of `data` (its length a multiple of
         /// N·16), read from `input` if given (out of place) else from `data`:
         /// CTR from counter block `ctr` (32-bit increments), GHASH of the
-        /// ciphertext into `x`, one reduction per run of RUN groups. `rk`:
+        /// ciphertext from state `x`, one reduction per run of RUN groups;
+        /// returns the state after it, or the tag (`GcmCall`). `rk`:
         /// NR + 1 round keys. (The 128-bit instantiation is only a test
         /// reference: production AES-NI uses the hand-scheduled `aesni`
         /// kernel.)
         #[cfg_attr(not(test), allow(dead_code))]
         #[target_feature(enable = $feat)]
-        pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) {
+        pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) -> u128 {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
+            // `E(J0)`'s slot (`Ctx::ej0`), wiped at the end.
+            let mut ej0 = _mm_setzero_si128();
             let mut cx = Ctx {
                 k: keys(call.rk),
-                rk: call.rk,
-                finish: call.finish,
+                finish: &call.finish,
+                ej0: &raw mut ej0,
                 powers: call.powers,
                 hk: call.hk,
                 mask: splat(BSWAP),
@@ -746,13 +785,20 @@ macro_rules! gcm_body {
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
             };
+            // To decrypt (`seal` runs it beside its first group): once the
+            // keys are in `cx`, so that no vector is live across the call
+            // (which would save it on the stack).
+            if let (Some((j0, _)), false) = (call.finish, call.encrypt) {
+                // SAFETY: as in `Ctx::ej0`.
+                super::e_j0::<NR>(call.rk, j0, unsafe { &mut *cx.ej0 });
+            }
             let ctr = u128::from_be_bytes(call.ctr);
-            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
+            let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(call.x) };
             // SAFETY: `cx.p` is valid for `cx.groups` whole groups (all of
             // `call.data`, exclusively borrowed), and so is `cx.src` (the
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
-            *call.x = unsafe {
+            let x = unsafe {
                 if call.encrypt {
                     seal::<NR>(&cx, start)
                 } else {
@@ -763,10 +809,18 @@ macro_rules! gcm_body {
                 super::scrub_stack::<SCRUB>();
             }
             // The broadcast round keys live in `cx` on the stack (it is
-            // passed by reference): wiped, as `aesni`'s `Tab` is.
-            // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
-            unsafe { core::ptr::write_volatile(&mut cx.k, core::mem::zeroed()) };
+            // passed by reference): wiped, as `aesni`'s `Tab` is, one
+            // volatile store a key (a volatile store of the whole table
+            // is a zeroed copy and a `memcpy`).
+            for k in cx.k.iter_mut() {
+                // SAFETY: `k` is a valid, exclusive, aligned place.
+                unsafe { core::ptr::write_volatile(k, splat(0)) };
+            }
+            // SAFETY: `cx.ej0` points to the slot `ej0` above: valid,
+            // aligned, no reference to it alive.
+            unsafe { core::ptr::write_volatile(cx.ej0, _mm_setzero_si128()) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+            x
         }
 
         /// The runs of `$len` groups from group `gi` on, `c` the low 32
@@ -835,15 +889,22 @@ macro_rules! gcm_body {
             // last one's result (reflected) kept.
             let lead = if HELD { 1 } else { groups.min(2) };
             let mut prev = [splat(0); REGS];
+            // `E(J0)` beside the first group, then into its slot (`Ctx::ej0`).
+            let mut j0 = cx.finish.map(|(j0, _)| from_u128(j0.swap_bytes()));
             for gi in 0..lead {
-                let ks = aes_group::<NR>(&cx.k, counters(cx, Ctr { v: base, x: 0 }, false));
+                let s = counters(cx, Ctr { v: base, x: 0 }, false);
+                let (ks, e) = aes_group::<NR>(&cx.k, s, j0.take());
+                if let Some(e) = e {
+                    // SAFETY: as in `Ctx::ej0`.
+                    unsafe { *cx.ej0 = e };
+                }
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
                 prev = unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
             }
             if groups == 1 {
-                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                 let acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums()));
                 return cx.result(acc, e);
             }
@@ -886,22 +947,22 @@ macro_rules! gcm_body {
                 (true, true) => {
                     let (g, s, _, _) =
                         fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, None, s)), e)
                 }
                 (true, false) => {
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &prev, Some(acc), no_sums())), e)
                 }
                 (false, true) => {
                     let (g, s, _, _) =
                         fused_group!(cx, NR, at, last, false, gi, None, &src(gi, prev), first [RUN - 2] acc);
-                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
+                    let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     acc = reduce(ghash_part(|r, z| pw.get(r, z), &prev, None, s));
                     cx.result(reduce(ghash_part(|r, z| pw.get(r, z), &g, Some(acc), no_sums())), e)
                 }
                 (false, false) => {
-                    let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0());
+                    let (p0, p1, e) = (cx.pw_src(RUN - 2), cx.pw_src(RUN - 1), cx.ej0::<NR>());
                     let s = ghash_part(|r, z| p0.get(r, z), &ct(gi - 2), Some(acc), no_sums());
                     cx.result(reduce(ghash_part(|r, z| p1.get(r, z), &prev, None, s)), e)
                 }
@@ -956,7 +1017,6 @@ macro_rules! gcm_body {
                 };
             }
             runs!(cx, pair, base, c, gi, groups, 2);
-            let e = cx.ej0();
             if gi < groups {
                 // SAFETY: gi < groups (see `Ctx::at`).
                 let (c, g) = if LAZY {
@@ -969,6 +1029,9 @@ macro_rules! gcm_body {
                 (_, _, acc, _) =
                     fused_group!(cx, NR, at, Ctr { v: base, x: 0 }, false, gi, c.as_ref(), &g, alone acc);
             }
+            // Read after the last group's stores: read before, it would be
+            // held (spilled) through the group.
+            let e = cx.ej0::<NR>();
             cx.result(acc, e)
         }
     };

@@ -19,14 +19,29 @@ const BSWAP: u128 = u128::from_le_bytes([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 
 /// whose last byte is zero plus `x` < 256 is that block XORed with entry
 /// `x`. 256 entries and the 32 after them, so that the fused kernels'
 /// loads of a group's offsets (at most 32 from an `x` < 256) stay inside.
-static CTR_LOW: [u128; 288] = {
-    let mut t = [0; 288];
-    let mut x = 0;
-    while x < 288 {
-        t[x] = ((x % 256) as u128) << 120;
-        x += 1;
-    }
-    t
+static CTR_LOW: &[u128; 288] = &CTR_LOW_PHASED.table;
+
+/// [`CTR_LOW`] placed so that entries 2, 6, 10, … start cache lines: a
+/// message's first counter is `J0 + 1`, last byte 2 for a 96-bit nonce,
+/// and its groups' offsets in a window stay 2 mod 4, so every 512-bit
+/// load of four entries lies within one line (not across two).
+#[repr(C, align(64))]
+struct Phased {
+    _lead: [u128; 2],
+    table: [u128; 288],
+}
+
+static CTR_LOW_PHASED: Phased = Phased {
+    _lead: [0; 2],
+    table: {
+        let mut t = [0; 288];
+        let mut x = 0;
+        while x < 288 {
+            t[x] = ((x % 256) as u128) << 120;
+            x += 1;
+        }
+        t
+    },
 };
 
 use core::arch::x86_64::*;
@@ -41,17 +56,19 @@ pub(super) mod small;
 /// each width): `rk` the NR + 1 round keys, `powers` H^72..H^1 and `hk`
 /// the XOR of each one's qwords (`GhashKey`), CTR from
 /// counter block `ctr` (32-bit increments) over `data` (whole groups) in
-/// place or from `input`, GHASH of the ciphertext into `x`. With `finish`
-/// (the text is a whole one-shot message: `J0` and the length block, as
-/// `u128::from_be_bytes`; not for `aesni`), `x` receives the full tag
-/// instead: `E(J0)` runs beside the last groups, the length block is
-/// hashed with the state they leave ([`tag_of`]).
+/// place or from `input`, GHASH of the ciphertext from state `x`; the
+/// kernel returns the state after it (in registers: a state stored in two
+/// halves and loaded whole, or the reverse, stalls on store forwarding).
+/// With `finish` (the text is a whole one-shot message: `J0` and the
+/// length block, as `u128::from_be_bytes`; not for `aesni`), it returns
+/// the full tag instead: `E(J0)` runs beside the first group, the length
+/// block is hashed with the state the last ones leave ([`tag_of`]).
 pub(crate) struct GcmCall<'a> {
     pub(crate) rk: &'a [[u8; 16]],
     pub(crate) powers: &'a [u128; POWERS],
     pub(crate) hk: &'a [u128; POWERS],
     pub(crate) ctr: [u8; 16],
-    pub(crate) x: &'a mut u128,
+    pub(crate) x: u128,
     pub(crate) data: &'a mut [u8],
     /// Read the text from here (as long as `data`) and write `data`; `None`:
     /// in place.
@@ -205,33 +222,50 @@ fn aes_block(rk: &[[u8; 16]], b: __m128i) -> __m128i {
     _mm_aesenclast_si128(s, k(last))
 }
 
-/// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk`, in a
-/// register: the tag's mask, computed by a fused kernel while its last
-/// groups run.
-#[inline]
+/// `E(J0)` (`j0` as `u128::from_be_bytes`) from the round keys `rk` (NR
+/// rounds: unrolled), into `out`: the tag's mask, computed by a fused
+/// kernel while its first group runs. Out of line: inlined beside the
+/// kernel's broadcast of the same keys, LLVM took each key's low lane from
+/// its broadcast register and spilled one to the stack; and written
+/// through `out`, not returned (a vector returned from a function of other
+/// target features goes through a stack temporary, left behind).
+#[inline(never)]
 #[target_feature(enable = "aes,sse4.1")]
-fn e_j0(rk: &[[u8; 16]], j0: u128) -> __m128i {
-    aes_block(rk, from_u128(j0.swap_bytes()))
+fn e_j0<const NR: usize>(rk: &[[u8; 16]], j0: u128, out: &mut __m128i) {
+    assert!(rk.len() > NR);
+    let k = |i: usize| from_u128(u128::from_le_bytes(rk[i]));
+    let mut s = _mm_xor_si128(from_u128(j0.swap_bytes()), k(0));
+    for i in 1..NR {
+        s = _mm_aesenc_si128(s, k(i));
+    }
+    *out = _mm_aesenclast_si128(s, k(NR));
 }
 
 /// The full tag of a message (as `u128::from_be_bytes`) from the GHASH
-/// state `x` after its text, the length block `lens` and `E(J0)` (`ej0`,
-/// from [`e_j0`]): `(x ⊕ lens)·H ⊕ E(J0)`.
-///
-/// # Safety
-/// The CPU has PCLMULQDQ and SSE4.1.
+/// state `x` after its text (in a register, as the kernel leaves it), the
+/// length block `lens` and `E(J0)` (`ej0`, from [`e_j0`]):
+/// `(x ⊕ lens)·H ⊕ E(J0)`, one Karatsuba product and its reduction, all
+/// in vector registers (the end of every fused call that ends a message:
+/// its latency follows the last group's).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse4.1")]
-unsafe fn tag_of(
+fn tag_of(
     powers: &[u128; POWERS],
     hk: &[u128; POWERS],
-    x: u128,
+    x: __m128i,
     lens: u128,
     ej0: __m128i,
 ) -> u128 {
-    // SAFETY: guaranteed by the caller.
-    let s = unsafe { ghash_seq(powers, hk, x, &[], None, Some(lens)) };
-    s ^ to_u128(ej0).swap_bytes()
+    let (h, k) = (from_u128(powers[POWERS - 1]), from_u128(hk[POWERS - 1]));
+    let d = _mm_xor_si128(x, from_u128(lens));
+    let dk = _mm_xor_si128(d, _mm_shuffle_epi32::<0x4e>(d));
+    let lo = _mm_clmulepi64_si128::<0x00>(d, h);
+    let hi = _mm_clmulepi64_si128::<0x11>(d, h);
+    let mi = _mm_clmulepi64_si128::<0x00>(dk, k);
+    // Karatsuba's middle term, then the reduction.
+    let s = reduce128(lo, _mm_xor_si128(mi, _mm_xor_si128(lo, hi)), hi);
+    // E(J0) in byte order; the state is `u128::from_be_bytes` of it.
+    to_u128(_mm_xor_si128(s, _mm_shuffle_epi8(ej0, from_u128(BSWAP))))
 }
 
 /// Bytes of stack [`scrub_stack`] zeroes below its caller's stack pointer

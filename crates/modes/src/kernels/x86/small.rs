@@ -266,7 +266,7 @@ unsafe fn chunk<const NR: usize, const R: usize, const ENC: bool>(
 /// ciphertext (zero-padded: read from `input` to decrypt, the output to
 /// encrypt, `ENC`) and of the length block `lens`, one reduction per
 /// segment of [`SEGMENT`] text blocks; returns the full tag `E(J0) ⊕
-/// GHASH`. `NR` rounds, `rk` NR + 1 keys.
+/// GHASH` (as `u128::from_be_bytes`). `NR` rounds, `rk` NR + 1 keys.
 ///
 /// # Safety
 /// The CPU has AES-NI, PCLMULQDQ, AVX-512F/BW, VAES and VPCLMULQDQ.
@@ -279,7 +279,7 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     j0: u128,
     (input, data): (Option<&[u8]>, &mut [u8]),
     lens: u128,
-) -> [u8; 16] {
+) -> u128 {
     let n = data.len();
     assert!(n <= MAX_TEXT && aad.len() <= MAX_AAD && rk.len() == NR + 1);
     assert!(x.is_none() || aad.is_empty());
@@ -381,5 +381,5 @@ pub(crate) unsafe fn one_shot<const NR: usize, const ENC: bool>(
     }
     ej = _mm_aesenclast_si128(ej, kx(NR));
     let t = _mm_xor_si128(_mm_shuffle_epi8(y, from_u128(BSWAP)), ej);
-    to_u128(t).to_le_bytes()
+    to_u128(t).swap_bytes()
 }
