@@ -408,20 +408,24 @@ macro_rules! gcm_body {
         /// XOR the keystream `ks` into the group at `src` (or into `c`, the
         /// group already loaded; else loaded again, see `opaque`) and store
         /// it at `p` (`src` itself, or a group that does not overlap it);
-        /// evaluates to the result byte-reflected.
+        /// evaluates to the result byte-reflected. With `NT`, the stores are
+        /// non-temporal (`Ctx::nt`, `carry` the register stored just before
+        /// `p`); a separate instantiation, so that the cached path's
+        /// registers are those of a kernel without it.
         ///
         /// # Safety
         /// `src` must be valid for reading and `p` for writing `16 * N`
         /// bytes.
         #[inline]
         #[target_feature(enable = $feat)]
-        unsafe fn xor_store(
+        unsafe fn xor_store<const NT: bool>(
             src: *const u8,
             p: *mut u8,
             ks: [V; REGS],
             c: Option<&[V; REGS]>,
             mask: V,
             prefetch: bool,
+            carry: &core::cell::Cell<Option<V>>,
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
             // One opaque base for the group: the loads below take their
@@ -438,11 +442,32 @@ macro_rules! gcm_body {
                 for line in 0..REGS * LANES * 16 / 64 {
                     let a = src.wrapping_add(PREFETCH + line * 64);
                     _mm_prefetch::<_MM_HINT_T0>(a.cast());
-                    if !core::ptr::eq(src, p) {
+                    if !core::ptr::eq(src, p) && !NT {
                         let o = p.wrapping_add(PREFETCH + line * 64);
                         _mm_prefetch::<_MM_HINT_ET0>(o.cast_const().cast());
                     }
                 }
+            }
+            if NT {
+                let mut prev = carry.get();
+                for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
+                    // SAFETY: register r's bytes lie within both groups (caller).
+                    let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
+                    let v = match c {
+                        Some(c) => c[r],
+                        // SAFETY: as above.
+                        None => unsafe { load(i) },
+                    };
+                    let v = xor(v, kr);
+                    // SAFETY: as above; with `nt` the registers are 512-bit
+                    // and the output 16-byte aligned (`Ctx::nt`), `prev` the
+                    // register stored just before `q` (`Ctx::carry`).
+                    unsafe { super::store_line_nt(q, prev, v) };
+                    prev = Some(v);
+                    *gr = shuffle(v, mask);
+                }
+                carry.set(prev);
+                return g;
             }
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                 // SAFETY: register r's bytes lie within both groups (caller).
@@ -560,6 +585,16 @@ macro_rules! gcm_body {
             p: *mut u8,
             groups: usize,
             prefetch: bool,
+            /// Whole output lines by non-temporal stores
+            /// (`GcmCall::stream`, `store_line_nt`): 512-bit registers, out
+            /// of place, the output 16-byte aligned, and no ciphertext read
+            /// back from it (opening hashes the input; sealing only where
+            /// the ciphertext is hashed from registers, `HELD`).
+            nt: bool,
+            /// With `nt`: the last register stored (the groups are stored
+            /// in order), whose bytes after the last line boundary it
+            /// crosses wait for the next register's to fill their line.
+            carry: core::cell::Cell<Option<V>>,
         }
 
         impl Ctx<'_> {
@@ -716,7 +751,7 @@ macro_rules! gcm_body {
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch) };
+                let g = unsafe { xor_store::<NT>(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch, &cx.carry) };
                 (g, s, x, advance(cx, $base, fast))
             }};
         }
@@ -745,6 +780,12 @@ macro_rules! gcm_body {
                 p,
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
+                nt: call.stream
+                    && LANES == 4
+                    && call.input.is_some()
+                    && (HELD || !call.encrypt)
+                    && (p as usize).is_multiple_of(16),
+                carry: core::cell::Cell::new(None),
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
@@ -753,12 +794,23 @@ macro_rules! gcm_body {
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
             *call.x = unsafe {
-                if call.encrypt {
-                    seal::<NR>(&cx, start)
-                } else {
-                    open::<NR>(&cx, start)
+                match (call.encrypt, cx.nt) {
+                    (true, false) => seal::<NR, false>(&cx, start),
+                    (true, true) => seal::<NR, true>(&cx, start),
+                    (false, false) => open::<NR, false>(&cx, start),
+                    (false, true) => open::<NR, true>(&cx, start),
                 }
             };
+            if cx.nt {
+                if let Some(v) = cx.carry.take() {
+                    let end = p.wrapping_add(cx.groups * N * 16);
+                    // SAFETY: the last register of the output ends at `end`.
+                    unsafe { super::store_tail(end, &v) };
+                }
+                // The non-temporal stores ordered before whatever the
+                // caller does next (as any store is).
+                _mm_sfence();
+            }
             if SCRUB > 0 {
                 super::scrub_stack::<SCRUB>();
             }
@@ -766,6 +818,9 @@ macro_rules! gcm_body {
             // passed by reference): wiped, as `aesni`'s `Tab` is.
             // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
             unsafe { core::ptr::write_volatile(&mut cx.k, core::mem::zeroed()) };
+            // The text the non-temporal stores carried over, likewise.
+            // SAFETY: `cx.carry` is a valid exclusive place.
+            unsafe { core::ptr::write_volatile(&mut cx.carry, core::cell::Cell::new(Some(splat(0)))) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         }
 
@@ -811,7 +866,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
+        unsafe fn seal<const NR: usize, const NT: bool>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             // The reflected ciphertext of group gi, read back from the data.
@@ -840,7 +895,7 @@ macro_rules! gcm_body {
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                prev = unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
+                prev = unsafe { xor_store::<NT>(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch, &cx.carry) };
             }
             if groups == 1 {
                 let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
@@ -918,7 +973,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
+        unsafe fn open<const NR: usize, const NT: bool>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;
