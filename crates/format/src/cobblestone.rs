@@ -365,8 +365,9 @@ impl ChunkKeys {
     /// which bounds the run when two or more cores share the memory; on
     /// one core the joins of unaligned lines cost about what they save.
     /// Zen 5, AES-256, 256 MiB, outputs 16 bytes past a line (the example
-    /// `stream_stores`), two threads streamed against cached: seal 1.03-1.13x,
-    /// open 1.17-1.21x; one thread: seal 0.88-0.98x, open 0.96-1.03x.
+    /// `stream_stores`), streamed against cached, two threads: seal
+    /// 1.04-1.13x, open 1.17-1.21x; one thread: seal 0.89-0.98x, open
+    /// 0.92-1.03x.
     fn run_gcm(&self, pool: &Pool, out_len: usize) -> &Gcm {
         if pool.threads() > 1 && out_len >= aesflow_engine::cache::last_level_cache() {
             &self.streaming
