@@ -409,7 +409,7 @@ macro_rules! gcm_body {
         /// group already loaded; else loaded again, see `opaque`) and store
         /// it at `p` (`src` itself, or a group that does not overlap it);
         /// evaluates to the result byte-reflected. With `NT`, the stores are
-        /// non-temporal (`Ctx::nt`, `carry` the register stored just before
+        /// non-temporal (`gcm_crypt`'s `nt`, `carry` the register stored just before
         /// `p`); a separate instantiation, so that the cached path's
         /// registers are those of a kernel without it.
         ///
@@ -460,7 +460,7 @@ macro_rules! gcm_body {
                     };
                     let v = xor(v, kr);
                     // SAFETY: as above; with `nt` the registers are 512-bit
-                    // and the output 16-byte aligned (`Ctx::nt`), `prev` the
+                    // and the output 16-byte aligned (`gcm_crypt`), `prev` the
                     // register stored just before `q` (`Ctx::carry`).
                     unsafe { super::store_line_nt(q, prev, v) };
                     prev = Some(v);
@@ -585,16 +585,11 @@ macro_rules! gcm_body {
             p: *mut u8,
             groups: usize,
             prefetch: bool,
-            /// Whole output lines by non-temporal stores
-            /// (`GcmCall::stream`, `store_line_nt`): 512-bit registers, out
-            /// of place, the output 16-byte aligned, and no ciphertext read
-            /// back from it (opening hashes the input; sealing only where
-            /// the ciphertext is hashed from registers, `HELD`).
-            nt: bool,
-            /// With `nt`: the last register stored (the groups are stored
-            /// in order), whose bytes after the last line boundary it
-            /// crosses wait for the next register's to fill their line.
-            carry: core::cell::Cell<Option<V>>,
+            /// With non-temporal stores (`seal`/`open` with `NT`): the last
+            /// register stored (the groups are stored in order), whose
+            /// bytes after the last line boundary it crosses wait for the
+            /// next register's to fill their line.
+            carry: &'a core::cell::Cell<Option<V>>,
         }
 
         impl Ctx<'_> {
@@ -751,7 +746,7 @@ macro_rules! gcm_body {
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store::<NT>(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch, &cx.carry) };
+                let g = unsafe { xor_store::<NT>(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch, cx.carry) };
                 (g, s, x, advance(cx, $base, fast))
             }};
         }
@@ -768,6 +763,17 @@ macro_rules! gcm_body {
         pub(crate) fn gcm_crypt<const NR: usize>(mut call: super::GcmCall<'_>) {
             assert_eq!(call.rk.len(), NR + 1);
             let (p, src) = call.pointers();
+            // Whole output lines by non-temporal stores (`GcmCall::stream`,
+            // `store_line_nt`): 512-bit registers, out of place, the output
+            // 16-byte aligned, and no ciphertext read back from it (opening
+            // hashes the input; sealing only where the ciphertext is hashed
+            // from registers, `HELD`).
+            let nt = call.stream
+                && LANES == 4
+                && call.input.is_some()
+                && (HELD || !call.encrypt)
+                && (p as usize).is_multiple_of(16);
+            let mut carry = core::cell::Cell::new(None);
             let mut cx = Ctx {
                 k: keys(call.rk),
                 rk: call.rk,
@@ -780,12 +786,7 @@ macro_rules! gcm_body {
                 p,
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
-                nt: call.stream
-                    && LANES == 4
-                    && call.input.is_some()
-                    && (HELD || !call.encrypt)
-                    && (p as usize).is_multiple_of(16),
-                carry: core::cell::Cell::new(None),
+                carry: &carry,
             };
             let ctr = u128::from_be_bytes(call.ctr);
             let start = Start { base: splat(ctr), c: ctr as u32, acc: from_u128(*call.x) };
@@ -794,15 +795,15 @@ macro_rules! gcm_body {
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
             *call.x = unsafe {
-                match (call.encrypt, cx.nt) {
+                match (call.encrypt, nt) {
                     (true, false) => seal::<NR, false>(&cx, start),
                     (true, true) => seal::<NR, true>(&cx, start),
                     (false, false) => open::<NR, false>(&cx, start),
                     (false, true) => open::<NR, true>(&cx, start),
                 }
             };
-            if cx.nt {
-                if let Some(v) = cx.carry.take() {
+            if nt {
+                if let Some(v) = carry.take() {
                     let end = p.wrapping_add(cx.groups * N * 16);
                     // SAFETY: the last register of the output ends at `end`.
                     unsafe { super::store_tail(end, &v) };
@@ -819,8 +820,8 @@ macro_rules! gcm_body {
             // SAFETY: `cx.k` is plain vectors, a valid exclusive place.
             unsafe { core::ptr::write_volatile(&mut cx.k, core::mem::zeroed()) };
             // The text the non-temporal stores carried over, likewise.
-            // SAFETY: `cx.carry` is a valid exclusive place.
-            unsafe { core::ptr::write_volatile(&mut cx.carry, core::cell::Cell::new(Some(splat(0)))) };
+            // SAFETY: `carry` is a valid exclusive place.
+            unsafe { core::ptr::write_volatile(&mut carry, core::cell::Cell::new(Some(splat(0)))) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         }
 
@@ -895,7 +896,7 @@ macro_rules! gcm_body {
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                prev = unsafe { xor_store::<NT>(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch, &cx.carry) };
+                prev = unsafe { xor_store::<NT>(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch, cx.carry) };
             }
             if groups == 1 {
                 let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0());
