@@ -19,6 +19,8 @@
 //!   `aesflow-multistream`.
 //! * [`kernel`] — the AES kernel the engine runs on (chosen once, at the
 //!   application's edge).
+//! * [`cache`] — the last-level cache's size, for the calls that write
+//!   larger outputs past the caches.
 //!
 //! What is encrypted — file formats, headers, key derivation, whole file
 //! jobs — is the `aesflow-format` crate, which runs on this engine.
@@ -38,6 +40,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cache;
 pub mod kernel;
 pub mod par;
 pub mod pool;

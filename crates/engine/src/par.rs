@@ -36,9 +36,9 @@
 //! memory does not scale with its cores, the two-thread rows follow the
 //! memory system's own scaling (`scripts/mem-scaling` measures it beside a
 //! register-only AES control), not a serial part: the per-call serial work
-//! (the Horner combine over the pieces, `gf128_pow` for the last piece,
-//! E(J0)) is tens of µs against milliseconds, the workers are persistent,
-//! and nothing is allocated or first-touched in the timed region
+//! (the Horner combine over the pieces with carry-less multiplications by
+//! powers of H, E(J0)) is a few µs against milliseconds, the workers are
+//! persistent, and nothing is allocated or first-touched in the timed region
 //! (`aesflow bench --engine --file-size 0`).
 
 use crate::pool::{PIECE, Pool};
@@ -175,7 +175,8 @@ fn wipe_on_error<T>(
 
 /// Multiplication in GF(2^128) with GCM's bit order, on blocks read as
 /// big-endian integers (the representation `GhashKey` states use).
-/// Constant-time (no secret-dependent branches); used a few times per call.
+/// Constant-time (no secret-dependent branches); bit-serial, the reference
+/// the carry-less multiplications (`MulBy`, `HPowers`) are tested against.
 pub fn gf128_mul(x: u128, y: u128) -> u128 {
     const R: u128 = 0xE1 << 120;
     let mut z = 0u128;
@@ -225,12 +226,15 @@ pub const GCM_THREAD_MIN: usize = 2 << 20;
 pub const GCM_PARALLEL_MIN: usize = 2 * GCM_THREAD_MIN;
 /// One-thread texts of this many bytes or more whose output does not start
 /// on a cache line run by pieces, the head before the first line a piece of
-/// its own (see the module documentation). Running by pieces costs about
-/// 10 µs a call (`gf128_pow` for the last piece, each piece's start), which
-/// the aligned stores repay once the data comes from memory. On Zen 5 (32
-/// MiB L3), AES-256, one core, by pieces against one call: out of place 1-3 %
-/// slower at 4-16 MiB (in cache or not), 8-12 % faster at 32 MiB; in place
-/// level in cache, 15-39 % faster from memory.
+/// its own (see the module documentation). Running by pieces costs each
+/// piece's start and the combination of their GHASH values (`HPowers`,
+/// built on a key's first call by pieces), which the aligned stores repay
+/// once the data comes from memory. On Zen 5 (32 MiB L3), AES-256, one
+/// core, by pieces against one call, measured with a bit-serial power of H
+/// in the combination (about 10 µs a call, against under 1 µs with
+/// `HPowers`): out of place 1-3 % slower at 4-16 MiB (in cache or not),
+/// 8-12 % faster at 32 MiB; in place level in cache, 15-39 % faster from
+/// memory.
 pub const GCM_ALIGN_MIN: usize = 32 << 20;
 /// Bytes per GCM piece (each piece: one pass of the fused AES+GHASH kernel).
 pub const GCM_PIECE: usize = 256 * 1024;
@@ -253,14 +257,51 @@ impl MulBy {
     }
 }
 
+/// Bits of the exponents [`HPowers`] takes: a piece's blocks
+/// ([`GCM_PIECE`] / 16 = 2^14) and fewer.
+const POW_BITS: usize = 15;
+const _: () = assert!((GCM_PIECE / 16).is_power_of_two() && GCM_PIECE / 16 < 1 << POW_BITS);
+
+/// Multiplication by `H^(2^i)` for every `i` below [`POW_BITS`] (each a
+/// [`MulBy`]), so that `x · H^n` takes one carry-less step per bit set in
+/// `n` (at most 15, about 10 ns each) instead of the square-and-multiply of
+/// [`gf128_pow`] and [`gf128_mul`] (about 10 µs for a piece's exponent).
+/// The exponents are block counts, public: the bits of `n` may branch.
+struct HPowers([MulBy; POW_BITS]);
+
+impl HPowers {
+    fn new(h: u128) -> HPowers {
+        let mut c = h;
+        let powers = std::array::from_fn(|_| {
+            let m = MulBy::new(c);
+            c = m.mul(c);
+            m
+        });
+        c.zeroize();
+        HPowers(powers)
+    }
+
+    /// `x · H^n` (`n` below `2^POW_BITS`).
+    fn mul(&self, mut x: u128, n: u64) -> u128 {
+        assert!(n < 1 << POW_BITS, "exponent {n} too large");
+        for (i, m) in self.0.iter().enumerate() {
+            if n >> i & 1 == 1 {
+                x = m.mul(x);
+            }
+        }
+        x
+    }
+}
+
 /// AES-GCM with a 96-bit nonce that seals and opens large buffers on all
 /// the pool's threads; identical output to SP 800-38D GCM.
 pub struct ParGcm {
     gcm: Gcm,
     ghash: GhashKey,
     h: u128,
-    /// `· H^(blocks of a whole piece)`, Horner's step over pieces.
-    by_piece: MulBy,
+    /// Multiplication by powers of H (the Horner step over pieces, the
+    /// head's and the last piece's), built on the first call by pieces.
+    powers: std::sync::OnceLock<Box<HPowers>>,
 }
 
 impl Drop for ParGcm {
@@ -295,15 +336,16 @@ impl ParGcm {
         let ghash = GhashKey::new(&hb, GhashImpl::detect());
         let h = u128::from_be_bytes(hb);
         hb.zeroize();
-        let mut hm = gf128_pow(h, (GCM_PIECE / 16) as u64);
-        let g = ParGcm {
+        Ok(ParGcm {
             gcm,
             ghash,
             h,
-            by_piece: MulBy::new(hm),
-        };
-        hm.zeroize();
-        Ok(g)
+            powers: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn powers(&self) -> &HPowers {
+        self.powers.get_or_init(|| Box::new(HPowers::new(self.h)))
     }
 
     /// The one-thread GCM underneath.
@@ -344,10 +386,9 @@ impl ParGcm {
     fn finish(&self, nonce: &[u8; 12], aad: &[u8], ys: &[u128], head: usize, len: usize) -> Tag {
         let mut xa = 0u128;
         self.ghash.update_padded(&mut xa, aad);
+        let pw = self.powers();
         let ys = if head > 0 {
-            let mut hh = gf128_pow(self.h, (head / 16) as u64);
-            xa = gf128_mul(xa, hh) ^ ys[0];
-            hh.zeroize();
+            xa = pw.mul(xa, (head / 16) as u64) ^ ys[0];
             &ys[1..]
         } else {
             ys
@@ -355,15 +396,13 @@ impl ParGcm {
         let nblocks = (len - head).div_ceil(16) as u64;
         let per = (GCM_PIECE / 16) as u64;
         let last_blocks = nblocks - per * (ys.len() as u64 - 1);
-        let mut hl = gf128_pow(self.h, last_blocks);
         // GHASH(C) by Horner over pieces, starting from the AAD state.
         let (last, whole) = ys.split_last().expect("at least one piece");
         let mut s = xa;
         for y in whole {
-            s = self.by_piece.mul(s) ^ y;
+            s = pw.mul(s, per) ^ y;
         }
-        s = gf128_mul(s, hl) ^ last;
-        hl.zeroize();
+        s = pw.mul(s, last_blocks) ^ last;
         self.ghash
             .update_padded(&mut s, &lengths(aad.len(), len).to_be_bytes());
         let mut j0 = [0u8; 16];
@@ -571,11 +610,17 @@ impl ParGcm {
 mod tests {
     use super::*;
 
+    /// `x · H^n` by the powers of H equals the bit-serial product, for
+    /// every bit of the exponent and the piece's own exponent.
     #[test]
-    fn piece_step() {
+    fn powers_match_bit_serial() {
         let g = ParGcm::new(&[0x24u8; 32], aesflow_cipher::detect_best()).unwrap();
-        let hm = gf128_pow(g.h, (GCM_PIECE / 16) as u64);
-        assert_eq!(g.by_piece.mul(g.h ^ 5), gf128_mul(g.h ^ 5, hm));
+        let x = g.h ^ 0x5555_0000_1234;
+        let per = (GCM_PIECE / 16) as u64;
+        for n in [0, 1, 2, 3, 5, 255, 1000, 1 << 13, per - 1, per] {
+            let want = gf128_mul(x, gf128_pow(g.h, n));
+            assert_eq!(g.powers().mul(x, n), want, "H^{n}");
+        }
     }
 
     /// The carry-less multiply by a constant equals the bit-serial one.

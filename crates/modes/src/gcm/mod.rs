@@ -162,6 +162,12 @@ pub enum Prefetch {
     /// Every text: the calls are parts of a larger buffer that streams
     /// from memory (Cobblestone's chunks of 16 KiB).
     Always,
+    /// As `Always`, and an output written out of place goes past the
+    /// caches where the 512-bit kernels can (non-temporal stores of whole
+    /// lines): the output of a call on a buffer larger than the caches,
+    /// which would leave them anyway, is then not read for ownership first
+    /// (a third of an out-of-place call's memory traffic).
+    Stream,
 }
 
 /// Construction options for [`Gcm::with_options`].

@@ -438,7 +438,8 @@ pub(crate) fn gcm_fused(
                 input,
                 encrypt,
                 finish,
-                prefetch_always: prefetch == crate::gcm::Prefetch::Always,
+                prefetch_always: prefetch != crate::gcm::Prefetch::Long,
+                stream: prefetch == crate::gcm::Prefetch::Stream,
             };
             macro_rules! dispatch {
                 ($($w:ident)::+) => {
@@ -549,6 +550,7 @@ mod tests {
             encrypt: enc,
             finish: None,
             prefetch_always: false,
+            stream: false,
         };
         macro_rules! go {
             ($nr:literal) => {

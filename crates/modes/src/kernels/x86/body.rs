@@ -409,20 +409,24 @@ macro_rules! gcm_body {
         /// XOR the keystream `ks` into the group at `src` (or into `c`, the
         /// group already loaded; else loaded again, see `opaque`) and store
         /// it at `p` (`src` itself, or a group that does not overlap it);
-        /// evaluates to the result byte-reflected.
+        /// evaluates to the result byte-reflected. With `NT`, the stores are
+        /// non-temporal (`gcm_crypt`'s `nt`, `carry` the register stored just before
+        /// `p`); a separate instantiation, so that the cached path's
+        /// registers are those of a kernel without it.
         ///
         /// # Safety
         /// `src` must be valid for reading and `p` for writing `16 * N`
         /// bytes.
         #[inline]
         #[target_feature(enable = $feat)]
-        unsafe fn xor_store(
+        unsafe fn xor_store<const NT: bool>(
             src: *const u8,
             p: *mut u8,
             ks: [V; REGS],
             c: Option<&[V; REGS]>,
             mask: V,
             prefetch: bool,
+            carry: &core::cell::Cell<Option<V>>,
         ) -> [V; REGS] {
             let mut g = [splat(0); REGS];
             // One opaque base for the group: the loads below take their
@@ -439,11 +443,32 @@ macro_rules! gcm_body {
                 for line in 0..REGS * LANES * 16 / 64 {
                     let a = src.wrapping_add(PREFETCH + line * 64);
                     _mm_prefetch::<_MM_HINT_T0>(a.cast());
-                    if !core::ptr::eq(src, p) {
+                    if !core::ptr::eq(src, p) && !NT {
                         let o = p.wrapping_add(PREFETCH + line * 64);
                         _mm_prefetch::<_MM_HINT_ET0>(o.cast_const().cast());
                     }
                 }
+            }
+            if NT {
+                let mut prev = carry.get();
+                for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
+                    // SAFETY: register r's bytes lie within both groups (caller).
+                    let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
+                    let v = match c {
+                        Some(c) => c[r],
+                        // SAFETY: as above.
+                        None => unsafe { load(i) },
+                    };
+                    let v = xor(v, kr);
+                    // SAFETY: as above; with `nt` the registers are 512-bit
+                    // and the output 16-byte aligned (`gcm_crypt`), `prev` the
+                    // register stored just before `q` (`Ctx::carry`).
+                    unsafe { super::store_line_nt(q, prev, v) };
+                    prev = Some(v);
+                    *gr = shuffle(v, mask);
+                }
+                carry.set(prev);
+                return g;
             }
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                 // SAFETY: register r's bytes lie within both groups (caller).
@@ -511,34 +536,35 @@ macro_rules! gcm_body {
         /// `s`, `k` the broadcast round keys; and, given `e` (`E(J0)`'s
         /// block, not whitened), its encryption beside them, with the
         /// keys' first lanes: one more chain, whose rounds keep pace with
-        /// the group's.
-        #[inline]
-        #[target_feature(enable = $feat)]
-        fn aes_group<const NR: usize>(
-            k: &[V; 15],
-            mut s: [V; REGS],
-            mut e: Option<__m128i>,
-        ) -> ([V; REGS], Option<__m128i>) {
-            if let Some(b) = e.as_mut() {
-                *b = _mm_xor_si128(*b, lane0(round_key(k, 0)));
-            }
-            for i in 1..NR {
-                let ki = round_key(k, i);
+        /// the group's. Evaluates to (keystream, `e` encrypted). A macro so
+        /// that it is always inlined (as `aes_ghash_group`): out of line,
+        /// its arguments and results (keystream) pass through the stack.
+        macro_rules! aes_group {
+            ($nr:ident, $k:expr, $s:expr, $e:expr) => {{
+                let k: &[V; 15] = $k;
+                let mut s: [V; REGS] = $s;
+                let mut e: Option<__m128i> = $e;
+                if let Some(b) = e.as_mut() {
+                    *b = _mm_xor_si128(*b, lane0(round_key(k, 0)));
+                }
+                for i in 1..$nr {
+                    let ki = round_key(k, i);
+                    for si in s.iter_mut() {
+                        *si = aesenc(*si, ki);
+                    }
+                    if let Some(b) = e.as_mut() {
+                        *b = _mm_aesenc_si128(*b, lane0(ki));
+                    }
+                }
+                let kl = round_key(k, $nr);
                 for si in s.iter_mut() {
-                    *si = aesenc(*si, ki);
+                    *si = aesenclast(*si, kl);
                 }
                 if let Some(b) = e.as_mut() {
-                    *b = _mm_aesenc_si128(*b, lane0(ki));
+                    *b = _mm_aesenclast_si128(*b, lane0(kl));
                 }
-            }
-            let kl = round_key(k, NR);
-            for si in s.iter_mut() {
-                *si = aesenclast(*si, kl);
-            }
-            if let Some(b) = e.as_mut() {
-                *b = _mm_aesenclast_si128(*b, lane0(kl));
-            }
-            (s, e)
+                (s, e)
+            }};
         }
 
         /// The first 128-bit lane of `v`.
@@ -600,6 +626,11 @@ macro_rules! gcm_body {
             p: *mut u8,
             groups: usize,
             prefetch: bool,
+            /// With non-temporal stores (`seal`/`open` with `NT`): the last
+            /// register stored (the groups are stored in order), whose
+            /// bytes after the last line boundary it crosses wait for the
+            /// next register's to fill their line.
+            carry: &'a core::cell::Cell<Option<V>>,
         }
 
         impl Ctx<'_> {
@@ -752,7 +783,7 @@ macro_rules! gcm_body {
                     $nr, &cx.k, counters(cx, $base, fast), &cx.pw_src($h), $g, $acc, $sums, $reduce
                 );
                 // SAFETY: group gi < groups lies within the data (see `Ctx::at`).
-                let g = unsafe { xor_store(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch) };
+                let g = unsafe { xor_store::<NT>(cx.src_at($gi), $at($gi), ks, $c, cx.mask, cx.prefetch, cx.carry) };
                 (g, s, x, advance(cx, $base, fast))
             }};
         }
@@ -772,6 +803,17 @@ macro_rules! gcm_body {
             let (p, src) = call.pointers();
             // `E(J0)`'s slot (`Ctx::ej0`), wiped at the end.
             let mut ej0 = _mm_setzero_si128();
+            // Whole output lines by non-temporal stores (`GcmCall::stream`,
+            // `store_line_nt`): 512-bit registers, out of place, the output
+            // 16-byte aligned, and no ciphertext read back from it (opening
+            // hashes the input; sealing only where the ciphertext is hashed
+            // from registers, `HELD`).
+            let nt = call.stream
+                && LANES == 4
+                && call.input.is_some()
+                && (HELD || !call.encrypt)
+                && (p as usize).is_multiple_of(16);
+            let mut carry = core::cell::Cell::new(None);
             let mut cx = Ctx {
                 k: keys(call.rk),
                 finish: &call.finish,
@@ -784,6 +826,7 @@ macro_rules! gcm_body {
                 p,
                 groups: call.data.len() / (16 * N),
                 prefetch: call.prefetch_always || call.data.len() >= PREFETCH_MIN,
+                carry: &carry,
             };
             // To decrypt (`seal` runs it beside its first group): once the
             // keys are in `cx`, so that no vector is live across the call
@@ -799,12 +842,23 @@ macro_rules! gcm_body {
             // same, or `call.input`, of the same length: a shared borrow, so
             // it cannot overlap `call.data`).
             let x = unsafe {
-                if call.encrypt {
-                    seal::<NR>(&cx, start)
-                } else {
-                    open::<NR>(&cx, start)
+                match (call.encrypt, nt) {
+                    (true, false) => seal::<NR, false>(&cx, start),
+                    (true, true) => seal::<NR, true>(&cx, start),
+                    (false, false) => open::<NR, false>(&cx, start),
+                    (false, true) => open::<NR, true>(&cx, start),
                 }
             };
+            if nt {
+                if let Some(v) = carry.take() {
+                    let end = p.wrapping_add(cx.groups * N * 16);
+                    // SAFETY: the last register of the output ends at `end`.
+                    unsafe { super::store_tail(end, &v) };
+                }
+                // The non-temporal stores ordered before whatever the
+                // caller does next (as any store is).
+                _mm_sfence();
+            }
             if SCRUB > 0 {
                 super::scrub_stack::<SCRUB>();
             }
@@ -819,6 +873,9 @@ macro_rules! gcm_body {
             // SAFETY: `cx.ej0` points to the slot `ej0` above: valid,
             // aligned, no reference to it alive.
             unsafe { core::ptr::write_volatile(cx.ej0, _mm_setzero_si128()) };
+            // The text the non-temporal stores carried over, likewise.
+            // SAFETY: `carry` is a valid exclusive place.
+            unsafe { core::ptr::write_volatile(&mut carry, core::cell::Cell::new(Some(splat(0)))) };
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
             x
         }
@@ -865,7 +922,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn seal<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
+        unsafe fn seal<const NR: usize, const NT: bool>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             // The reflected ciphertext of group gi, read back from the data.
@@ -893,7 +950,7 @@ macro_rules! gcm_body {
             let mut j0 = cx.finish.map(|(j0, _)| from_u128(j0.swap_bytes()));
             for gi in 0..lead {
                 let s = counters(cx, Ctr { v: base, x: 0 }, false);
-                let (ks, e) = aes_group::<NR>(&cx.k, s, j0.take());
+                let (ks, e) = aes_group!(NR, &cx.k, s, j0.take());
                 if let Some(e) = e {
                     // SAFETY: as in `Ctx::ej0`.
                     unsafe { *cx.ej0 = e };
@@ -901,7 +958,7 @@ macro_rules! gcm_body {
                 base = add32(base, cx.step);
                 c = c.wrapping_add(N as u32);
                 // SAFETY: group gi < groups (see `Ctx::at`).
-                prev = unsafe { xor_store(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch) };
+                prev = unsafe { xor_store::<NT>(cx.src_at(gi), at(gi), ks, None, cx.mask, cx.prefetch, cx.carry) };
             }
             if groups == 1 {
                 let (pw, e) = (cx.pw_src(RUN - 1), cx.ej0::<NR>());
@@ -979,7 +1036,7 @@ macro_rules! gcm_body {
         /// bytes.
         #[inline(never)]
         #[target_feature(enable = $feat)]
-        unsafe fn open<const NR: usize>(cx: &Ctx<'_>, start: Start) -> u128 {
+        unsafe fn open<const NR: usize, const NT: bool>(cx: &Ctx<'_>, start: Start) -> u128 {
             let Start { mut base, mut c, mut acc } = start;
             let (groups, at) = (cx.groups, |gi| cx.at(gi));
             let mut gi = 0;

@@ -78,6 +78,97 @@ pub(crate) struct GcmCall<'a> {
     /// Prefetch the text at every length (`Prefetch::Always`), not only
     /// from `PREFETCH_MIN` on.
     pub(crate) prefetch_always: bool,
+    /// Out of place, the output streams to memory (`Prefetch::Stream`: a
+    /// part of a buffer larger than the caches): the 512-bit kernels write
+    /// its whole cache lines with non-temporal stores where no ciphertext
+    /// is read back from it (`body`, `Ctx::nt`).
+    pub(crate) stream: bool,
+}
+
+/// Block `b` (0..4) of a 512-bit register.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn block512(x: __m512i, b: usize) -> __m128i {
+    match b {
+        0 => _mm512_extracti32x4_epi32::<0>(x),
+        1 => _mm512_extracti32x4_epi32::<1>(x),
+        2 => _mm512_extracti32x4_epi32::<2>(x),
+        _ => _mm512_extracti32x4_epi32::<3>(x),
+    }
+}
+
+/// `V` (a 64-byte register) as `__m512i`.
+#[inline]
+fn zmm<V: Copy>(v: &V) -> __m512i {
+    assert!(size_of::<V>() == 64);
+    // SAFETY: `V` is 64 bytes of plain vector data (checked above).
+    unsafe { core::mem::transmute_copy::<V, __m512i>(v) }
+}
+
+/// Store the 64-byte register `v` at `q` (16-byte aligned, valid for
+/// writing 64 bytes, directly after the bytes of `prev` if given) with a
+/// non-temporal store (`vmovntdq`: the line is not read for ownership, and
+/// goes to memory past the caches) of whole cache lines only. Where `q` is
+/// not on a line, the line that holds `q` joins the end of `prev`, the
+/// register stored just before at `q - 64`, and the start of `v`
+/// (`vpermt2q`); without `prev` (the first register of a call), `v`'s
+/// blocks before the line boundary are stored with ordinary 16-byte
+/// stores. `v`'s blocks after the boundary wait for the next register, or
+/// for `store_tail` after the last. So a call of the kernel reads at most
+/// the two part lines at its ends for ownership. (On Zen 5, masked 512-bit
+/// stores of the part lines ran the stream about ten times slower, and
+/// part lines stored at every group of registers about 30 % slower.) The
+/// kernel that calls it ends with `sfence`.
+///
+/// # Safety
+/// The CPU has AVX-512F; `V` is a 64-byte register (`__m512i`); `q` and
+/// `prev` are as above.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn store_line_nt<V: Copy>(q: *mut u8, prev: Option<V>, v: V) {
+    let s = q as usize % 64;
+    let v = zmm(&v);
+    if s == 0 {
+        // SAFETY: `q` is on a line, valid (caller).
+        unsafe { _mm512_stream_si512(q.cast(), v) };
+        return;
+    }
+    // Blocks of `v` before the line boundary it crosses.
+    let head = (64 - s) / 16;
+    match prev {
+        Some(prev) => {
+            let c = _mm512_set1_epi64(2 * head as i64);
+            let idx = _mm512_add_epi64(c, _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+            let l = _mm512_permutex2var_epi64(zmm(&prev), idx, v);
+            // SAFETY: the line that holds `q` starts `s` bytes before it,
+            // within `prev`'s bytes (caller).
+            unsafe { _mm512_stream_si512(q.sub(s).cast(), l) };
+        }
+        None => {
+            for b in 0..head {
+                // SAFETY: block b of `v`, before the line boundary, within
+                // the output.
+                unsafe { _mm_storeu_si128(q.add(16 * b).cast(), block512(v, b)) };
+            }
+        }
+    }
+}
+
+/// The blocks of `v`, the last register `store_line_nt` stored, after
+/// the line boundary it crosses (none if `end` is on a line), with
+/// ordinary 16-byte stores; `end` is where `v`'s bytes end.
+///
+/// # Safety
+/// The CPU has AVX-512F; `V` is a 64-byte register; `end - 64 .. end` is
+/// valid for writing.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn store_tail<V: Copy>(end: *mut u8, v: &V) {
+    let s = end as usize % 64;
+    for b in (64 - s) / 16..4 {
+        // SAFETY: block b of the register, within `end - 64 .. end`.
+        unsafe { _mm_storeu_si128(end.sub(64 - 16 * b).cast(), block512(zmm(v), b)) };
+    }
 }
 
 impl GcmCall<'_> {
