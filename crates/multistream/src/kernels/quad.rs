@@ -18,7 +18,9 @@
 //!   allocated one after another, do at some offset — and such a wait sits
 //!   at the head of every chain; loaded ahead, the inputs are in registers
 //!   before the stores issue. With eight groups the registers hold no
-//!   second batch (it spills), so the loads follow the stores; CBC
+//!   second batch (it spills), so the loads follow the stores (each
+//!   group's right after its own when one pointer per lane serves both,
+//!   see [`Quad::cbc_pairs8`]); CBC
 //!   encryption with keys of their own runs there as one hand-scheduled
 //!   loop where the quad has one ([`Quad::cbc_pairs8`]: the 512-bit VAES
 //!   quad, where the compiled loop spills inputs and reloads them at the
