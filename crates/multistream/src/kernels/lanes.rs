@@ -21,7 +21,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::stream::{MAX_RK, Sched, Stream, wipe, wipe_slice};
-use super::{Batch, MAX_GROUPS, MAX_LANES, Simd};
+use super::{Lanes, MAX_GROUPS, MAX_LANES};
 
 /// 64 bytes, aligned for one zmm load.
 #[derive(Clone, Copy)]
@@ -45,6 +45,9 @@ pub(crate) struct LaneCtx {
     pub(crate) dst: [*mut u8; MAX_LANES],
     /// Round-key rows in use (`Nr + 1`).
     rows: usize,
+    /// Whether one lane pointer may serve a stream's input and output
+    /// (`MultiStream::with_shared_lane_pointers`).
+    pub(crate) shared_pointers: bool,
     /// Groups that ever held a stream (what `drop` must wipe).
     used_groups: usize,
 }
@@ -137,14 +140,13 @@ struct Source<'k> {
 /// If the CPU lacks the engine's features (callers check first), if a
 /// stream's length is not a multiple of 16, its input and output lengths
 /// differ, or its key size is not `nr`.
-pub(crate) fn run(
-    simd: Simd,
-    own_key_lanes: usize,
-    batch: Batch,
-    mode: u8,
-    nr: usize,
-    streams: &mut [Stream<'_, Sched<'_>>],
-) {
+pub(crate) fn run(lanes: Lanes, mode: u8, nr: usize, streams: &mut [Stream<'_, Sched<'_>>]) {
+    let Lanes {
+        simd,
+        own_key_lanes,
+        batch,
+        shared_pointers,
+    } = lanes;
     simd.assert_available();
     assert!(mode <= super::OFB, "unknown mode code");
     // Raw views, taken once; `streams` is not touched again until the lanes
@@ -185,6 +187,7 @@ pub(crate) fn run(
     };
 
     let mut ctx = LaneCtx::new(nr);
+    ctx.shared_pointers = shared_pointers;
     if let (true, Some(&f)) = (shared, order.first()) {
         for (d, k) in ctx.shared.iter_mut().zip(src[f].keys.enc()) {
             *d = *k;

@@ -189,10 +189,11 @@ impl Quad for Zmm {
         rows: *const u8,
         st: &mut [Self; 8],
         iters: usize,
+        shared_pointers: bool,
     ) -> bool {
         // SAFETY: the caller's contract (`Quad::cbc_pairs8`); AVX-512F and
         // VAES (caller).
-        unsafe { Zmm::cbc_pairs8_impl::<NR>(src, dst, rows, st, iters) };
+        unsafe { Zmm::cbc_pairs8_impl::<NR>(src, dst, rows, st, iters, shared_pointers) };
         true
     }
 }
@@ -209,19 +210,15 @@ impl Zmm {
     /// stores. Lane pointers are read from a table per access (sixteen
     /// general registers do not hold 64 of them).
     ///
-    /// When every lane's output lies at the same distance from its input
-    /// (in place: none; or buffers allocated in step), one pointer per
-    /// lane serves both: each lane's outputs are stored and its next
-    /// inputs loaded right after one pointer read, and the next batch is
-    /// in registers before the loop turns. Otherwise the loop reads a
-    /// source and a destination pointer per lane, stores the batch, and
-    /// loads the next one at the head of the loop. Each pointer read is a
-    /// load beside the key rows' and the data's, and a store whose address
-    /// waits for one holds up the loads behind it: on the review CPU (AMD
-    /// Zen 5, `aesflow bench --modes --mode-ops cbc-enc --streams 32`, 32
-    /// separately allocated 16 KiB buffers, which the allocator places at
-    /// one distance from their outputs) AES-128 runs at 0.102-0.106 cycles
-    /// per byte with one pointer per lane, 0.110-0.116 with two.
+    /// With `shared_pointers`, and when every lane's output lies at the
+    /// same distance from its input (in place: none; or buffers allocated
+    /// in step), one pointer per lane serves both: each lane's outputs are
+    /// stored and its next inputs loaded right after one pointer read, and
+    /// the next batch is in registers before the loop turns. Otherwise the
+    /// loop reads a source and a destination pointer per lane, stores the
+    /// batch, and loads the next one at the head of the loop. Which is
+    /// faster depends on where the data is (see
+    /// `MultiStream::with_shared_lane_pointers`).
     ///
     /// # Safety
     /// AVX-512F and VAES; `2 iters` blocks readable at every `src` lane
@@ -235,6 +232,7 @@ impl Zmm {
         rows: *const u8,
         st: &mut [Self; 8],
         iters: usize,
+        shared_pointers: bool,
     ) {
         /// Qword indices of `VPERMT2Q`: lanes 0, 1 and 2, 3 of two
         /// quads of blocks 0 and 1 as two 32-byte rows per lane.
@@ -305,12 +303,13 @@ impl Zmm {
             };
         }
         let delta = dst[0][0].addr().wrapping_sub(src[0][0].addr());
-        let one_pointer = (0..32).all(|i| {
-            dst[i / 4][i % 4]
-                .addr()
-                .wrapping_sub(src[i / 4][i % 4].addr())
-                == delta
-        });
+        let one_pointer = shared_pointers
+            && (0..32).all(|i| {
+                dst[i / 4][i % 4]
+                    .addr()
+                    .wrapping_sub(src[i / 4][i % 4].addr())
+                    == delta
+            });
         let mut tab = [0usize; 64];
         for g in 0..8 {
             for l in 0..4 {
