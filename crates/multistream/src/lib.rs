@@ -207,6 +207,7 @@ mod tests {
             engine: Engine::Simd(Simd::AesniAsVaes),
             own_key_lanes: Simd::AesniAsVaes.lanes(),
             batch,
+            shared_pointers: false,
         };
         let narrow = MultiStream::new(Backend::Aesni).unwrap();
         check_against_alone(
@@ -304,6 +305,93 @@ mod tests {
             let want = run(&alone);
             for e in engines {
                 assert!(run(e) == want, "trial {trial}: {n} streams, {e:?}");
+            }
+        }
+    }
+
+    /// Streams cut from one input and one output buffer at the same
+    /// offsets (every output at the same distance from its input) and the
+    /// same streams in place, with shared lane pointers (the 512-bit
+    /// kernel's loop that reads one pointer per lane) and without. Equal
+    /// and unequal lengths (lanes refilled with streams at the same
+    /// distance), 32 to 40 streams, each key size, against each stream
+    /// alone.
+    #[test]
+    fn vaes_outputs_at_one_distance_and_in_place() {
+        if !kernels::has_vaes() {
+            aesflow_vectors::skip!("no VAES/AVX-512 on this CPU");
+            return;
+        }
+        let base = MultiStream::new(Backend::Vaes)
+            .unwrap()
+            .with_own_key_lanes(32);
+        let alone = MultiStream::new(Backend::Portable).unwrap();
+        for vaes in [base.with_shared_lane_pointers(true), base] {
+            let mut rng = StdRng::seed_from_u64(77);
+            for klen in [16, 24, 32] {
+                for (n, same) in [(32, true), (32, false), (40, true), (40, false)] {
+                    let lens: Vec<usize> = (0..n)
+                        .map(|_| 16 * if same { 96 } else { rng.random_range(1..=130) })
+                        .collect();
+                    let keys: Vec<Vec<u8>> = (0..n)
+                        .map(|_| (0..klen).map(|_| rng.random()).collect())
+                        .collect();
+                    let ivs: Vec<[u8; 16]> = (0..n).map(|_| rng.random()).collect();
+                    let total: usize = lens.iter().sum();
+                    let input: Vec<u8> = (0..total).map(|_| rng.random()).collect();
+                    let split = |buf: &[u8]| -> Vec<Vec<u8>> {
+                        let mut at = 0;
+                        lens.iter()
+                            .map(|&l| {
+                                at += l;
+                                buf[at - l..at].to_vec()
+                            })
+                            .collect()
+                    };
+                    // Each stream alone.
+                    let want = {
+                        let ins = split(&input);
+                        let mut outs: Vec<Vec<u8>> = ins.iter().map(|i| vec![0; i.len()]).collect();
+                        let mut jobs: Vec<Job<'_>> = (keys.iter().zip(&ivs).zip(&ins))
+                            .zip(outs.iter_mut())
+                            .map(|(((k, iv), i), o)| Job::new(Mode::CbcEncrypt, k, *iv, i, o))
+                            .collect();
+                        alone.process(&mut jobs).unwrap();
+                        let ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
+                        (outs, ivs)
+                    };
+                    // Split: one output buffer, cut as the input.
+                    let mut output = vec![0u8; total];
+                    let mut jobs: Vec<Job<'_>> = Vec::new();
+                    let (mut rest_in, mut rest_out) = (&input[..], &mut output[..]);
+                    for j in 0..n {
+                        let (i, ri) = rest_in.split_at(lens[j]);
+                        let (o, ro) = rest_out.split_at_mut(lens[j]);
+                        jobs.push(Job::new(Mode::CbcEncrypt, &keys[j], ivs[j], i, o));
+                        (rest_in, rest_out) = (ri, ro);
+                    }
+                    vaes.process(&mut jobs).unwrap();
+                    let got_ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
+                    drop(jobs);
+                    let what =
+                        format!("{vaes:?}, {klen}-byte keys, {n} streams, equal lengths {same}");
+                    assert!(split(&output) == want.0, "{what}: split outputs");
+                    assert_eq!(got_ivs, want.1, "{what}: split chaining values");
+                    // In place.
+                    let mut data = input.clone();
+                    let mut jobs: Vec<InPlaceJob<'_>> = Vec::new();
+                    let mut rest = &mut data[..];
+                    for j in 0..n {
+                        let (d, r) = rest.split_at_mut(lens[j]);
+                        jobs.push(InPlaceJob::new(Mode::CbcEncrypt, &keys[j], ivs[j], d));
+                        rest = r;
+                    }
+                    vaes.process_in_place(&mut jobs).unwrap();
+                    let got_ivs: Vec<[u8; 16]> = jobs.iter().map(|j| j.iv).collect();
+                    drop(jobs);
+                    assert!(split(&data) == want.0, "{what}: in-place outputs");
+                    assert_eq!(got_ivs, want.1, "{what}: in-place chaining values");
+                }
             }
         }
     }

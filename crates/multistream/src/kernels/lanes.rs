@@ -20,8 +20,8 @@
 // Index loops over parallel per-lane arrays read better than zips here.
 #![allow(clippy::needless_range_loop)]
 
-use super::stream::{MAX_RK, Sched, Stream, wipe};
-use super::{Batch, MAX_GROUPS, MAX_LANES, Simd};
+use super::stream::{MAX_RK, Sched, Stream, wipe, wipe_slice};
+use super::{Lanes, MAX_GROUPS, MAX_LANES};
 
 /// 64 bytes, aligned for one zmm load.
 #[derive(Clone, Copy)]
@@ -45,6 +45,9 @@ pub(crate) struct LaneCtx {
     pub(crate) dst: [*mut u8; MAX_LANES],
     /// Round-key rows in use (`Nr + 1`).
     rows: usize,
+    /// Whether one lane pointer may serve a stream's input and output
+    /// (`MultiStream::with_shared_lane_pointers`).
+    pub(crate) shared_pointers: bool,
     /// Groups that ever held a stream (what `drop` must wipe).
     used_groups: usize,
 }
@@ -110,14 +113,10 @@ impl Drop for LaneCtx {
     fn drop(&mut self) {
         let (groups, rows) = (self.used_groups, self.rows);
         for g in self.keys[..groups].iter_mut() {
-            for z in g[..rows].iter_mut() {
-                wipe(z, Z([0; 64]));
-            }
+            wipe_slice(&mut g[..rows], Z([0; 64]));
         }
-        for z in self.state.iter_mut() {
-            wipe(z, Z([0; 64]));
-        }
-        wipe(&mut self.shared, [[0; 16]; MAX_RK]);
+        wipe_slice(&mut self.state, Z([0; 64]));
+        wipe_slice(&mut self.shared, [0; 16]);
     }
 }
 
@@ -126,7 +125,9 @@ struct Source<'k> {
     input: *const u8,
     output: *mut u8,
     blocks: usize,
-    state: [u8; 16],
+    /// The chaining value: the IV, then (once the stream has left its
+    /// lane) the value to continue with.
+    state: core::cell::Cell<[u8; 16]>,
     keys: &'k Sched<'k>,
 }
 
@@ -139,34 +140,44 @@ struct Source<'k> {
 /// If the CPU lacks the engine's features (callers check first), if a
 /// stream's length is not a multiple of 16, its input and output lengths
 /// differ, or its key size is not `nr`.
-pub(crate) fn run(
-    simd: Simd,
-    own_key_lanes: usize,
-    batch: Batch,
-    mode: u8,
-    nr: usize,
-    streams: &mut [Stream<'_, Sched<'_>>],
-) {
+pub(crate) fn run(lanes: Lanes, mode: u8, nr: usize, streams: &mut [Stream<'_, Sched<'_>>]) {
+    let Lanes {
+        simd,
+        own_key_lanes,
+        batch,
+        shared_pointers,
+    } = lanes;
     simd.assert_available();
     assert!(mode <= super::OFB, "unknown mode code");
-    for s in streams.iter() {
+    // Raw views, taken once; `streams` is not touched again until the lanes
+    // are done (then only to write back `state`). A stream's key size is
+    // checked when it enters a lane, where its keys are read anyway.
+    let mut src: Vec<Source<'_>> = Vec::with_capacity(streams.len());
+    for s in streams.iter_mut() {
         assert_eq!(s.data.len() % 16, 0, "stream not a whole number of blocks");
-        assert_eq!(s.keys.nr(), nr, "stream of another key size in this class");
+        let (input, output) = s.data.raw();
+        src.push(Source {
+            input,
+            output,
+            blocks: s.data.len() / 16,
+            state: core::cell::Cell::new(s.state),
+            keys: s.keys,
+        });
     }
-
     // Longest first: the streams that finish last start first, so lanes stay
-    // busy until the end (LPT scheduling).
-    let mut order: Vec<usize> = (0..streams.len())
-        .filter(|&i| streams[i].data.len() > 0)
-        .collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(streams[i].data.len()));
+    // busy until the end (LPT scheduling). The driver passes them longest
+    // first by length class, so equal lengths (packets) need no sort.
+    let mut order: Vec<usize> = (0..src.len()).filter(|&i| src[i].blocks > 0).collect();
+    if !order.is_sorted_by_key(|&i| std::cmp::Reverse(src[i].blocks)) {
+        order.sort_by_key(|&i| std::cmp::Reverse(src[i].blocks));
+    }
     // One key for the whole class: the kernel keeps it in registers.
     let shared = order
         .first()
         .map(|&f| {
             order
                 .iter()
-                .all(|&i| core::ptr::eq(streams[i].keys, streams[f].keys))
+                .all(|&i| core::ptr::eq(src[i].keys, src[f].keys))
         })
         .unwrap_or(false);
     let lanes_max = if shared {
@@ -174,23 +185,9 @@ pub(crate) fn run(
     } else {
         own_key_lanes.clamp(1, simd.lanes())
     };
-    // Raw views, taken once; `streams` is not touched again until the lanes
-    // are done (then only to write back `state`).
-    let src: Vec<Source<'_>> = streams
-        .iter_mut()
-        .map(|s| {
-            let (input, output) = s.data.raw();
-            Source {
-                input,
-                output,
-                blocks: s.data.len() / 16,
-                state: s.state,
-                keys: s.keys,
-            }
-        })
-        .collect();
 
     let mut ctx = LaneCtx::new(nr);
+    ctx.shared_pointers = shared_pointers;
     if let (true, Some(&f)) = (shared, order.first()) {
         for (d, k) in ctx.shared.iter_mut().zip(src[f].keys.enc()) {
             *d = *k;
@@ -203,9 +200,10 @@ pub(crate) fn run(
 
     let load = |ctx: &mut LaneCtx, l: usize, i: usize, rem: &mut [usize], ls: &mut [usize]| {
         let s = &src[i];
+        assert_eq!(s.keys.nr(), nr, "stream of another key size in this class");
         ctx.src[l] = s.input;
         ctx.dst[l] = s.output;
-        ctx.set_lane_state(l, &s.state);
+        ctx.set_lane_state(l, &s.state.get());
         // Also with a shared key: kernels that read keys from memory (AES-NI)
         // use the lane rows either way.
         ctx.set_lane_keys(l, s.keys);
@@ -221,7 +219,6 @@ pub(crate) fn run(
             None => break,
         }
     }
-    let mut finished: Vec<(usize, [u8; 16])> = Vec::with_capacity(streams.len());
     while active > 0 {
         let n = rem[..active].iter().copied().min().expect("active lanes");
         super::step(simd, batch, mode, nr, active, shared, &mut ctx, n);
@@ -237,7 +234,7 @@ pub(crate) fn run(
                 l += 1;
                 continue;
             }
-            finished.push((lane_stream[l], ctx.lane_state(l)));
+            src[lane_stream[l]].state.set(ctx.lane_state(l));
             if let Some(i) = pending.next() {
                 load(&mut ctx, l, i, &mut rem, &mut lane_stream);
                 l += 1;
@@ -247,7 +244,7 @@ pub(crate) fn run(
                 // each into the hole first would copy its keys for nothing.
                 while active - 1 > l && rem[active - 1] == 0 {
                     active -= 1;
-                    finished.push((lane_stream[active], ctx.lane_state(active)));
+                    src[lane_stream[active]].state.set(ctx.lane_state(active));
                     ctx.set_idle(active);
                 }
                 active -= 1;
@@ -264,9 +261,8 @@ pub(crate) fn run(
     }
     // `ctx` is wiped when it goes out of scope, in place (`drop(ctx)`
     // would move its 9 KiB first).
-    drop(src);
-    for (i, mut st) in finished {
-        streams[i].state = st;
-        wipe(&mut st, [0; 16]);
+    for (s, x) in streams.iter_mut().zip(src.iter_mut()) {
+        s.state = x.state.get();
+        wipe(x.state.get_mut(), [0; 16]);
     }
 }

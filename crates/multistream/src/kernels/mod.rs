@@ -70,6 +70,20 @@ impl Batch {
     }
 }
 
+/// How an engine runs a class's streams on its lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes {
+    /// The SIMD engine.
+    pub(crate) simd: Simd,
+    /// Most streams in flight when they have keys of their own.
+    pub(crate) own_key_lanes: usize,
+    /// The 512-bit engine's batched path.
+    pub(crate) batch: Batch,
+    /// One lane pointer for a stream's input and output where it can
+    /// (`MultiStream::with_shared_lane_pointers`).
+    pub(crate) shared_pointers: bool,
+}
+
 /// The SIMD engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Simd {
@@ -286,7 +300,13 @@ mod tests {
                                 job: j,
                             })
                             .collect();
-                        run(Simd::Vaes, MAX_LANES, batch, CBC_ENC, nr, &mut streams);
+                        let lanes = Lanes {
+                            simd: Simd::Vaes,
+                            own_key_lanes: MAX_LANES,
+                            batch,
+                            shared_pointers: false,
+                        };
+                        run(lanes, CBC_ENC, nr, &mut streams);
                         let states: Vec<[u8; 16]> = streams.iter().map(|s| s.state).collect();
                         drop(streams);
                         for j in 0..n {

@@ -18,7 +18,9 @@
 //!   allocated one after another, do at some offset — and such a wait sits
 //!   at the head of every chain; loaded ahead, the inputs are in registers
 //!   before the stores issue. With eight groups the registers hold no
-//!   second batch (it spills), so the loads follow the stores; CBC
+//!   second batch (it spills), so the loads follow the stores (with
+//!   shared lane pointers each group's right after its own, see
+//!   [`Quad::cbc_pairs8`]); CBC
 //!   encryption with keys of their own runs there as one hand-scheduled
 //!   loop where the quad has one ([`Quad::cbc_pairs8`]: the 512-bit VAES
 //!   quad, where the compiled loop spills inputs and reloads them at the
@@ -154,7 +156,8 @@ pub(super) trait Quad: Copy {
     /// have keys of their own (rows at `rows`, as [`Quad::enc_row`]), two
     /// blocks per lane at a time, chaining values in `st`: one
     /// hand-scheduled loop, where the quad has one (returns whether it
-    /// ran; the default has none).
+    /// ran; the default has none). `shared_pointers`: one pointer per lane
+    /// may serve input and output (`MultiStream::with_shared_lane_pointers`).
     #[inline(always)]
     unsafe fn cbc_pairs8<const NR: usize>(
         _src: &[[*const u8; 4]; 8],
@@ -162,6 +165,7 @@ pub(super) trait Quad: Copy {
         _rows: *const u8,
         _st: &mut [Self; 8],
         _iters: usize,
+        _shared_pointers: bool,
     ) -> bool {
         false
     }
@@ -281,7 +285,9 @@ pub(super) unsafe fn run<
         // are readable at `src` and writable at every live lane's `dst`
         // (caller); idle lanes (only with `idle`: m <= PIECE) write
         // blocks `..m` of `sink`.
-        unsafe { blocks::<V, G, MODE, NR, SHARED, B>(&from, &to, m, &mut st, key) };
+        unsafe {
+            blocks::<V, G, MODE, NR, SHARED, B>(&from, &to, m, &mut st, key, ctx.shared_pointers)
+        };
         done += m;
     }
     if idle {
@@ -362,6 +368,7 @@ unsafe fn blocks<
     m: usize,
     st: &mut [V; G],
     key: &Keys<'_, V>,
+    shared_pointers: bool,
 ) {
     // SAFETY: the caller's contract, passed on.
     let done = unsafe {
@@ -373,7 +380,7 @@ unsafe fn blocks<
                     &*(dst as *const [[*mut u8; 4]; G]).cast::<[[*mut u8; 4]; 8]>(),
                     &mut *(st as *mut [V; G]).cast::<[V; 8]>(),
                 );
-                if V::cbc_pairs8::<NR>(s8, d8, key.rows, st8, m / 2) {
+                if V::cbc_pairs8::<NR>(s8, d8, key.rows, st8, m / 2, shared_pointers) {
                     m / 2 * 2
                 } else {
                     batched::<V, G, MODE, NR, SHARED, 2>(src, dst, m, st, key)

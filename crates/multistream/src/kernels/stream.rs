@@ -18,6 +18,29 @@ pub(crate) fn wipe<T: Copy>(v: &mut T, zero: T) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
+/// Overwrite every element of `v` with `zero` by ordinary stores (which
+/// the compiler may merge into wide ones), then pass `v`'s address to an
+/// empty `asm!` block that may read memory, so that the stores cannot be
+/// removed as dead. [`wipe`] per element makes each element a volatile
+/// store, which is built on the stack and copied: several times the
+/// stores for the lane context's 64-byte rows.
+pub(crate) fn wipe_slice<T: Copy>(v: &mut [T], zero: T) {
+    for x in v.iter_mut() {
+        *x = zero;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty instruction sequence: it reads and writes nothing
+    // and only receives the pointer; without `nomem` the compiler must
+    // assume it reads the memory behind it, so the zeros are stored first.
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) v.as_mut_ptr(), options(nostack, preserves_flags));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for x in v.iter_mut() {
+        wipe(x, zero);
+    }
+}
+
 /// A stream's data: the whole-block part only.
 pub(crate) enum StreamData<'a> {
     /// Separate input and output of equal length.
@@ -186,6 +209,14 @@ pub(crate) struct Stream<'a, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wipe_slice_zeroes_every_element() {
+        let mut rows = [[0xA5u8; 64]; 11];
+        wipe_slice(&mut rows[..7], [0; 64]);
+        assert!(rows[..7].iter().all(|r| r.iter().all(|&x| x == 0)));
+        assert!(rows[7..].iter().all(|r| r.iter().all(|&x| x == 0xA5)));
+    }
 
     #[test]
     fn wipe_zeroes_the_whole_value() {

@@ -189,10 +189,11 @@ impl Quad for Zmm {
         rows: *const u8,
         st: &mut [Self; 8],
         iters: usize,
+        shared_pointers: bool,
     ) -> bool {
         // SAFETY: the caller's contract (`Quad::cbc_pairs8`); AVX-512F and
         // VAES (caller).
-        unsafe { Zmm::cbc_pairs8_impl::<NR>(src, dst, rows, st, iters) };
+        unsafe { Zmm::cbc_pairs8_impl::<NR>(src, dst, rows, st, iters, shared_pointers) };
         true
     }
 }
@@ -209,6 +210,16 @@ impl Zmm {
     /// stores. Lane pointers are read from a table per access (sixteen
     /// general registers do not hold 64 of them).
     ///
+    /// With `shared_pointers`, and when every lane's output lies at the
+    /// same distance from its input (in place: none; or buffers allocated
+    /// in step), one pointer per lane serves both: each lane's outputs are
+    /// stored and its next inputs loaded right after one pointer read, and
+    /// the next batch is in registers before the loop turns. Otherwise the
+    /// loop reads a source and a destination pointer per lane, stores the
+    /// batch, and loads the next one at the head of the loop. Which is
+    /// faster depends on where the data is (see
+    /// `MultiStream::with_shared_lane_pointers`).
+    ///
     /// # Safety
     /// AVX-512F and VAES; `2 iters` blocks readable at every `src` lane
     /// and writable at every `dst` lane; `rows` as [`Quad::enc_row`] for
@@ -221,12 +232,84 @@ impl Zmm {
         rows: *const u8,
         st: &mut [Self; 8],
         iters: usize,
+        shared_pointers: bool,
     ) {
         /// Qword indices of `VPERMT2Q`: lanes 0, 1 and 2, 3 of two
         /// quads of blocks 0 and 1 as two 32-byte rows per lane.
         #[repr(C, align(64))]
         struct Perm([u64; 16]);
         static PERM: Perm = Perm([0, 1, 8, 9, 2, 3, 10, 11, 12, 13, 4, 5, 14, 15, 6, 7]);
+        // The assembler macros both loops share: `MS_LD c, a, b, off`
+        // loads group `c`'s next two blocks (at `off` from each lane's
+        // source pointer) transposed into zmm `a` and zmm `b`;
+        // `MS_PERM a, b` turns a group's outputs (blocks 0 and 1 in zmm `a`,
+        // zmm `b`) into lanes 0, 1 as zmm31 and lanes 2, 3 as zmm `b`, 32
+        // bytes per lane; `MS_BLOCK x0 .. x7` runs one block of every chain
+        // (inputs zmm `x0` .. `x7`, which then hold the outputs).
+        macro_rules! cbc8_macros {
+            () => {
+                concat!(
+                    ".macro MS_LD c, a, b, off\n",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c)]\n",
+                    "vmovdqu64 ymm\\a, ymmword ptr [r9 + \\off]\n",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+1)]\n",
+                    "vinserti64x4 zmm\\a, zmm\\a, ymmword ptr [r9 + \\off], 1\n",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+2)]\n",
+                    "vmovdqu64 ymm31, ymmword ptr [r9 + \\off]\n",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+3)]\n",
+                    "vinserti64x4 zmm31, zmm31, ymmword ptr [r9 + \\off], 1\n",
+                    "vshufi64x2 zmm\\b, zmm\\a, zmm31, 0xdd\n",
+                    "vshufi64x2 zmm\\a, zmm\\a, zmm31, 0x88\n",
+                    ".endm\n",
+                    ".macro MS_PERM a, b\n",
+                    "vmovdqa64 zmm31, zmm\\a\n",
+                    "vpermt2q zmm31, zmm29, zmm\\b\n",
+                    "vpermt2q zmm\\b, zmm30, zmm\\a\n",
+                    ".endm\n",
+                    ".macro MS_BLOCK x0, x1, x2, x3, x4, x5, x6, x7\n",
+                    "vpternlogq zmm0, zmm\\x0, zmmword ptr [{k} + 64*(0*{mrk})], 0x96\n",
+                    "vpternlogq zmm1, zmm\\x1, zmmword ptr [{k} + 64*(1*{mrk})], 0x96\n",
+                    "vpternlogq zmm2, zmm\\x2, zmmword ptr [{k} + 64*(2*{mrk})], 0x96\n",
+                    "vpternlogq zmm3, zmm\\x3, zmmword ptr [{k} + 64*(3*{mrk})], 0x96\n",
+                    "vpternlogq zmm4, zmm\\x4, zmmword ptr [{k} + 64*(4*{mrk})], 0x96\n",
+                    "vpternlogq zmm5, zmm\\x5, zmmword ptr [{k} + 64*(5*{mrk})], 0x96\n",
+                    "vpternlogq zmm6, zmm\\x6, zmmword ptr [{k} + 64*(6*{mrk})], 0x96\n",
+                    "vpternlogq zmm7, zmm\\x7, zmmword ptr [{k} + 64*(7*{mrk})], 0x96\n",
+                    ".irp r,1,2,3,4,5,6,7,8,9,10,11,12,13\n",
+                    ".if \\r < {nr}\n",
+                    ".irp c,0,1,2,3,4,5,6,7\n",
+                    "vaesenc zmm\\c, zmm\\c, zmmword ptr [{k} + 64*(\\c*{mrk}+\\r)]\n",
+                    ".endr\n",
+                    ".endif\n",
+                    ".endr\n",
+                    ".irp c,0,1,2,3,4,5,6,7\n",
+                    "vaesenclast zmm\\c, zmm\\c, zmmword ptr [{k} + 64*(\\c*{mrk}+{nr})]\n",
+                    ".endr\n",
+                    "vmovdqa64 zmm\\x0, zmm0\n",
+                    "vmovdqa64 zmm\\x1, zmm1\n",
+                    "vmovdqa64 zmm\\x2, zmm2\n",
+                    "vmovdqa64 zmm\\x3, zmm3\n",
+                    "vmovdqa64 zmm\\x4, zmm4\n",
+                    "vmovdqa64 zmm\\x5, zmm5\n",
+                    "vmovdqa64 zmm\\x6, zmm6\n",
+                    "vmovdqa64 zmm\\x7, zmm7\n",
+                    ".endm\n",
+                    "vmovdqa64 zmm29, zmmword ptr [{p}]\n",
+                    "vmovdqa64 zmm30, zmmword ptr [{p} + 64]\n",
+                    ".irp c,0,1,2,3,4,5,6,7\n",
+                    "vmovdqa64 zmm\\c, zmmword ptr [{s} + 64*\\c]\n",
+                    ".endr",
+                )
+            };
+        }
+        let delta = dst[0][0].addr().wrapping_sub(src[0][0].addr());
+        let one_pointer = shared_pointers
+            && (0..32).all(|i| {
+                dst[i / 4][i % 4]
+                    .addr()
+                    .wrapping_sub(src[i / 4][i % 4].addr())
+                    == delta
+            });
         let mut tab = [0usize; 64];
         for g in 0..8 {
             for l in 0..4 {
@@ -237,110 +320,148 @@ impl Zmm {
         #[repr(C, align(64))]
         struct Chains([__m512i; 8]);
         let mut chains = Chains(st.map(|z| z.0));
-        // SAFETY: reads `2 iters` blocks at every source lane and the key
-        // rows, writes `2 iters` blocks at every destination lane (the
-        // caller vouches for all of them) and the chains (a local); the
-        // clobbered registers are declared (`clobber_abi`).
-        unsafe {
-            core::arch::asm!(
-                "vmovdqa64 zmm29, zmmword ptr [{p}]",
-                "vmovdqa64 zmm30, zmmword ptr [{p} + 64]",
-                ".irp c,0,1,2,3,4,5,6,7",
-                "vmovdqa64 zmm\\c, zmmword ptr [{s} + 64*\\c]",
-                ".endr",
-                ".macro MS_LD c, a, b",
-                "mov r9, qword ptr [{tab} + 8*(4*\\c)]",
-                "vmovdqu64 ymm\\a, ymmword ptr [r9 + r8]",
-                "mov r9, qword ptr [{tab} + 8*(4*\\c+1)]",
-                "vinserti64x4 zmm\\a, zmm\\a, ymmword ptr [r9 + r8], 1",
-                "mov r9, qword ptr [{tab} + 8*(4*\\c+2)]",
-                "vmovdqu64 ymm31, ymmword ptr [r9 + r8]",
-                "mov r9, qword ptr [{tab} + 8*(4*\\c+3)]",
-                "vinserti64x4 zmm31, zmm31, ymmword ptr [r9 + r8], 1",
-                "vshufi64x2 zmm\\b, zmm\\a, zmm31, 0xdd",
-                "vshufi64x2 zmm\\a, zmm\\a, zmm31, 0x88",
-                ".endm",
-                ".macro MS_ST c, a, b",
-                "vmovdqa64 zmm31, zmm\\a",
-                "vpermt2q zmm31, zmm29, zmm\\b",
-                "vpermt2q zmm\\b, zmm30, zmm\\a",
-                "mov r9, qword ptr [{tab} + 8*(32+4*\\c)]",
-                "vmovdqu64 ymmword ptr [r9 + r8], ymm31",
-                "mov r9, qword ptr [{tab} + 8*(32+4*\\c+1)]",
-                "vextracti64x4 ymmword ptr [r9 + r8], zmm31, 1",
-                "mov r9, qword ptr [{tab} + 8*(32+4*\\c+2)]",
-                "vmovdqu64 ymmword ptr [r9 + r8], ymm\\b",
-                "mov r9, qword ptr [{tab} + 8*(32+4*\\c+3)]",
-                "vextracti64x4 ymmword ptr [r9 + r8], zmm\\b, 1",
-                ".endm",
-                ".macro MS_BLOCK x0, x1, x2, x3, x4, x5, x6, x7",
-                "vpternlogq zmm0, zmm\\x0, zmmword ptr [{k} + 64*(0*{mrk})], 0x96",
-                "vpternlogq zmm1, zmm\\x1, zmmword ptr [{k} + 64*(1*{mrk})], 0x96",
-                "vpternlogq zmm2, zmm\\x2, zmmword ptr [{k} + 64*(2*{mrk})], 0x96",
-                "vpternlogq zmm3, zmm\\x3, zmmword ptr [{k} + 64*(3*{mrk})], 0x96",
-                "vpternlogq zmm4, zmm\\x4, zmmword ptr [{k} + 64*(4*{mrk})], 0x96",
-                "vpternlogq zmm5, zmm\\x5, zmmword ptr [{k} + 64*(5*{mrk})], 0x96",
-                "vpternlogq zmm6, zmm\\x6, zmmword ptr [{k} + 64*(6*{mrk})], 0x96",
-                "vpternlogq zmm7, zmm\\x7, zmmword ptr [{k} + 64*(7*{mrk})], 0x96",
-                ".irp r,1,2,3,4,5,6,7,8,9,10,11,12,13",
-                ".if \\r < {nr}",
-                ".irp c,0,1,2,3,4,5,6,7",
-                "vaesenc zmm\\c, zmm\\c, zmmword ptr [{k} + 64*(\\c*{mrk}+\\r)]",
-                ".endr",
-                ".endif",
-                ".endr",
-                ".irp c,0,1,2,3,4,5,6,7",
-                "vaesenclast zmm\\c, zmm\\c, zmmword ptr [{k} + 64*(\\c*{mrk}+{nr})]",
-                ".endr",
-                "vmovdqa64 zmm\\x0, zmm0",
-                "vmovdqa64 zmm\\x1, zmm1",
-                "vmovdqa64 zmm\\x2, zmm2",
-                "vmovdqa64 zmm\\x3, zmm3",
-                "vmovdqa64 zmm\\x4, zmm4",
-                "vmovdqa64 zmm\\x5, zmm5",
-                "vmovdqa64 zmm\\x6, zmm6",
-                "vmovdqa64 zmm\\x7, zmm7",
-                ".endm",
-                "2:",
-                "MS_LD 0, 8, 9",
-                "MS_LD 1, 10, 11",
-                "MS_LD 2, 12, 13",
-                "MS_LD 3, 14, 15",
-                "MS_LD 4, 16, 17",
-                "MS_LD 5, 18, 19",
-                "MS_LD 6, 20, 21",
-                "MS_LD 7, 22, 23",
-                "MS_BLOCK 8, 10, 12, 14, 16, 18, 20, 22",
-                "MS_BLOCK 9, 11, 13, 15, 17, 19, 21, 23",
-                "MS_ST 0, 8, 9",
-                "MS_ST 1, 10, 11",
-                "MS_ST 2, 12, 13",
-                "MS_ST 3, 14, 15",
-                "MS_ST 4, 16, 17",
-                "MS_ST 5, 18, 19",
-                "MS_ST 6, 20, 21",
-                "MS_ST 7, 22, 23",
-                "add r8, 32",
-                "dec rcx",
-                "jnz 2b",
-                ".irp c,0,1,2,3,4,5,6,7",
-                "vmovdqa64 zmmword ptr [{s} + 64*\\c], zmm\\c",
-                ".endr",
-                ".purgem MS_LD",
-                ".purgem MS_ST",
-                ".purgem MS_BLOCK",
-                p = in(reg) PERM.0.as_ptr(),
-                s = in(reg) chains.0.as_mut_ptr(),
-                tab = in(reg) tab.as_ptr(),
-                k = in(reg) rows,
-                inout("r8") 0usize => _,
-                inout("rcx") iters => _,
-                out("r9") _,
-                nr = const NR,
-                mrk = const MAX_RK,
-                clobber_abi("C"),
-                options(nostack)
-            );
+        if one_pointer {
+            // SAFETY: reads `2 iters` blocks at every source lane (the
+            // last batch loads itself again instead of the blocks after
+            // it) and the key rows, writes `2 iters` blocks at every
+            // destination lane (source + `delta`; the caller vouches for
+            // all of them) and the chains (a local); the clobbered
+            // registers are declared (`clobber_abi`).
+            unsafe {
+                core::arch::asm!(
+                    cbc8_macros!(),
+                    // Group c's outputs to [lane + r11], then its next
+                    // inputs from [lane + r10], one pointer read per lane.
+                    ".macro MS_STLD c, a, b",
+                    "MS_PERM \\a, \\b",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c)]",
+                    "vmovdqu64 ymmword ptr [r9 + r11], ymm31",
+                    "vmovdqu64 ymm\\a, ymmword ptr [r9 + r10]",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+1)]",
+                    "vextracti64x4 ymmword ptr [r9 + r11], zmm31, 1",
+                    "vinserti64x4 zmm\\a, zmm\\a, ymmword ptr [r9 + r10], 1",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+2)]",
+                    "vmovdqu64 ymmword ptr [r9 + r11], ymm\\b",
+                    "vmovdqu64 ymm31, ymmword ptr [r9 + r10]",
+                    "mov r9, qword ptr [{tab} + 8*(4*\\c+3)]",
+                    "vextracti64x4 ymmword ptr [r9 + r11], zmm\\b, 1",
+                    "vinserti64x4 zmm31, zmm31, ymmword ptr [r9 + r10], 1",
+                    "vshufi64x2 zmm\\b, zmm\\a, zmm31, 0xdd",
+                    "vshufi64x2 zmm\\a, zmm\\a, zmm31, 0x88",
+                    ".endm",
+                    "MS_LD 0, 8, 9, r8",
+                    "MS_LD 1, 10, 11, r8",
+                    "MS_LD 2, 12, 13, r8",
+                    "MS_LD 3, 14, 15, r8",
+                    "MS_LD 4, 16, 17, r8",
+                    "MS_LD 5, 18, 19, r8",
+                    "MS_LD 6, 20, 21, r8",
+                    "MS_LD 7, 22, 23, r8",
+                    "2:",
+                    // The next batch's offset (this one's again at the
+                    // last), and the outputs' offset.
+                    "lea r10, [r8 + 32]",
+                    "cmp rcx, 1",
+                    "cmove r10, r8",
+                    "lea r11, [r8 + {delta}]",
+                    "MS_BLOCK 8, 10, 12, 14, 16, 18, 20, 22",
+                    "MS_BLOCK 9, 11, 13, 15, 17, 19, 21, 23",
+                    "MS_STLD 0, 8, 9",
+                    "MS_STLD 1, 10, 11",
+                    "MS_STLD 2, 12, 13",
+                    "MS_STLD 3, 14, 15",
+                    "MS_STLD 4, 16, 17",
+                    "MS_STLD 5, 18, 19",
+                    "MS_STLD 6, 20, 21",
+                    "MS_STLD 7, 22, 23",
+                    "add r8, 32",
+                    "dec rcx",
+                    "jnz 2b",
+                    ".irp c,0,1,2,3,4,5,6,7",
+                    "vmovdqa64 zmmword ptr [{s} + 64*\\c], zmm\\c",
+                    ".endr",
+                    ".purgem MS_LD",
+                    ".purgem MS_PERM",
+                    ".purgem MS_BLOCK",
+                    ".purgem MS_STLD",
+                    p = in(reg) PERM.0.as_ptr(),
+                    s = in(reg) chains.0.as_mut_ptr(),
+                    tab = in(reg) tab.as_ptr(),
+                    k = in(reg) rows,
+                    delta = in(reg) delta,
+                    inout("r8") 0usize => _,
+                    inout("rcx") iters => _,
+                    out("r9") _,
+                    out("r10") _,
+                    out("r11") _,
+                    nr = const NR,
+                    mrk = const MAX_RK,
+                    clobber_abi("C"),
+                    options(nostack)
+                );
+            }
+        } else {
+            // SAFETY: reads `2 iters` blocks at every source lane and the
+            // key rows, writes `2 iters` blocks at every destination lane
+            // (the caller vouches for all of them) and the chains (a
+            // local); the clobbered registers are declared (`clobber_abi`).
+            unsafe {
+                core::arch::asm!(
+                    cbc8_macros!(),
+                    // Group c's outputs to its destination pointers.
+                    ".macro MS_ST c, a, b",
+                    "MS_PERM \\a, \\b",
+                    "mov r9, qword ptr [{tab} + 8*(32+4*\\c)]",
+                    "vmovdqu64 ymmword ptr [r9 + r8], ymm31",
+                    "mov r9, qword ptr [{tab} + 8*(32+4*\\c+1)]",
+                    "vextracti64x4 ymmword ptr [r9 + r8], zmm31, 1",
+                    "mov r9, qword ptr [{tab} + 8*(32+4*\\c+2)]",
+                    "vmovdqu64 ymmword ptr [r9 + r8], ymm\\b",
+                    "mov r9, qword ptr [{tab} + 8*(32+4*\\c+3)]",
+                    "vextracti64x4 ymmword ptr [r9 + r8], zmm\\b, 1",
+                    ".endm",
+                    "2:",
+                    "MS_LD 0, 8, 9, r8",
+                    "MS_LD 1, 10, 11, r8",
+                    "MS_LD 2, 12, 13, r8",
+                    "MS_LD 3, 14, 15, r8",
+                    "MS_LD 4, 16, 17, r8",
+                    "MS_LD 5, 18, 19, r8",
+                    "MS_LD 6, 20, 21, r8",
+                    "MS_LD 7, 22, 23, r8",
+                    "MS_BLOCK 8, 10, 12, 14, 16, 18, 20, 22",
+                    "MS_BLOCK 9, 11, 13, 15, 17, 19, 21, 23",
+                    "MS_ST 0, 8, 9",
+                    "MS_ST 1, 10, 11",
+                    "MS_ST 2, 12, 13",
+                    "MS_ST 3, 14, 15",
+                    "MS_ST 4, 16, 17",
+                    "MS_ST 5, 18, 19",
+                    "MS_ST 6, 20, 21",
+                    "MS_ST 7, 22, 23",
+                    "add r8, 32",
+                    "dec rcx",
+                    "jnz 2b",
+                    ".irp c,0,1,2,3,4,5,6,7",
+                    "vmovdqa64 zmmword ptr [{s} + 64*\\c], zmm\\c",
+                    ".endr",
+                    ".purgem MS_LD",
+                    ".purgem MS_PERM",
+                    ".purgem MS_BLOCK",
+                    ".purgem MS_ST",
+                    p = in(reg) PERM.0.as_ptr(),
+                    s = in(reg) chains.0.as_mut_ptr(),
+                    tab = in(reg) tab.as_ptr(),
+                    k = in(reg) rows,
+                    inout("r8") 0usize => _,
+                    inout("rcx") iters => _,
+                    out("r9") _,
+                    nr = const NR,
+                    mrk = const MAX_RK,
+                    clobber_abi("C"),
+                    options(nostack)
+                );
+            }
         }
         *st = chains.0.map(Zmm);
     }
