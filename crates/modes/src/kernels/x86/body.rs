@@ -449,27 +449,8 @@ macro_rules! gcm_body {
                     }
                 }
             }
-            if NT {
-                let mut prev = carry.get();
-                for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
-                    // SAFETY: register r's bytes lie within both groups (caller).
-                    let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
-                    let v = match c {
-                        Some(c) => c[r],
-                        // SAFETY: as above.
-                        None => unsafe { load(i) },
-                    };
-                    let v = xor(v, kr);
-                    // SAFETY: as above; with `nt` the registers are 512-bit
-                    // and the output 16-byte aligned (`gcm_crypt`), `prev` the
-                    // register stored just before `q` (`Ctx::carry`).
-                    unsafe { super::store_line_nt(q, prev, v) };
-                    prev = Some(v);
-                    *gr = shuffle(v, mask);
-                }
-                carry.set(prev);
-                return g;
-            }
+            // With `NT`, the register stored just before (`Ctx::carry`).
+            let mut prev = if NT { carry.get() } else { None };
             for (r, (gr, kr)) in g.iter_mut().zip(ks).enumerate() {
                 // SAFETY: register r's bytes lie within both groups (caller).
                 let (i, q) = unsafe { (src.add(r * LANES * 16), p.add(r * LANES * 16)) };
@@ -479,9 +460,20 @@ macro_rules! gcm_body {
                     None => unsafe { load(i) },
                 };
                 let v = xor(v, kr);
-                // SAFETY: as above.
-                unsafe { store(q, v) };
+                if NT {
+                    // SAFETY: as above; with `nt` the registers are 512-bit
+                    // and the output 16-byte aligned (`gcm_crypt`), `prev`
+                    // the register stored just before `q`.
+                    unsafe { super::store_line_nt(q, prev, v) };
+                    prev = Some(v);
+                } else {
+                    // SAFETY: as above.
+                    unsafe { store(q, v) };
+                }
                 *gr = shuffle(v, mask);
+            }
+            if NT {
+                carry.set(prev);
             }
             g
         }
