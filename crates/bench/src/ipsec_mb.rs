@@ -398,6 +398,8 @@ struct Batch {
     outputs: Vec<Vec<u8>>,
     tags: Vec<[u8; 16]>,
     ivs: Vec<Vec<u8>>,
+    /// Each job's keys (empty: the manager's own for every job).
+    keys: Vec<SaKeys>,
 }
 
 impl Batch {
@@ -427,23 +429,26 @@ impl Batch {
                 .collect(),
             tags: vec![[0u8; 16]; lanes],
             ivs: (0..lanes).map(|i| vec![i as u8; iv_len]).collect(),
+            keys: Vec::new(),
         }
     }
 
     fn specs(&mut self, op: ModeOp) -> Vec<Spec<'_>> {
+        let keys = &self.keys;
         self.inputs
             .iter()
             .zip(self.outputs.iter_mut())
             .zip(self.tags.iter_mut())
             .zip(&self.ivs)
-            .map(|(((src, dst), tag), iv)| Spec {
+            .enumerate()
+            .map(|(i, (((src, dst), tag), iv))| Spec {
                 op,
                 src: src.as_ptr(),
                 len: src.len(),
                 dst: dst.as_mut_ptr(),
                 iv,
                 tag: tag.as_mut_ptr(),
-                keys: None,
+                keys: keys.get(i),
                 aad: &AEAD_AAD,
             })
             .collect()
@@ -462,6 +467,9 @@ impl Batch {
 /// A contender: `lanes` messages of `n` bytes (`n` whole blocks for CBC)
 /// for `op` with the benchmark key of `size`, submitted, then flushed;
 /// each buffer allocated `slack` bytes longer ([`crate::measure::buffer`]).
+/// CBC encryption of several streams gives each job its own key, the
+/// multi-stream rows' keys (expanded once, before timing), as aesflow's
+/// engine gets them.
 pub fn contender(
     op: ModeOp,
     size: KeySize,
@@ -475,12 +483,23 @@ pub fn contender(
     }
     let mut m = Manager::new(arch, &test_key(size))?;
     let mut batch = Batch::with_slack(op, lanes, n, slack);
+    if op == ModeOp::CbcEnc && lanes > 1 {
+        batch.keys = stream_keys(&m, size, lanes)?;
+    }
     // One run up front: errors surface here, not inside the timing loop.
     batch.run(&mut m, op)?;
     Ok(Box::new(move || {
         batch.run(&mut m, op).expect("ipsec-mb jobs complete");
         std::hint::black_box(&batch.outputs);
     }))
+}
+
+/// The multi-stream rows' keys of `lanes` streams (distinct, see
+/// `modes::aesflow::stream_key`), expanded by `m`.
+fn stream_keys(m: &Manager, size: KeySize, lanes: usize) -> Result<Vec<SaKeys>, String> {
+    (0..lanes)
+        .map(|i| m.expand(&crate::modes::aesflow::stream_key(size, i)))
+        .collect()
 }
 
 /// The engine rows' peer: `op` (`ctr`, `gcm-seal`, `gcm-open`) on `bytes`
@@ -569,6 +588,24 @@ mod tests {
                 .seal_in_place_detached(&b.ivs[1], &AEAD_AAD, &mut want)
                 .unwrap();
             assert_eq!((b.outputs[1].clone(), b.tags[1]), (want, tag), "gcm-seal");
+        }
+    }
+
+    /// The multi-stream CBC peer encrypts each stream under its own key,
+    /// the one aesflow's engine gets for that stream.
+    #[test]
+    fn streams_have_their_own_keys() {
+        for size in KeySize::ALL {
+            let mut m = Manager::new(Arch::Auto, &test_key(size)).unwrap();
+            let mut b = Batch::new(ModeOp::CbcEnc, 5, 4096);
+            b.keys = stream_keys(&m, size, 5).unwrap();
+            b.run(&mut m, ModeOp::CbcEnc).unwrap();
+            for i in 0..5 {
+                let aes = Aes::new(&crate::modes::aesflow::stream_key(size, i)).unwrap();
+                let mut want = b.inputs[i].clone();
+                aesflow_modes::cbc::encrypt_in_place(&aes, &b.ivs[i], &mut want).unwrap();
+                assert_eq!(b.outputs[i], want, "{size:?} stream {i}");
+            }
         }
     }
 
