@@ -170,10 +170,11 @@ impl MultiStream {
     /// the 512-bit engine's CBC loop for streams with keys of their own can
     /// read one pointer per lane instead of two and load each stream's next
     /// blocks right after storing its last ones. That pays when the data
-    /// is in cache and costs when it streams from memory: on the review
-    /// CPU (AMD Zen 5), `aesflow bench --modes --mode-ops cbc-enc
-    /// --streams 32` (32 buffers of 16 KiB encrypted again and again) ran
-    /// at 0.102-0.106 cycles per byte with it against 0.110-0.116 without,
+    /// is in cache and costs when it streams from memory: on an AMD EPYC
+    /// Zen 5, the 32-stream row of `aesflow bench --modes --mode-ops
+    /// cbc-enc --streams 32` (32 buffers of 16 KiB encrypted again and
+    /// again; the bench's engine built with this setting on) ran at
+    /// 0.102-0.106 cycles per byte with it against 0.110-0.116 without,
     /// while 64 streams of 1 MiB in rounds of 16 KiB per stream (as the
     /// Python package's driver runs them) ran at 9.0-9.8 GB/s with it
     /// against 9.6-11.1 without (12.2-13.8 against 14.7-16.4 in place).
